@@ -1,0 +1,35 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DB ?= ./intrigue.db
+
+.PHONY: run test chromium bench clean
+
+$(BIN)/intrigue: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+run: $(BIN)/intrigue
+	$(BIN)/intrigue demo
+
+# Debian's Chromium for the browser tests (Playwright's own download does not work here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+	  echo "installing Debian's chromium"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: $(BIN)/intrigue chromium
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+bench: $(BIN)/intrigue
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info

@@ -1,0 +1,165 @@
+"""The ``intrigue`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from . import games as game_registry
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Intrigue: hidden-role and bluffing games from a phase DSL, run exactly.")
+console = Console()
+errors = Console(stderr=True)
+
+
+@app.command()
+def validate(files: List[Path] = typer.Argument(..., help="DSL files to check.")) -> None:
+    """Check DSL files; print every problem as file:line: key.path: message."""
+    from .dsl import validate_file
+
+    failed = False
+    for file in files:
+        checked = validate_file(file)
+        for problem in checked.problems:
+            print(problem)
+        if not checked.ok:
+            failed = True
+        elif not checked.problems:
+            print(f"{file}: ok ({len(checked.definition.phases)} phases)")
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of DSL files (for editors)."""
+    from .dsl import json_schema
+
+    print(json.dumps(json_schema(), indent=2))
+
+
+@app.command(name="games")
+def list_games() -> None:
+    """List the installed games and their player ranges."""
+    table = Table("id", "title", "players", "summary")
+    for game_id in game_registry.installed():
+        game = game_registry.get(game_id)
+        table.add_row(game_id, game.title, f"{game.min_players}–{game.max_players}", game.binding.summary)
+    console.print(table)
+
+
+@app.command()
+def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
+             players: int = typer.Option(4, "--players", "-p"), seed: int = 0,
+             as_json: bool = typer.Option(False, "--json")) -> None:
+    """Play random legal games headless; report speed and wins by seat and role."""
+    from .simulate import simulate as run
+
+    loaded = _game(game)
+    if as_json or games < 200:
+        report = run(loaded, games, players, seed)
+    else:
+        with Progress(console=errors, transient=True) as progress:
+            task = progress.add_task(f"{game}: {games} games", total=games)
+            report = run(loaded, games, players, seed, progress=lambda done: progress.update(task, completed=done))
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2))
+        return
+    console.print(f"[bold]{loaded.title}[/], {players} players, {report.games} games in {report.seconds:.2f} s")
+    console.print(f"  {report.games_per_second:,.1f} games/s, {report.decisions_per_second:,.0f} decisions/s, "
+                  f"{report.decisions_per_game:.1f} decisions per game")
+    table = Table("seat", "wins", "share")
+    for seat in range(1, players + 1):
+        wins = report.wins_by_seat.get(seat, 0)
+        table.add_row(str(seat), str(wins), f"{wins / max(report.games, 1):.1%}")
+    console.print(table)
+    roles = Table("winning side", "games", "share")
+    for role, count in sorted(report.wins_by_role.items()):
+        roles.add_row(role, str(count), f"{count / max(report.games, 1):.1%}")
+    console.print(roles)
+
+
+@app.command()
+def scenario(files: List[Path] = typer.Argument(..., help="Scenario files (YAML).")) -> None:
+    """Run scenario files; print each failure and 'N passed, M failed'."""
+    from .scenario import run_file
+
+    passed = failed = 0
+    for file in _expand(files):
+        for outcome in run_file(file):
+            if outcome.passed:
+                passed += 1
+            else:
+                failed += 1
+                for failure in outcome.failures:
+                    print(failure)
+    print(f"{passed} passed, {failed} failed")
+    raise typer.Exit(1 if failed else 0)
+
+
+def _expand(files: List[Path]) -> List[Path]:
+    found: List[Path] = []
+    for file in files:
+        if file.is_dir():
+            found += sorted(file.rglob("*.yaml")) + sorted(file.rglob("*.yml"))
+        else:
+            found.append(file)
+    return found
+
+
+def _game(game_id: str):  # noqa: ANN202
+    try:
+        return game_registry.get(game_id)
+    except KeyError as exc:
+        errors.print(f"[red]{exc.args[0]}[/]")
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def demo(game: str = "coup", players: int = 4, seed: int = 0) -> None:
+    """Play one match between random bots in the terminal, printing every move."""
+    import random
+
+    from .engine import Match
+    from .simulate import player_names
+
+    match = Match(_game(game), player_names(players), seed)
+    rng = random.Random(seed)
+    shown = 0
+    while not match.over:
+        seat = rng.choice(match.pending)
+        match.choose(seat, rng.choice(match.legal(seat)))
+        for event in match.events[shown:]:
+            if event.audience.public:
+                console.print(event.text)
+        shown = len(match.events)
+    for event in match.events[shown:]:
+        if event.audience.public:
+            console.print(event.text)
+
+
+# Commands that live with the part of Intrigue they drive register themselves here.
+COMMAND_MODULES: list[str] = []
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(app)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    _register_commands()
+    app(args=argv if argv is not None else sys.argv[1:])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

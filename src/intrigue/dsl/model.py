@@ -1,0 +1,122 @@
+"""The typed model of a phase-DSL game file.
+
+It accepts every shape the seed files' source system emits (see
+``docs/writing-a-game.md``) and exports a JSON Schema (``intrigue schema``) so
+editors can check a DSL file while it is written. Unknown keys are kept, and the
+validator warns about them: a typo must not pass silently, but a newer emitter's
+extra key must not break an old engine either.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .extensions import Effect, OptionsSpec, RoleDeal, VisibilitySpec
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class FieldSpec(_Open):
+    """One declared player field: its type, an example and what it means."""
+
+    type: str = "string"
+    example: Any = None
+    description: str | None = None
+    visibility: VisibilitySpec | None = Field(
+        None, description="Extension: who may see this field (default: everyone).")
+
+
+class Role(_Open):
+    name: str
+    description: str | None = None
+
+
+class AudienceGroup(_Open):
+    description: str | None = None
+    selection_criteria: str = Field(description="An expression over `player`.")
+
+
+class PlayerStatesTable(_Open):
+    player_states: dict[int, dict[str, Any]] | None = None
+    players: dict[int, dict[str, Any]] | None = None
+
+
+class Declaration(_Open):
+    description: str | None = None
+    is_multiplayer: bool = True
+    min_players: int | None = Field(None, ge=1)
+    max_players: int | None = Field(None, ge=1)
+    roles: list[Role] = Field(default_factory=list)
+    player_states: dict[str, FieldSpec] = Field(default_factory=dict)
+    player_states_template: PlayerStatesTable | None = None
+    players_example: PlayerStatesTable | None = None
+    audience_groups: dict[str, AudienceGroup] = Field(default_factory=dict)
+    game_state: dict[str, Any] | None = Field(
+        None, description="Extension: game-level state and its initial values.")
+    role_deal: RoleDeal | None = Field(
+        None, description="Extension: random role assignment from a distribution.")
+    round_limit: int | None = Field(
+        None, ge=1, description="Extension: rounds after which the game ends (see `timeout_winner`).")
+
+
+class Action(_Open):
+    description: str | None = None
+    tools: list[str] = Field(default_factory=list)
+    effects: list[Effect] | None = Field(
+        None, description="Extension: statements run after this action's tools.")
+
+
+class TargetPlayers(_Open):
+    description: str | None = None
+    condition: Union[str, bool] = Field(description="An expression over `player` selecting who acts.")
+
+
+class CompletionCriteria(_Open):
+    type: Literal["UI_displayed", "player_action", "timer"]
+    description: str | None = None
+    wait_for: Literal["single_player_choice", "all_players_action",
+                      "multiple_players_action"] | None = None
+    target_players: TargetPlayers | None = None
+    seconds: float | None = Field(None, gt=0, description="For `timer` phases: how long to wait.")
+    options: OptionsSpec | None = Field(
+        None, description="Extension: the options offered to each target player.")
+
+
+class NextRef(_Open):
+    """A reference to a phase; ``id: null`` means the game ends here."""
+
+    id: int | None = None
+    name: str | None = None
+    when: Union[str, bool, None] = Field(
+        None, description="Extension: an expression choosing this branch.")
+
+
+NextPhase = Union[NextRef, dict[str, NextRef], None]
+
+
+class Phase(_Open):
+    name: str
+    description: str | None = None
+    actions: list[Action] = Field(default_factory=list)
+    completion_criteria: CompletionCriteria
+    next_phase: NextPhase = None
+    effects: list[Effect] | None = Field(
+        None, description="Extension: statements run once the phase completes (after choices).")
+
+
+class GameDefinition(_Open):
+    """A whole DSL file: the declaration and the phases by id."""
+
+    declaration: Declaration
+    phases: dict[int, Phase]
+
+
+def json_schema() -> dict[str, Any]:
+    schema = GameDefinition.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Intrigue phase-DSL game"
+    return schema

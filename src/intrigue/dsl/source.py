@@ -1,0 +1,118 @@
+"""Read a DSL file as plain data while remembering the line of every key.
+
+Validation errors must say ``file:line: key.path: message``; PyYAML's node tree
+knows the lines, the constructed data does not. We compose the node tree once,
+construct the data from it, and keep a map from key path to line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+Path_ = tuple[Any, ...]
+
+
+@dataclass
+class Problem:
+    """One thing wrong (or suspicious) in a DSL file."""
+
+    file: str
+    line: int
+    path: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        prefix = "warning: " if self.severity == "warning" else ""
+        where = f"{self.path}: " if self.path else ""
+        return f"{self.file}:{self.line}: {prefix}{where}{self.message}"
+
+
+@dataclass
+class Source:
+    """A parsed DSL file: its data and where each key sits."""
+
+    file: str
+    data: Any
+    lines: dict[Path_, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def line_of(self, path: Path_) -> int:
+        """The line of the deepest known key on ``path`` (1 if none)."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+    def problem(self, path: Path_, message: str, severity: str = "error") -> Problem:
+        found = Problem(self.file, self.line_of(path), dotted(path), message, severity)
+        self.problems.append(found)
+        return found
+
+
+def dotted(path: Path_) -> str:
+    return ".".join(str(part) for part in path)
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def parse(text: str, file: str = "<string>") -> Source:
+    """Parse YAML text into a :class:`Source`; syntax errors become problems."""
+    source = Source(file=file, data=None)
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            source.problem((), "the file is empty")
+            return source
+        source.data = loader.construct_document(node)
+        _index(loader, node, (), source)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        source.problems.append(Problem(file, line, "", f"YAML syntax error: {exc.problem}"))
+    except yaml.YAMLError as exc:  # pragma: no cover - other PyYAML failures
+        source.problems.append(Problem(file, 1, "", f"YAML error: {exc}"))
+    finally:
+        loader.dispose()
+    return source
+
+
+def load(path: str | Path) -> Source:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        source = Source(file=str(path), data=None)
+        source.problems.append(Problem(str(path), 1, "", f"cannot read file: {exc}"))
+        return source
+    return parse(text, str(path))
+
+
+def _index(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, source: Source) -> None:
+    source.lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                source.problems.append(
+                    Problem(source.file, line, dotted(path + (key,)),
+                            f"duplicate key (first defined on line {seen[key]})")
+                )
+            seen[key] = line
+            source.lines[path + (key,)] = line
+            _index(loader, value_node, path + (key,), source)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            source.lines[path + (index,)] = item.start_mark.line + 1
+            _index(loader, item, path + (index,), source)

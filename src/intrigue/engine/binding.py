@@ -1,0 +1,154 @@
+"""How a game's rules module attaches behaviour to its DSL file.
+
+A rules module creates one :class:`GameBinding` and decorates plain functions::
+
+    game = GameBinding("coup", title="Coup", dsl="coup.yaml", state={...})
+
+    @game.tool
+    def apply_action_effects(m): ...          # named after the DSL tool
+
+    @game.route(4)
+    def after_action_challenge_window(m): ... # returns one of the ids phase 4 lists
+
+    @game.observer
+    def observe(m, seat): ...                 # what that seat may see of the state
+
+Tools run in the order the DSL lists them. In a ``player_action`` phase, the tool
+that calls ``m.offer(...)`` opens the decision; the tools after it run once the
+decision is answered. The DSL's generic UI tools (``createTextDisplay``, ...) are
+provided by the engine's UI kit unless the module defines its own.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+Tool = Callable[["Match"], None]
+Router = Callable[["Match"], int]
+
+
+def _leaf_names(state: dict[str, Any], prefix: str = "") -> set[str]:
+    names: set[str] = set()
+    for key, value in state.items():
+        name = f"{prefix}{key}"
+        names.add(name)
+        if isinstance(value, dict):
+            names |= _leaf_names(value, name + ".")
+    return names
+
+
+@dataclass
+class Expectation:
+    """A scenario ``expect`` key: read the true value from a match."""
+
+    read: Callable[..., Any]
+    per_player: bool
+    ordered: bool = False
+
+
+@dataclass
+class GameBinding:
+    """Everything a game adds to its DSL file. See the module docstring."""
+
+    id: str
+    title: str
+    dsl: str | Path
+    state: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    min_players: int | None = None
+    max_players: int | None = None
+    summary: str = ""
+    module_file: str | None = None
+    tools: dict[str, Tool] = field(default_factory=dict)
+    routers: dict[int, Router] = field(default_factory=dict)
+    observe: Callable[["Match", int | None], dict[str, Any]] | None = None
+    timeout_choice: Callable[["Match", int, list[str]], str] | None = None
+    setup_check: Callable[[dict[str, Any], int], list[str]] | None = None
+    expectations: dict[str, Expectation] = field(default_factory=dict)
+    result: Callable[["Match"], dict[str, Any]] | None = None
+    active_seat: Callable[["Match"], int | None] | None = None
+    secrets: Callable[["Match", int | None], set[str]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.module_file is None:  # the rules module that created us
+            frame = inspect.currentframe()
+            while frame is not None and (frame.f_code.co_filename in (__file__, "<string>")
+                                         or frame.f_code.co_filename.startswith("<")):
+                frame = frame.f_back
+            self.module_file = frame.f_code.co_filename if frame else None
+
+    # -- where the DSL file is ------------------------------------------------
+    @property
+    def dsl_path(self) -> Path:
+        path = Path(self.dsl)
+        if not path.is_absolute():
+            path = Path(self.module_file or ".").parent / path
+        return path
+
+    @property
+    def state_names(self) -> set[str]:
+        """Dotted game-level names that DSL expressions may use."""
+        return _leaf_names(self.state)
+
+    # -- decorators -----------------------------------------------------------
+    def tool(self, fn: Tool | None = None, *, name: str | None = None) -> Any:
+        def register(function: Tool) -> Tool:
+            self.tools[name or function.__name__] = function
+            return function
+
+        return register(fn) if fn is not None else register
+
+    def tools_named(self, *names: str) -> Callable[[Tool], Tool]:
+        """Bind one function to several DSL tool names that mean the same thing."""
+
+        def register(function: Tool) -> Tool:
+            for name in names:
+                self.tools[name] = function
+            return function
+
+        return register
+
+    def route(self, phase_id: int) -> Callable[[Router], Router]:
+        def register(function: Router) -> Router:
+            self.routers[phase_id] = function
+            return function
+
+        return register
+
+    def observer(self, fn: Callable[["Match", int | None], dict[str, Any]]) -> Any:
+        self.observe = fn
+        return fn
+
+    def on_timeout(self, fn: Callable[["Match", int, list[str]], str]) -> Any:
+        self.timeout_choice = fn
+        return fn
+
+    def check_setup(self, fn: Callable[[dict[str, Any], int], list[str]]) -> Any:
+        self.setup_check = fn
+        return fn
+
+    def expect(self, key: str, *, per_player: bool = True, ordered: bool = False) -> Callable[..., Any]:
+        def register(function: Callable[..., Any]) -> Callable[..., Any]:
+            self.expectations[key] = Expectation(function, per_player, ordered)
+            return function
+
+        return register
+
+    def summarize(self, fn: Callable[["Match"], dict[str, Any]]) -> Any:
+        self.result = fn
+        return fn
+
+    def turn(self, fn: Callable[["Match"], int | None]) -> Any:
+        self.active_seat = fn
+        return fn
+
+    def hidden(self, fn: Callable[["Match", int | None], set[str]]) -> Any:
+        """Register the list of secrets a seat must never see (for leak tests)."""
+        self.secrets = fn
+        return fn

@@ -1,0 +1,104 @@
+"""A loaded game: its validated DSL, its compiled expressions and its bindings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..dsl import Checked, Expression, compile_expression, validate_file
+from ..dsl.model import GameDefinition, Phase
+from ..dsl.validate import branches
+from .binding import GameBinding
+from .errors import BindingError
+from .ui import GENERIC_TOOLS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+
+@dataclass
+class Game:
+    """The immutable part of every match of one game."""
+
+    binding: GameBinding
+    definition: GameDefinition
+    checked: Checked
+    conditions: dict[int, Expression] = field(default_factory=dict)
+    groups: dict[str, Expression] = field(default_factory=dict)
+    tools: dict[str, Callable[["Match"], None]] = field(default_factory=dict)
+    first_phase: int = 0
+
+    @property
+    def id(self) -> str:
+        return self.binding.id
+
+    @property
+    def title(self) -> str:
+        return self.binding.title
+
+    @property
+    def min_players(self) -> int:
+        return self.binding.min_players or self.definition.declaration.min_players or 2
+
+    @property
+    def max_players(self) -> int:
+        return self.binding.max_players or self.definition.declaration.max_players or 10
+
+    @property
+    def phases(self) -> dict[int, Phase]:
+        return self.definition.phases
+
+    def in_group(self, match: "Match", group: str, seat: int) -> bool:
+        expression = self.groups.get(group)
+        if expression is None:
+            return False
+        return bool(expression(match.scope(seat)))
+
+    def option_defaults(self) -> dict[str, Any]:
+        return dict(self.binding.options)
+
+
+def load(binding: GameBinding) -> Game:
+    """Validate the DSL against the binding; every problem is reported at once."""
+    from ..dsl.declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
+
+    checked = validate_file(binding.dsl_path, names=binding.state_names)
+    if not checked.ok:
+        raise BindingError("\n".join(str(p) for p in checked.errors))
+    definition = checked.definition
+    assert definition is not None
+    problems: list[str] = []
+    tools: dict[str, Callable[["Match"], None]] = {}
+    for phase_id, phase in definition.phases.items():
+        for action in phase.actions:
+            for name in action.tools:
+                function = binding.tools.get(name) or GENERIC_TOOLS.get(name) or DECLARATIVE_TOOLS.get(name)
+                if function is None:
+                    problems.append(f"phase {phase_id} ({phase.name}): tool {name!r} is not bound")
+                else:
+                    tools[name] = function
+        refs = branches(phase)
+        conditional = isinstance(phase.next_phase, dict)
+        if conditional and phase_id not in binding.routers:
+            if all(ref is not None and ref.when is not None for _, ref in refs[:-1]):
+                binding.routers[phase_id] = declarative_router(phase_id)
+            else:
+                problems.append(f"phase {phase_id} ({phase.name}): conditional next_phase has no router")
+    for phase_id in binding.routers:
+        if phase_id not in definition.phases:
+            problems.append(f"router for phase {phase_id}, which the DSL does not have")
+    if problems:
+        raise BindingError(f"{binding.id}: " + "; ".join(problems))
+    fields = set(definition.declaration.player_states) | {"id"}
+    names = binding.state_names
+    conditions = {
+        phase_id: compile_expression(phase.completion_criteria.target_players.condition,
+                                     player_fields=fields, names=names)
+        for phase_id, phase in definition.phases.items()
+        if phase.completion_criteria.target_players is not None
+    }
+    groups = {
+        name: compile_expression(group.selection_criteria, player_fields=fields, names=names)
+        for name, group in definition.declaration.audience_groups.items()
+    }
+    return Game(binding, definition, checked, conditions, groups, tools, min(definition.phases))

@@ -1,0 +1,448 @@
+"""A match: the DSL's phase machine, driven only by choices.
+
+A :class:`Match` is fully determined by (game, player names, seed, options, setup,
+accepted choices). It does no I/O and reads no clock; all chance comes from
+``self.rng``. Everything that leaves it goes through :meth:`Match.observe`.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from .errors import EngineError, Refused
+from .game import Game
+from .ui import PUBLIC, Audience, Canvas
+
+#: How many phases may pass without a decision before we call it a loop.
+MAX_PHASES_WITHOUT_DECISION = 5_000
+
+
+@dataclass
+class Choice:
+    """An accepted choice, as the log keeps it."""
+
+    seat: int
+    option: str
+    version: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "option": self.option, "version": self.version}
+
+
+@dataclass
+class Event:
+    """A line of the game log, with who may read it."""
+
+    version: int
+    text: str
+    audience: Audience = PUBLIC
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Decision:
+    """An open ``player_action`` completion: who must answer, with which options."""
+
+    phase_id: int
+    wait_for: str
+    offers: dict[int, list[str]] = field(default_factory=dict)
+    closing: dict[int, frozenset[str]] = field(default_factory=dict)
+    manual: set[int] = field(default_factory=set)
+    answers: dict[int, str] = field(default_factory=dict)
+    closed_by: int | None = None
+
+    @property
+    def pending(self) -> list[int]:
+        if self.closed_by is not None:
+            return []
+        return [seat for seat in self.offers if seat not in self.answers]
+
+    @property
+    def complete(self) -> bool:
+        return not self.pending
+
+    def who_chose(self, *options: str) -> list[int]:
+        return [seat for seat, answer in self.answers.items() if answer in options]
+
+    def answer_of(self, seat: int) -> str | None:
+        return self.answers.get(seat)
+
+    @property
+    def closer(self) -> tuple[int, str] | None:
+        if self.closed_by is None:
+            return None
+        return self.closed_by, self.answers[self.closed_by]
+
+
+class _NullCanvas(Canvas):
+    """Headless matches (simulation, search) skip building UI components."""
+
+    def show(self, kind: str, audience: Audience = PUBLIC, key: str | None = None, **props: Any) -> str:
+        return key or kind
+
+    def copy(self) -> "_NullCanvas":
+        return self
+
+
+class _Scope:
+    __slots__ = ("player", "state")
+
+    def __init__(self, player: Mapping[str, Any], state: Mapping[str, Any]):
+        self.player = player
+        self.state = state
+
+    def lookup(self, path: tuple[str, ...]) -> Any:
+        value: Any = self.state
+        for key in path:
+            if isinstance(value, Mapping):
+                value = value.get(key)
+            else:
+                return None
+        return value
+
+
+class Match:
+    """One game being played. See the module docstring."""
+
+    def __init__(self, game: Game, players: list[str], seed: int | str = 0,
+                 options: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None,
+                 headless: bool = False):
+        if not game.min_players <= len(players) <= game.max_players:
+            raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
+                             f"not {len(players)}")
+        if len(set(players)) != len(players):
+            raise ValueError("player names must be distinct")
+        unknown = set(options or {}) - set(game.binding.options)
+        if unknown:
+            raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
+        self.game = game
+        self.names = list(players)
+        self.seed = seed
+        self.options = {**game.option_defaults(), **(options or {})}
+        self.setup: dict[str, Any] = dict(setup or {})
+        self.headless = headless
+        self.rng = random.Random(seed)
+        self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
+        self.state: dict[str, Any] = copy.deepcopy(game.binding.state)
+        self.canvas: Canvas = _NullCanvas() if headless else Canvas()
+        self.events: list[Event] = []
+        self.log: list[Choice] = []
+        self.version = 0
+        self.decisions = 0
+        self.phase_id = game.first_phase
+        self.decision: Decision | None = None
+        self.last_decision: Decision | None = None
+        self.over = False
+        self.winners: list[int] = []
+        self._targets: list[int] | None = None
+        self.current_action_text: str | None = None
+        self._offers: dict[int, list[str]] | None = None
+        self._closing: dict[int, frozenset[str]] = {}
+        self._manual: set[int] = set()
+        self._resume: tuple[int, int] | None = None
+        self._stage = "before"
+        self._enter(self.phase_id)
+        self._settle()
+
+    # -- construction -----------------------------------------------------
+    def _new_player(self, seat: int) -> dict[str, Any]:
+        declaration = self.game.definition.declaration
+        template: dict[str, Any] = {}
+        table = declaration.player_states_template
+        rows = (table.player_states or table.players) if table else None
+        if rows:
+            template = copy.deepcopy(next(iter(rows.values())))
+        else:
+            for name, spec in declaration.player_states.items():
+                template[name] = _blank(spec.type)
+        template["name"] = self.names[seat]
+        template["id"] = seat + 1
+        return template
+
+    # -- the public API -----------------------------------------------------
+    @property
+    def phase(self):  # noqa: ANN201 - a dsl.model.Phase
+        return self.game.phases[self.phase_id]
+
+    @property
+    def targets(self) -> list[int]:
+        """The seats ``target_players.condition`` selects in this phase.
+
+        Evaluated when first needed in the phase, so tools that run before the
+        prompt (recording who blocked, say) are seen by the condition. Until then
+        ``last_decision`` is the previous phase's; afterwards it is this phase's.
+        """
+        if self._targets is None:
+            condition = self.game.conditions.get(self.phase_id)
+            criteria = self.phase.completion_criteria
+            if condition is None or criteria.type != "player_action":
+                self._targets = []
+            else:
+                self._targets = self.seats_where(condition)
+                if not self._targets and self._stage == "before":
+                    # Nobody to ask: the phase completes as if everyone passed, and
+                    # the tools after the prompt see an empty decision.
+                    self.last_decision = Decision(self.phase_id, criteria.wait_for or "")
+        return self._targets
+
+    @property
+    def pending(self) -> list[int]:
+        return self.decision.pending if self.decision else []
+
+    def legal(self, seat: int) -> list[str]:
+        """The options ``seat`` may choose now (empty if it is not pending)."""
+        if self.decision is None or seat not in self.decision.pending:
+            return []
+        return list(self.decision.offers[seat])
+
+    def seat_of(self, name: str) -> int:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise Refused("unknown_seat", f"there is no player named {name!r}") from None
+
+    def choose(self, seat: int, option: str, version: int | None = None) -> None:
+        """Apply a choice, or raise :class:`Refused` and change nothing."""
+        self.check(seat, option, version)
+        decision = self.decision
+        assert decision is not None
+        self.log.append(Choice(seat, option, self.version))
+        self.version += 1
+        decision.answers[seat] = option
+        if option in decision.closing.get(seat, ()):
+            decision.closed_by = seat
+        self._settle()
+
+    def check(self, seat: int, option: str, version: int | None = None) -> None:
+        """Raise :class:`Refused` if ``choose(seat, option, version)`` would be refused."""
+        if self.over:
+            raise Refused("over", "the match is over")
+        if version is not None and version != self.version:
+            raise Refused("stale_version", f"version {version} is stale: the match is at version {self.version}")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            raise Refused("unknown_seat", f"there is no seat {seat!r}")
+        decision = self.decision
+        name = self.names[seat]
+        if decision is None or seat not in decision.pending:
+            waiting = ", ".join(self.names[s] for s in self.pending) or "nobody"
+            raise Refused("not_pending", f"{name} has no choice to make now (waiting for {waiting})")
+        if option not in decision.offers[seat]:
+            offered = ", ".join(decision.offers[seat])
+            raise Refused("not_offered", f"{option!r} is not an option for {name} now (offered: {offered})")
+
+    def clone(self) -> "Match":
+        """An independent copy (for search bots); cheap enough to call per decision."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.players = copy.deepcopy(self.players)
+        other.state = copy.deepcopy(self.state)
+        other.canvas = self.canvas.copy()
+        other.events = list(self.events)
+        other.log = list(self.log)
+        other.decision = copy.deepcopy(self.decision)
+        other.winners = list(self.winners)
+        other._targets = list(self._targets) if self._targets is not None else None
+        other.setup = dict(self.setup)
+        return other
+
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        from .observe import observe  # noqa: PLC0415 - one filtering path
+
+        return observe(self, seat)
+
+    # -- helpers for rules modules --------------------------------------------
+    def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),
+              auto: bool = True) -> None:
+        """Offer ``options`` to ``seat`` in the current ``player_action`` phase.
+
+        ``closing`` options end the window for everyone at once (the first
+        ``Challenge``). ``auto=False`` keeps a single option from being taken
+        automatically (a response prompt must not reveal that a hand is empty).
+        """
+        if self._offers is None:
+            self._offers = {}
+        unique = list(dict.fromkeys(options))
+        if unique:
+            self._offers[seat] = unique
+            self._closing[seat] = frozenset(closing)
+            if not auto:
+                self._manual.add(seat)
+
+    def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
+        if not self.headless:
+            self.events.append(Event(self.version, text, audience, data))
+
+    def finish(self, winners: Iterable[int]) -> None:
+        self.winners = sorted(set(winners))
+
+    def scope(self, seat: int | None) -> _Scope:
+        player = self.players[seat] if seat is not None else {}
+        return _Scope(player, self.state)
+
+    def evaluate(self, expression: Any, seat: int | None) -> Any:
+        return expression(self.scope(seat))
+
+    def seats_where(self, expression: Any) -> list[int]:
+        return [seat for seat in range(len(self.players)) if expression(_Scope(self.players[seat], self.state))]
+
+    def active_player_name(self) -> str | None:
+        finder = self.game.binding.active_seat
+        seat = finder(self) if finder else next(
+            (s for s, p in enumerate(self.players) if p.get("is_active")), None)
+        return self.names[seat] if seat is not None else None
+
+    def alive(self, seat: int) -> bool:
+        return bool(self.players[seat].get("is_alive", True))
+
+    def shuffle(self, pile: list[Any]) -> None:
+        """Shuffle a pile with the match's RNG (a scenario may freeze its order)."""
+        if self.setup.get("shuffle", True) is not False:
+            self.rng.shuffle(pile)
+
+    @property
+    def turn_timeout_default(self) -> Any:
+        return self.game.binding.timeout_choice
+
+    # -- the phase machine ------------------------------------------------------
+    def _enter(self, phase_id: int) -> None:
+        if phase_id not in self.game.phases:
+            raise EngineError(f"phase {phase_id} does not exist")
+        self.phase_id = phase_id
+        phase = self.phase
+        criteria = phase.completion_criteria
+        self._targets = None
+        self._offers = None
+        self._closing = {}
+        self._manual = set()
+        self._resume = (0, 0)
+        self._stage = "before"
+
+    def _run_tools(self) -> bool:
+        """Run the current phase's tools from the resume point.
+
+        Returns True when a decision was opened and the run must wait for it.
+        """
+        phase = self.phase
+        deciding = phase.completion_criteria.type == "player_action" and self._stage == "before"
+        assert self._resume is not None
+        start_action, start_tool = self._resume
+        for a_index in range(start_action, len(phase.actions)):
+            action = phase.actions[a_index]
+            self.current_action_text = action.description
+            first_tool = start_tool if a_index == start_action else 0
+            for t_index in range(first_tool, len(action.tools)):
+                self.game.tools[action.tools[t_index]](self)
+                if deciding and self._offers is not None:
+                    self._resume = (a_index, t_index + 1)
+                    self._open_decision()
+                    return True
+            if action.effects:
+                from ..dsl.declarative import run_effects  # noqa: PLC0415
+
+                run_effects(self, action.effects)
+        self.current_action_text = None
+        if deciding:
+            # No tool offered anything: the DSL's own options, or an empty target set.
+            from ..dsl.declarative import offer_declared_options  # noqa: PLC0415
+
+            offer_declared_options(self)
+            if self._offers:
+                self._resume = (len(phase.actions), 0)
+                self._open_decision()
+                return True
+            if self.targets:
+                raise EngineError(f"phase {self.phase_id} ({phase.name}): no option was offered to "
+                                  f"{', '.join(self.names[s] for s in self.targets)}")
+            self.last_decision = Decision(self.phase_id, phase.completion_criteria.wait_for or "")
+        return False
+
+    def _open_decision(self) -> None:
+        criteria = self.phase.completion_criteria
+        offers = self._offers or {}
+        if criteria.wait_for == "single_player_choice" and len(offers) > 1:
+            raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is a single_player_choice "
+                              f"but options were offered to {len(offers)} players")
+        for seat in offers:
+            if self.players[seat].get("is_alive") is False:
+                raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
+        self.decision = Decision(self.phase_id, criteria.wait_for or "", offers,
+                                 dict(self._closing), set(self._manual))
+        self._stage = "deciding"
+        self.decisions += 1
+
+    def _auto_answer(self) -> None:
+        decision = self.decision
+        assert decision is not None
+        for seat in list(decision.pending):
+            options = decision.offers[seat]
+            if len(options) == 1 and seat not in decision.manual and decision.closed_by is None:
+                decision.answers[seat] = options[0]
+                if options[0] in decision.closing.get(seat, ()):
+                    decision.closed_by = seat
+
+    def _settle(self) -> None:
+        """Run phases until a choice is needed or the match is over."""
+        budget = MAX_PHASES_WITHOUT_DECISION
+        while not self.over:
+            if self.decision is not None:
+                self._auto_answer()
+                if not self.decision.complete:
+                    return
+                self.last_decision = self.decision
+                self.decision = None
+                self._stage = "after"
+            if self._run_tools():
+                continue
+            self._run_phase_effects()
+            nxt = self._next_phase_id()
+            if nxt is None:
+                self.over = True
+                self._targets = []
+                return
+            budget -= 1
+            if budget <= 0:
+                raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
+                                  f"(last: {self.phase_id} {self.phase.name})")
+            self._enter(nxt)
+
+    def _run_phase_effects(self) -> None:
+        effects = self.phase.effects
+        if effects:
+            from ..dsl.declarative import run_effects  # noqa: PLC0415
+
+            run_effects(self, effects)
+
+    def _next_phase_id(self) -> int | None:
+        phase = self.phase
+        nxt = phase.next_phase
+        if nxt is None:
+            return None
+        if not isinstance(nxt, dict):
+            return nxt.id
+        router = self.game.binding.routers[self.phase_id]
+        chosen = router(self)
+        allowed = [ref.id for ref in nxt.values()]
+        if chosen not in allowed:
+            raise EngineError(f"router of phase {self.phase_id} ({phase.name}) returned {chosen!r}; "
+                              f"the DSL allows {allowed}")
+        return chosen
+
+
+def _blank(kind: str) -> Any:
+    return {"num": 0, "number": 0, "int": 0, "boolean": False, "bool": False, "array": [],
+            "list": [], "dict": {}, "object": {}}.get(kind, "")
+
+
+def replay(game: Game, players: list[str], seed: int | str, options: Mapping[str, Any] | None,
+           choices: Iterable[tuple[int, str]], setup: Mapping[str, Any] | None = None,
+           headless: bool = False) -> Match:
+    """Re-execute a log of choices; the result equals the original match."""
+    match = Match(game, players, seed, options, setup, headless=headless)
+    for seat, option in choices:
+        match.choose(seat, option)
+    return match

@@ -1,0 +1,64 @@
+"""``observe(match, seat)``: the only path by which anything leaves a match.
+
+A seat sees the game's own filtered view of the state (the rules module's
+observer), the UI components whose audience includes it, the log lines it may
+read, and its own options. ``seat=None`` is the spectator: public only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+#: How many recent log lines an observation carries.
+LOG_TAIL = 80
+
+
+def observe(match: "Match", seat: int | None) -> dict[str, Any]:
+    game = match.game
+    decision = match.decision
+    pending = decision.pending if decision else []
+    you = match.names[seat] if seat is not None else None
+    state = game.binding.observe(match, seat) if game.binding.observe else default_state(match, seat)
+    events = [
+        {"version": event.version, "text": event.text, **_public_data(event.data)}
+        for event in match.events
+        if event.audience.includes(match, seat)
+    ][-LOG_TAIL:]
+    view: dict[str, Any] = {
+        "game": game.id,
+        "title": game.title,
+        "version": match.version,
+        "seat": seat,
+        "you": you,
+        "players": list(match.names),
+        "phase": {"id": match.phase_id, "name": match.phase.name},
+        "waiting": [match.names[s] for s in pending],
+        "decision": None,
+        "state": state,
+        "components": match.canvas.visible(match, seat),
+        "log": events,
+        "over": match.over,
+        "winners": [match.names[s] for s in match.winners],
+    }
+    if decision is not None and pending:
+        view["decision"] = {
+            "phase": decision.phase_id,
+            "kind": decision.wait_for,
+            "waiting": [match.names[s] for s in pending],
+            "options": list(decision.offers[seat]) if seat in pending else [],
+        }
+    return view
+
+
+def _public_data(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if not key.startswith("_")}
+
+
+def default_state(match: "Match", seat: int | None) -> dict[str, Any]:
+    """For games without an observer: each declared field by its ``visibility``."""
+    from ..dsl.declarative import visible_fields  # noqa: PLC0415
+
+    return {"players": [visible_fields(match, owner, seat) for owner in range(len(match.players))]}

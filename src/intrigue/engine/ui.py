@@ -1,0 +1,185 @@
+"""The UI kit: components with an audience, and the DSL's generic UI tools.
+
+A game never sends HTML. Its tools put components on the match's canvas, each
+with an audience; ``observe`` hands a seat only the components whose audience
+includes it. The browser client renders the component kinds generically:
+
+====================  ===============================================
+kind                  props
+====================  ===============================================
+``text``              ``text``, optional ``tone`` (info, warning, ...)
+``phase``             ``name``
+``turn``              ``player``
+``character_card``    ``title``, ``text``, optional ``player``
+``hand``              ``player``, ``cards`` (list of labels)
+``options``           ``prompt``; buttons come from the seat's decision
+``result``            ``title``, ``text``, optional ``winners``
+``board``             ``players``: rows of public facts per player
+``timer``             the countdown is drawn from the decision's deadline
+====================  ===============================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who may see something: everyone, a DSL audience group, or listed seats."""
+
+    public: bool = False
+    group: str | None = None
+    seats: frozenset[int] = frozenset()
+
+    @staticmethod
+    def everyone() -> "Audience":
+        return PUBLIC
+
+    @staticmethod
+    def of(*seats: int | Iterable[int]) -> "Audience":
+        flat: set[int] = set()
+        for seat in seats:
+            if isinstance(seat, int):
+                flat.add(seat)
+            else:
+                flat.update(seat)
+        return Audience(seats=frozenset(flat))
+
+    @staticmethod
+    def in_group(name: str) -> "Audience":
+        return Audience(group=name)
+
+    def includes(self, match: "Match", seat: int | None) -> bool:
+        if self.public:
+            return True
+        if seat is None:
+            return False
+        if self.group is not None:
+            return match.game.in_group(match, self.group, seat)
+        return seat in self.seats
+
+    def describe(self) -> str:
+        if self.public:
+            return "public"
+        if self.group is not None:
+            return f"group:{self.group}"
+        return "seats:" + ",".join(str(s) for s in sorted(self.seats))
+
+
+PUBLIC = Audience(public=True)
+
+
+@dataclass
+class Component:
+    key: str
+    kind: str
+    audience: Audience
+    props: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"key": self.key, "kind": self.kind, **self.props}
+
+
+class Canvas:
+    """The components currently shown, in the order they were created."""
+
+    def __init__(self) -> None:
+        self.components: dict[str, Component] = {}
+        self._counter = 0
+
+    def show(self, kind: str, audience: Audience = PUBLIC, key: str | None = None, **props: Any) -> str:
+        if key is None:
+            self._counter += 1
+            key = f"{kind}-{self._counter}"
+        self.components.pop(key, None)
+        self.components[key] = Component(key, kind, audience, props)
+        return key
+
+    def delete(self, key: str) -> None:
+        self.components.pop(key, None)
+
+    def clear(self, keep: Iterable[str] = ()) -> None:
+        kept = set(keep)
+        self.components = {k: c for k, c in self.components.items() if k in kept}
+
+    def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:
+        return [c.as_json() for c in self.components.values() if c.audience.includes(match, seat)]
+
+    def copy(self) -> "Canvas":
+        other = Canvas()
+        other.components = dict(self.components)
+        other._counter = self._counter
+        return other
+
+
+# ---------------------------------------------------------------------------
+# The DSL's generic UI tools. A game's rules module may override any of them by
+# defining a function with the same name. Their text comes from the DSL: the
+# phase name and the description of the action that calls them.
+
+_TIER = re.compile(r"^\s*TIER\s*\d\s*-\s*[A-Z]+\s*:\s*", re.IGNORECASE)
+
+
+def _action_text(match: "Match") -> str:
+    text = match.current_action_text or ""
+    return _TIER.sub("", text).strip()
+
+
+def _tier_audience(match: "Match") -> Audience:
+    """TIER 3 (individual) text goes to the deciding players; the rest is public."""
+    text = (match.current_action_text or "").upper()
+    if "TIER 3" in text:
+        return Audience.of(match.targets)
+    return PUBLIC
+
+
+def clearCanvas(match: "Match") -> None:  # noqa: N802 - the DSL's name
+    match.canvas.clear(keep=("board",))
+
+
+def createPhaseIndicator(match: "Match") -> None:  # noqa: N802
+    match.canvas.show("phase", key="phase", name=match.phase.name)
+
+
+def createTextDisplay(match: "Match") -> None:  # noqa: N802
+    match.canvas.show("text", _tier_audience(match), text=_action_text(match))
+
+
+def createVotingPanel(match: "Match") -> None:  # noqa: N802
+    match.canvas.show("options", Audience.of(match.targets), key="options", prompt=match.phase.name)
+
+
+def createCharacterCard(match: "Match") -> None:  # noqa: N802
+    match.canvas.show("character_card", _tier_audience(match), title=match.phase.name,
+                      text=_action_text(match))
+
+
+def createHandsCard(match: "Match") -> None:  # noqa: N802
+    match.canvas.show("hand", _tier_audience(match), player=None, cards=[], text=_action_text(match))
+
+
+def createTurnIndicator(match: "Match") -> None:  # noqa: N802
+    player = match.active_player_name()
+    match.canvas.show("turn", key="turn", player=player)
+
+
+def createResultDisplay(match: "Match") -> None:  # noqa: N802
+    match.canvas.show("result", title=match.phase.name, text=_action_text(match))
+
+
+def deleteItem(match: "Match") -> None:  # noqa: N802
+    match.canvas.delete("options")
+
+
+GENERIC_TOOLS = {
+    fn.__name__: fn
+    for fn in (clearCanvas, createPhaseIndicator, createTextDisplay, createVotingPanel,
+               createCharacterCard, createHandsCard, createTurnIndicator, createResultDisplay,
+               deleteItem)
+}

@@ -1,0 +1,42 @@
+"""Installed games. Each subpackage exposes ``game``, a :class:`GameBinding`.
+
+``get(game_id)`` loads and checks a game once; ``load_path(dir)`` loads a game
+from a folder outside the package (a DSL file plus an optional ``rules.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from functools import lru_cache
+from pathlib import Path
+
+from ..engine import Game, GameBinding, load
+
+
+def installed() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
+
+
+@lru_cache(maxsize=None)
+def get(game_id: str) -> Game:
+    if game_id not in installed():
+        raise KeyError(f"no installed game {game_id!r} (installed: {', '.join(installed())})")
+    module = importlib.import_module(f"{__name__}.{game_id}")
+    return load(module.game)
+
+
+def load_path(path: str | Path) -> Game:
+    """Load a game from a folder with ``rules.py`` or from a bare DSL file."""
+    path = Path(path)
+    rules = path / "rules.py" if path.is_dir() else None
+    if rules is not None and rules.exists():
+        spec = importlib.util.spec_from_file_location(f"intrigue_external_{path.name}", rules)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return load(module.game)
+    dsl = path if path.is_file() else next(iter(sorted(path.glob("*.yaml"))))
+    binding = GameBinding(dsl.stem, title=dsl.stem, dsl=dsl.resolve(), module_file=str(dsl))
+    return load(binding)

@@ -1,0 +1,814 @@
+"""Coup: the rules module binding every tool and branch of ``coup.yaml``.
+
+The DSL (the seed file, unchanged) fixes the flow of phases; this module makes
+each step exact, following the rules (``004``) and the settled rulings
+(``docs/games/coup.md``).
+
+Option notation (as offered, and as scenario files write them):
+
+- turn action: ``Income``, ``Foreign Aid``, ``Tax``, ``Exchange``,
+  ``Steal <player>``, ``Assassinate <player>``, ``Coup <player>`` (only
+  affordable actions, only living opponents; only ``Coup`` at 10+ coins)
+- windows: ``Challenge``, ``Pass``, ``Block Duke``, ``Block Contessa``,
+  ``Block Captain``, ``Block Ambassador`` (``Challenge`` and ``Block …`` close
+  the window for everyone)
+- proving a claim: ``Reveal <Character>``; losing an influence: ``Lose <Character>``
+- Exchange: ``Keep <Character>`` or ``Keep <Character>, <Character>`` (names in
+  alphabetical order, one option per distinct multiset)
+
+Scenario ``expect`` keys: ``coins``, ``hand`` (unrevealed influences),
+``revealed`` (lost influences), ``outcome`` (``last_action_outcome``), plus
+``treasury`` and the common keys.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from ...engine import Audience, GameBinding, Match
+
+CHARACTERS = ("Duke", "Assassin", "Ambassador", "Captain", "Contessa")
+TREASURY = 50
+
+#: What each action claims, costs, and who may block it with what.
+CLAIMS = {"Tax": "Duke", "Assassinate": "Assassin", "Steal": "Captain", "Exchange": "Ambassador"}
+COSTS = {"Assassinate": 3, "Coup": 7}
+BLOCKERS = {"Foreign Aid": ("Duke",), "Assassinate": ("Contessa",), "Steal": ("Ambassador", "Captain")}
+TARGETED = ("Steal", "Assassinate", "Coup")
+
+game = GameBinding(
+    "coup",
+    title="Coup",
+    dsl="coup.yaml",
+    min_players=2,
+    max_players=10,
+    summary="Bluff, challenge and eliminate: the last player with influence wins.",
+    state={
+        "current_turn": {"player_id": 0, "target_player_id": 0, "action": "", "character": ""},
+        "challenge": {"challenger_id": 0, "claim_true": False},
+        "block": {"blocker_id": 0, "character": "", "failed": False},
+        "block_challenge": {"challenger_id": 0, "claim_true": False},
+        "proof": {"player_id": 0, "slot": "", "character": ""},
+        "exchange": {"drawn": []},
+        "court_deck": [],
+        "treasury": TREASURY,
+        "paid": 0,
+        "eliminated": [],
+        "turn_number": 0,
+    },
+)
+
+
+# -- small helpers (the vocabulary the rules below are written in) ----------------
+def seat_of_id(player_id: int) -> int:
+    return player_id - 1
+
+
+def actor(m: Match) -> int:
+    return seat_of_id(m.state["current_turn"]["player_id"])
+
+
+def target(m: Match) -> int | None:
+    target_id = m.state["current_turn"]["target_player_id"]
+    return seat_of_id(target_id) if target_id else None
+
+
+def action(m: Match) -> str:
+    return m.state["current_turn"]["action"]
+
+
+def hand(m: Match, seat: int) -> list[str]:
+    """Unrevealed influences, in slot order."""
+    return [slot["character"] for slot in m.players[seat]["influences"].values() if not slot["revealed"]]
+
+
+def revealed(m: Match, seat: int) -> list[str]:
+    return [slot["character"] for slot in m.players[seat]["influences"].values() if slot["revealed"]]
+
+
+def living(m: Match) -> list[int]:
+    return [seat for seat, player in enumerate(m.players) if player["is_alive"]]
+
+
+def name(m: Match, seat: int | None) -> str:
+    return m.names[seat] if seat is not None else "nobody"
+
+
+def court_size(players: int) -> int:
+    return 5 * (3 if players <= 6 else 4 if players <= 8 else 5)
+
+
+def court(players: int) -> list[str]:
+    copies = court_size(players) // len(CHARACTERS)
+    return [character for character in CHARACTERS for _ in range(copies)]
+
+
+def draw(m: Match) -> str:
+    return m.state["court_deck"].pop(0)
+
+
+def return_to_court(m: Match, cards: list[str]) -> None:
+    """Returned cards go under the pile, then the court is shuffled."""
+    m.state["court_deck"].extend(cards)
+    m.shuffle(m.state["court_deck"])
+
+
+def pay(m: Match, seat: int, amount: int) -> None:
+    m.players[seat]["coins"] -= amount
+    m.state["treasury"] += amount
+
+
+def gain(m: Match, seat: int, amount: int) -> None:
+    m.players[seat]["coins"] += amount
+    m.state["treasury"] -= amount
+
+
+def show_hands(m: Match) -> None:
+    """Each player's own influences, visible to that player only."""
+    for seat in range(len(m.players)):
+        m.canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
+                      cards=hand(m, seat), lost=revealed(m, seat))
+
+
+def show_board(m: Match) -> None:
+    m.canvas.show("board", key="board", players=[
+        {"name": m.names[seat], "coins": p["coins"], "alive": p["is_alive"],
+         "cards": [slot["character"] if slot["revealed"] else None for slot in p["influences"].values()]}
+        for seat, p in enumerate(m.players)
+    ])
+
+
+def waiting_text(m: Match, text: str) -> None:
+    """Tell everyone not deciding what is awaited."""
+    deciders = set(m.targets)
+    others = [seat for seat in range(len(m.players)) if seat not in deciders]
+    if others:
+        m.canvas.show("text", Audience.of(others), key="waiting", text=text, tone="muted")
+
+
+# -- phase 0: introduction ------------------------------------------------------------
+@game.tool
+def clear_previous_ui(m: Match) -> None:
+    m.canvas.clear(keep=("board", "turn") + tuple(f"hand-{s}" for s in range(len(m.players))))
+
+
+@game.tool
+def display_game_intro(m: Match) -> None:
+    m.canvas.show("text", key="intro", text=(
+        "Coup: claim characters (truthfully or not) to take actions; challenge claims you "
+        "doubt; the last player with influence wins."))
+
+
+@game.tool
+def display_player_setup(m: Match) -> None:
+    m.announce(f"Players in seat order: {', '.join(m.names)}.")
+
+
+# -- phase 1: the deal ---------------------------------------------------------------
+@game.tool
+def initialize_and_shuffle_deck(m: Match) -> None:
+    if "deck" in m.setup and "hands" not in m.setup:  # a scenario's whole court, top first
+        m.state["court_deck"] = list(m.setup["deck"])
+        return
+    deck = court(len(m.players))
+    m.shuffle(deck)
+    m.state["court_deck"] = deck
+
+
+@game.tool
+def deal_influences_randomly(m: Match) -> None:
+    hands = m.setup.get("hands")
+    if hands:
+        for seat, player_name in enumerate(m.names):
+            cards = list(hands[player_name])
+            m.players[seat]["influences"] = {
+                str(i + 1): {"character": card, "revealed": False} for i, card in enumerate(cards)}
+        m.state["court_deck"] = list(m.setup.get("deck", []))
+        return
+    for seat in range(len(m.players)):
+        m.players[seat]["influences"] = {
+            str(i + 1): {"character": draw(m), "revealed": False} for i in range(2)}
+
+
+@game.tool
+def initialize_player_coins_and_status(m: Match) -> None:
+    for player in m.players:
+        player.update(is_alive=True, coins=2)
+    m.state["treasury"] = TREASURY - 2 * len(m.players)
+
+
+@game.tool
+def notify_player_influences_privately(m: Match) -> None:
+    show_hands(m)
+    for seat in range(len(m.players)):
+        m.announce(f"Your influences: {' and '.join(hand(m, seat))}.", Audience.of(seat))
+
+
+@game.tool
+def set_initial_turn_order(m: Match) -> None:
+    first = m.setup.get("first")
+    seat = m.names.index(first) if first else m.rng.randrange(len(m.players))
+    m.state["current_turn"]["player_id"] = seat + 1
+    if len(m.players) == 2:  # the common 2-player variant: the starter gets 1 coin
+        pay(m, seat, 1)
+    coins = m.setup.get("coins") or {}
+    for player_name, amount in coins.items():
+        who = m.names.index(player_name)
+        gain(m, who, amount - m.players[who]["coins"])
+    m.announce(f"{m.names[seat]} takes the first turn.")
+
+
+# -- phase 2: start of turn ---------------------------------------------------------------
+@game.tool
+def highlight_active_player(m: Match) -> None:
+    m.state["turn_number"] += 1
+    m.canvas.show("turn", key="turn", player=name(m, actor(m)))
+
+
+@game.tool
+def display_public_state(m: Match) -> None:
+    show_board(m)
+    show_hands(m)
+
+
+@game.tool
+def display_forced_coup_rule(m: Match) -> None:
+    if m.players[actor(m)]["coins"] >= 10:
+        m.canvas.show("text", key="forced", tone="warning",
+                      text=f"{name(m, actor(m))} has 10 or more coins and must launch a Coup.")
+
+
+# -- phase 3: action declaration ---------------------------------------------------------------
+def action_options(m: Match, seat: int) -> list[str]:
+    coins = m.players[seat]["coins"]
+    opponents = [m.names[s] for s in living(m) if s != seat]
+    coups = [f"Coup {o}" for o in opponents] if coins >= 7 else []
+    if coins >= 10:
+        return coups
+    options = ["Income", "Foreign Aid", "Tax", "Exchange"]
+    options += [f"Steal {o}" for o in opponents]
+    if coins >= 3:
+        options += [f"Assassinate {o}" for o in opponents]
+    return options + coups
+
+
+@game.tool
+def show_action_menu(m: Match) -> None:
+    seat = actor(m)
+    m.canvas.show("options", Audience.of(seat), key="options", prompt="Choose your action")
+    waiting_text(m, f"Waiting for {name(m, seat)} to choose an action…")
+
+
+@game.tool
+def prompt_player_action_selection(m: Match) -> None:
+    for seat in m.targets:
+        m.offer(seat, action_options(m, seat))
+
+
+def parse_action(m: Match, option: str) -> tuple[str, int | None]:
+    for verb in ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup"):
+        if option == verb:
+            return verb, None
+        if option.startswith(verb + " "):
+            return verb, m.names.index(option[len(verb) + 1:])
+    raise ValueError(f"not a Coup action: {option!r}")
+
+
+@game.tool
+def set_claimed_action_and_character(m: Match) -> None:
+    seat = actor(m)
+    chosen = m.last_decision.answer_of(seat)
+    verb, victim = parse_action(m, chosen)
+    turn = m.state["current_turn"]
+    turn.update(action=verb, character=CLAIMS.get(verb, ""),
+                target_player_id=victim + 1 if victim is not None else 0)
+    m.state["challenge"].update(challenger_id=0, claim_true=False)
+    m.state["block"].update(blocker_id=0, character="", failed=False)
+    m.state["block_challenge"].update(challenger_id=0, claim_true=False)
+    m.state["paid"] = 0
+    player = m.players[seat]
+    player.update(claimed_action=verb, claimed_character=CLAIMS.get(verb, ""),
+                  target_player_id=turn["target_player_id"])
+    claim = f" claiming {CLAIMS[verb]}" if verb in CLAIMS else ""
+    aim = f" on {m.names[victim]}" if victim is not None else ""
+    m.announce(f"{m.names[seat]} declares {verb}{aim}{claim}.")
+
+
+@game.tool
+def validate_and_apply_action_costs(m: Match) -> None:
+    seat, verb = actor(m), action(m)
+    victim = target(m)
+    if verb in TARGETED and (victim is None or victim == seat or not m.players[victim]["is_alive"]):
+        raise AssertionError(f"{verb} needs a living opponent")  # offered options make this impossible
+    cost = COSTS.get(verb, 0)
+    if cost:
+        pay(m, seat, cost)
+        m.state["paid"] = cost
+
+
+@game.route(3)
+def after_action_declaration(m: Match) -> int:
+    verb = action(m)
+    if verb in CLAIMS:
+        return 4
+    return {"Foreign Aid": 10, "Income": 20, "Coup": 21}[verb]
+
+
+# -- phase 4: the action's challenge window -----------------------------------------------------
+@game.tool
+def display_declared_action(m: Match) -> None:
+    verb, victim = action(m), target(m)
+    aim = f" on {m.names[victim]}" if victim is not None else ""
+    m.canvas.show("text", key="declared", text=(
+        f"{name(m, actor(m))} claims {m.state['current_turn']['character']} to {verb}{aim}."))
+
+
+@game.tool
+def collect_action_challenge_responses(m: Match) -> None:
+    for seat in m.targets:
+        m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+    waiting_text(m, "Waiting for the others to challenge or pass…")
+
+
+@game.route(4)
+def after_action_challenge_window(m: Match) -> int:
+    if m.last_decision.who_chose("Challenge"):
+        return 5
+    return after_claim_stands(m)
+
+
+def after_claim_stands(m: Match) -> int:
+    return {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22}[action(m)]
+
+
+# -- phase 5: does the claimant hold the card? --------------------------------------------------------
+@game.tool
+def evaluate_action_claim_truth(m: Match) -> None:
+    challenger = m.last_decision.who_chose("Challenge")[0]
+    truth = m.state["current_turn"]["character"] in hand(m, actor(m))
+    m.state["challenge"].update(challenger_id=challenger + 1, claim_true=truth)
+    m.announce(f"{m.names[challenger]} challenges {name(m, actor(m))}'s "
+               f"{m.state['current_turn']['character']}.")
+
+
+@game.route(5)
+def after_evaluate_action_challenge(m: Match) -> int:
+    return 6 if m.state["challenge"]["claim_true"] else 9
+
+
+# -- phases 6, 7, 15, 16: proof and replacement -------------------------------------------------------------
+def offer_proof(m: Match, character: str) -> None:
+    for seat in m.targets:
+        m.offer(seat, [f"Reveal {character}"])
+
+
+@game.tool
+def prompt_reveal_matching_influence(m: Match) -> None:
+    offer_proof(m, m.state["current_turn"]["character"])
+
+
+@game.tool
+def prompt_blocker_reveal_matching_influence(m: Match) -> None:
+    offer_proof(m, m.state["block"]["character"])
+
+
+@game.tool
+def update_influence_reveal_for_proof(m: Match) -> None:
+    decision = m.last_decision
+    if not decision.answers:
+        return
+    seat, option = next(iter(decision.answers.items()))
+    character = option.removeprefix("Reveal ")
+    slot = next(key for key, s in m.players[seat]["influences"].items()
+                if not s["revealed"] and s["character"] == character)
+    m.state["proof"].update(player_id=seat + 1, slot=slot, character=character)
+    m.announce(f"{m.names[seat]} reveals {character}: the claim was true.")
+
+
+@game.tool
+def replace_proof_with_deck_card(m: Match) -> None:
+    """Rules: return the card to the court, reshuffle, and take a random replacement."""
+    proof = m.state["proof"]
+    seat = seat_of_id(proof["player_id"])
+    slot = m.players[seat]["influences"][proof["slot"]]
+    return_to_court(m, [slot["character"]])
+    slot["character"] = draw(m)
+    m.announce(f"{m.names[seat]} returns {proof['character']} to the court and draws a new card.")
+    m.announce(f"You drew {slot['character']}.", Audience.of(seat))
+    show_hands(m)
+
+
+@game.tool
+def return_card_to_deck_and_shuffle(m: Match) -> None:
+    """The proof went back before the replacement was drawn; nothing is left to return."""
+    m.state["proof"].update(player_id=0, slot="", character="")
+
+
+@game.tool
+def set_action_outcome_challenged_and_won(m: Match) -> None:
+    m.players[actor(m)]["last_action_outcome"] = "challenged_and_won"
+
+
+# -- losing an influence (phases 8, 9, 17, 18, 21) -------------------------------------------------
+def offer_loss(m: Match, reason: str) -> None:
+    for seat in m.targets:
+        m.offer(seat, [f"Lose {c}" for c in sorted(set(hand(m, seat)))])
+        m.canvas.show("text", Audience.of(seat), key="loss", tone="warning",
+                      text=f"Choose a card to lose ({reason}).")
+        waiting_text(m, f"Waiting for {m.names[seat]} to lose an influence ({reason})…")
+
+
+@game.tool
+def prompt_challenger_reveal_loss(m: Match) -> None:
+    offer_loss(m, "failed challenge")
+
+
+@game.tool
+def prompt_claimant_reveal_loss(m: Match) -> None:
+    offer_loss(m, "caught bluffing")
+
+
+@game.tool
+def prompt_block_challenger_reveal_loss(m: Match) -> None:
+    offer_loss(m, "failed challenge")
+
+
+@game.tool
+def prompt_blocker_reveal_loss(m: Match) -> None:
+    offer_loss(m, "block caught bluffing")
+
+
+@game.tool
+def prompt_target_reveal_loss(m: Match) -> None:
+    offer_loss(m, action(m).lower())
+
+
+@game.tool
+def update_player_state_after_loss(m: Match) -> None:
+    decision = m.last_decision
+    for seat, option in decision.answers.items():
+        lose_influence(m, seat, option.removeprefix("Lose "))
+
+
+def lose_influence(m: Match, seat: int, character: str) -> None:
+    player = m.players[seat]
+    slot = next(s for s in player["influences"].values() if not s["revealed"] and s["character"] == character)
+    slot["revealed"] = True
+    m.announce(f"{m.names[seat]} loses an influence: {character}.")
+    if not hand(m, seat):
+        player["is_alive"] = False
+        pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
+        m.state["eliminated"].append(seat + 1)
+        m.announce(f"{m.names[seat]} is out of the game.")
+    show_hands(m)
+    show_board(m)
+
+
+@game.tool
+def set_action_outcome_challenged_and_lost(m: Match) -> None:
+    seat = actor(m)
+    m.players[seat]["last_action_outcome"] = "challenged_and_lost"
+    refund = m.state["paid"]
+    if refund and m.players[seat]["is_alive"]:  # a failed claim's cost is returned
+        gain(m, seat, refund)
+        m.announce(f"{m.names[seat]} gets back the {refund} coins paid.")
+    m.state["paid"] = 0
+
+
+@game.route(8)
+def after_challenger_loses(m: Match) -> int:
+    return after_claim_stands(m)
+
+
+# -- phases 10-12: block windows ------------------------------------------------------------------------
+def offer_blocks(m: Match) -> None:
+    characters = BLOCKERS[action(m)]
+    for seat in m.targets:
+        m.offer(seat, [f"Block {c}" for c in characters] + ["Pass"],
+                closing=[f"Block {c}" for c in characters])
+
+
+@game.tool
+def collect_block_responses_foreign_aid(m: Match) -> None:
+    offer_blocks(m)
+    waiting_text(m, "Waiting for the others to block (Duke) or pass…")
+
+
+@game.tool
+def prompt_target_block_assassination(m: Match) -> None:
+    offer_blocks(m)
+    waiting_text(m, f"Waiting for {name(m, target(m))} to block (Contessa) or pass…")
+
+
+@game.tool
+def prompt_target_block_steal(m: Match) -> None:
+    offer_blocks(m)
+    waiting_text(m, f"Waiting for {name(m, target(m))} to block (Captain or Ambassador) or pass…")
+
+
+def blocked(m: Match) -> bool:
+    return any(answer.startswith("Block ") for answer in m.last_decision.answers.values())
+
+
+@game.route(10)
+def after_foreign_aid_block_window(m: Match) -> int:
+    return 13 if blocked(m) else 20
+
+
+@game.route(11)
+def after_assassination_block_window(m: Match) -> int:
+    return 13 if blocked(m) else 21
+
+
+@game.route(12)
+def after_steal_block_window(m: Match) -> int:
+    return 13 if blocked(m) else 20
+
+
+# -- phase 13: the block's challenge window ----------------------------------------------------------------
+@game.tool
+def display_block_announcement(m: Match) -> None:
+    seat, option = next((s, a) for s, a in m.last_decision.answers.items() if a.startswith("Block "))
+    character = option.removeprefix("Block ")
+    m.state["block"].update(blocker_id=seat + 1, character=character, failed=False)
+    m.announce(f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}.")
+    m.canvas.show("text", key="declared", text=(
+        f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}."))
+
+
+@game.tool
+def collect_block_challenge_responses(m: Match) -> None:
+    for seat in m.targets:
+        m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+    waiting_text(m, "Waiting for the others to challenge the block or pass…")
+
+
+@game.route(13)
+def after_block_challenge_window(m: Match) -> int:
+    return 14 if m.last_decision.who_chose("Challenge") else 19
+
+
+@game.tool
+def evaluate_block_claim_truth(m: Match) -> None:
+    challenger = m.last_decision.who_chose("Challenge")[0]
+    blocker = seat_of_id(m.state["block"]["blocker_id"])
+    truth = m.state["block"]["character"] in hand(m, blocker)
+    m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
+    m.announce(f"{m.names[challenger]} challenges {m.names[blocker]}'s {m.state['block']['character']}.")
+
+
+@game.route(14)
+def after_evaluate_block_challenge(m: Match) -> int:
+    return 15 if m.state["block_challenge"]["claim_true"] else 18
+
+
+@game.tool
+def mark_block_failed(m: Match) -> None:
+    m.state["block"]["failed"] = True
+    m.announce(f"The block fails: {name(m, actor(m))}'s {action(m)} goes ahead.")
+
+
+@game.route(18)
+def after_blocker_loses(m: Match) -> int:
+    return {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}[action(m)]
+
+
+@game.tool
+def set_action_outcome_blocked(m: Match) -> None:
+    m.players[actor(m)]["last_action_outcome"] = "blocked"
+    m.announce(f"{name(m, actor(m))}'s {action(m)} is blocked.")
+
+
+# -- phase 20: effects ---------------------------------------------------------------------------------------
+@game.tool
+def apply_action_effects(m: Match) -> None:
+    seat, verb, victim = actor(m), action(m), target(m)
+    if not m.players[seat]["is_alive"]:
+        return
+    if verb == "Income":
+        gain(m, seat, 1)
+    elif verb == "Foreign Aid":
+        gain(m, seat, 2)
+    elif verb == "Tax":
+        gain(m, seat, 3)
+    elif verb == "Steal" and victim is not None:
+        taken = min(2, m.players[victim]["coins"]) if m.players[victim]["is_alive"] else 0
+        m.players[victim]["coins"] -= taken
+        m.players[seat]["coins"] += taken
+        m.announce(f"{m.names[seat]} steals {taken} from {m.names[victim]}.")
+        return
+    m.announce(f"{m.names[seat]} takes {({'Income': 1, 'Foreign Aid': 2, 'Tax': 3})[verb]} "
+               f"coin{'s' if verb != 'Income' else ''}.")
+
+
+@game.tool
+def set_action_outcome_success(m: Match) -> None:
+    m.players[actor(m)]["last_action_outcome"] = "success"
+
+
+# -- phase 22: Exchange -------------------------------------------------------------------------------------------
+@game.tool
+def deal_exchange_cards_to_player(m: Match) -> None:
+    drawn = [draw(m) for _ in range(min(2, len(m.state["court_deck"])))]
+    m.state["exchange"]["drawn"] = drawn
+    seat = actor(m)
+    m.announce(f"{m.names[seat]} draws {len(drawn)} cards from the court.")
+    m.announce(f"You drew {' and '.join(drawn)}.", Audience.of(seat))
+    m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
+                  cards=hand(m, seat) + drawn, title="Choose the cards to keep")
+
+
+def keep_options(cards: list[str], keep: int) -> list[str]:
+    kept = sorted({tuple(sorted(combo)) for combo in combinations(cards, keep)})
+    return ["Keep " + ", ".join(combo) for combo in kept]
+
+
+@game.tool
+def prompt_exchange_selection(m: Match) -> None:
+    for seat in m.targets:
+        m.offer(seat, keep_options(hand(m, seat) + m.state["exchange"]["drawn"], len(hand(m, seat))))
+
+
+@game.tool
+def finalize_exchange_and_shuffle(m: Match) -> None:
+    seat = actor(m)
+    answer = m.last_decision.answer_of(seat)
+    if answer is None:
+        return
+    pool = Counter(hand(m, seat) + m.state["exchange"]["drawn"])
+    kept = answer.removeprefix("Keep ").split(", ")
+    pool.subtract(kept)
+    slots = [s for s in m.players[seat]["influences"].values() if not s["revealed"]]
+    for slot, card in zip(slots, kept):
+        slot["character"] = card
+    m.state["exchange"]["drawn"] = []
+    return_to_court(m, sorted(pool.elements()))
+    m.canvas.delete("exchange")
+    show_hands(m)
+    m.announce(f"{m.names[seat]} returns two cards to the court.")
+
+
+@game.tool
+def clear_claimed_character(m: Match) -> None:
+    m.players[actor(m)]["claimed_character"] = ""
+
+
+# -- phase 23: eliminations and the win ------------------------------------------------------------------------------
+@game.tool
+def update_alive_statuses(m: Match) -> None:
+    for player in m.players:
+        player["is_alive"] = any(not s["revealed"] for s in player["influences"].values())
+
+
+@game.tool
+def announce_eliminations(m: Match) -> None:
+    show_board(m)
+    m.state["eliminated"] = []
+
+
+@game.tool
+def check_and_set_win_state(m: Match) -> None:
+    alive = living(m)
+    if len(alive) == 1:
+        m.finish(alive)
+
+
+@game.route(23)
+def after_check_eliminations(m: Match) -> int:
+    return 99 if len(living(m)) == 1 else 24
+
+
+# -- phase 24: next turn ----------------------------------------------------------------------------------------------------
+@game.tool
+def advance_to_next_player(m: Match) -> None:
+    count = len(m.players)
+    seat = actor(m)
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if m.players[candidate]["is_alive"]:
+            m.state["current_turn"]["player_id"] = candidate + 1
+            return
+
+
+@game.tool
+def reset_turn_fields(m: Match) -> None:
+    for player in m.players:
+        player.update(claimed_action="", claimed_character="", target_player_id=0)
+    m.state["current_turn"].update(target_player_id=0, action="", character="")
+
+
+@game.tool
+def display_turn_order(m: Match) -> None:
+    order = [m.names[s] for s in living(m)]
+    m.canvas.show("text", key="order", text="Turn order: " + " → ".join(order), tone="muted")
+
+
+# -- phase 99: game over ----------------------------------------------------------------------------------------------------
+@game.tool
+def display_winner(m: Match) -> None:
+    winner = m.winners[0] if m.winners else None
+    m.canvas.show("result", key="result", title=f"{name(m, winner)} wins!",
+                  text="The last player with influence.", winners=[name(m, winner)])
+    m.announce(f"{name(m, winner)} wins the game.")
+
+
+@game.tool
+def reveal_final_states(m: Match) -> None:
+    m.canvas.show("board", key="board", players=[
+        {"name": m.names[s], "coins": p["coins"], "alive": p["is_alive"],
+         "cards": [slot["character"] for slot in p["influences"].values()],
+         "revealed": [slot["revealed"] for slot in p["influences"].values()]}
+        for s, p in enumerate(m.players)
+    ])
+
+
+# -- what each seat may see --------------------------------------------------------------------------------------------------
+@game.observer
+def observe(m: Match, seat: int | None) -> dict[str, Any]:
+    everything = m.over
+    players = []
+    for owner, p in enumerate(m.players):
+        mine = owner == seat
+        players.append({
+            "name": m.names[owner],
+            "coins": p["coins"],
+            "alive": p["is_alive"],
+            "influences": [
+                {"character": s["character"] if (s["revealed"] or mine or everything) else None,
+                 "revealed": s["revealed"]}
+                for s in p["influences"].values()
+            ],
+            "claimed_action": p["claimed_action"],
+            "claimed_character": p["claimed_character"],
+            "last_action_outcome": p["last_action_outcome"],
+        })
+    turn = m.state["current_turn"]
+    view: dict[str, Any] = {
+        "players": players,
+        "active": name(m, actor(m)) if turn["player_id"] else None,
+        "action": turn["action"] or None,
+        "claim": turn["character"] or None,
+        "target": name(m, target(m)) if turn["target_player_id"] else None,
+        "blocker": name(m, seat_of_id(m.state["block"]["blocker_id"])) if m.state["block"]["blocker_id"] else None,
+        "block_claim": m.state["block"]["character"] or None,
+        "court_size": len(m.state["court_deck"]),
+        "treasury": m.state["treasury"],
+    }
+    if seat is not None and seat == actor(m) and m.state["exchange"]["drawn"]:
+        view["exchange_drawn"] = list(m.state["exchange"]["drawn"])
+    return view
+
+
+@game.turn
+def active_seat(m: Match) -> int | None:
+    return actor(m) if m.state["current_turn"]["player_id"] else None
+
+
+# -- timeouts (docs/games/coup.md) --------------------------------------------------------------------------------------------
+@game.on_timeout
+def timeout_choice(m: Match, seat: int, options: list[str]) -> str:
+    """Pass in windows; Income (or a random Coup when forced); a random loss; keep the hand."""
+    pick = random.Random(f"{m.seed}:{m.version}:{seat}")  # never the match's own RNG
+    if "Pass" in options:
+        return "Pass"
+    if "Income" in options:
+        return "Income"
+    if options[0].startswith("Coup "):
+        return pick.choice(options)
+    if options[0].startswith("Lose "):
+        return pick.choice(options)
+    if options[0].startswith("Keep "):
+        current = "Keep " + ", ".join(sorted(hand(m, seat)))
+        return current if current in options else options[0]
+    return options[0]
+
+
+# -- scenarios ---------------------------------------------------------------------------------------------------------------
+@game.check_setup
+def check_setup(setup: dict[str, Any], players: int) -> list[str]:
+    problems = []
+    hands = setup.get("hands")
+    if hands is not None:
+        cards = [card for cards in hands.values() for card in cards] + list(setup.get("deck", []))
+        if Counter(cards) != Counter(court(players)):
+            problems.append(f"hands and deck must hold exactly the court of {court_size(players)} cards "
+                            f"(3, 4 or 5 of each character); got {dict(Counter(cards))}")
+        for who, cards in hands.items():
+            if len(cards) != 2:
+                problems.append(f"{who} must be dealt 2 cards, not {len(cards)}")
+    for card in setup.get("deck", []):
+        if card not in CHARACTERS:
+            problems.append(f"unknown character {card!r} in the deck")
+    return problems
+
+
+game.expect("coins")(lambda m, seat: m.players[seat]["coins"])
+game.expect("hand")(lambda m, seat: hand(m, seat))
+game.expect("revealed")(lambda m, seat: revealed(m, seat))
+game.expect("outcome")(lambda m, seat: m.players[seat]["last_action_outcome"])
+game.expect("deck", per_player=False, ordered=True)(lambda m: list(m.state["court_deck"]))
+game.expect("deck_size", per_player=False)(lambda m: len(m.state["court_deck"]))
+game.expect("treasury", per_player=False)(lambda m: m.state["treasury"])

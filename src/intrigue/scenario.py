@@ -1,0 +1,257 @@
+"""Scenario files: scripted matches with expectations (the rules conformance suite).
+
+The format is a public interface, documented in ``docs/scenarios.md``::
+
+    game: coup
+    players: [Aria, Blake, Casey]
+    first: Aria
+    seed: 7
+    options: {}
+    setup: {hands: {...}, coins: {...}, deck: [...], shuffle: false}
+    steps:
+      - Aria: Tax
+      - all: Pass
+      - expect: {coins: {Aria: 5}}
+      - reject: {Casey: Tax}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import games
+from .engine import Game, Match, Refused
+
+
+class ScenarioError(Exception):
+    """The scenario file itself is wrong (not the game)."""
+
+
+@dataclass
+class Failure:
+    file: str
+    step: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"step {self.step}: " if self.step is not None else ""
+        return f"{self.file}: {where}{self.message}"
+
+
+@dataclass
+class Outcome:
+    file: str
+    failures: list[Failure] = field(default_factory=list)
+    match: Match | None = None
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def run_file(path: str | Path) -> list[Outcome]:
+    """Run one file; a file may hold several scenarios as YAML documents."""
+    path = Path(path)
+    try:
+        documents = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
+    except (OSError, yaml.YAMLError) as exc:
+        return [Outcome(str(path), [Failure(str(path), None, f"cannot read scenario: {exc}")])]
+    label = str(path)
+    return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label)
+            for i, document in enumerate(documents)]
+
+
+def run(scenario: dict[str, Any], label: str = "<scenario>") -> Outcome:
+    outcome = Outcome(label)
+    try:
+        match = start(scenario)
+    except (ScenarioError, ValueError, KeyError) as exc:
+        outcome.failures.append(Failure(label, None, str(exc).strip("'\"")))
+        return outcome
+    outcome.match = match
+    for number, step in enumerate(scenario.get("steps") or [], start=1):
+        try:
+            problems = run_step(match, step)
+        except ScenarioError as exc:
+            problems = [str(exc)]
+        except Exception as exc:  # noqa: BLE001 - an engine error fails the scenario, not the runner
+            problems = [f"error: {type(exc).__name__}: {exc}"]
+        for problem in problems:
+            outcome.failures.append(Failure(label, number, problem))
+        if problems:
+            break
+    return outcome
+
+
+def start(scenario: dict[str, Any]) -> Match:
+    if not isinstance(scenario, dict):
+        raise ScenarioError("a scenario must be a mapping")
+    game_id = scenario.get("game")
+    if game_id not in games.installed():
+        raise ScenarioError(f"unknown game {game_id!r} (installed: {', '.join(games.installed())})")
+    game = games.get(game_id)
+    players = scenario.get("players")
+    if not isinstance(players, list) or not players:
+        raise ScenarioError("'players' must be a list of names")
+    players = [str(p) for p in players]
+    setup = dict(scenario.get("setup") or {})
+    first = scenario.get("first")
+    if first is not None:
+        if first not in players:
+            raise ScenarioError(f"first player {first!r} is not among the players")
+        setup["first"] = first
+    check_setup(game, setup, players)
+    return Match(game, players, scenario.get("seed", 0), scenario.get("options") or {}, setup)
+
+
+def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
+    for key in ("hands", "coins"):
+        for who in (setup.get(key) or {}):
+            if who not in players:
+                raise ScenarioError(f"setup.{key} names {who!r}, who is not playing")
+    checker = game.binding.setup_check
+    problems = checker(setup, len(players)) if checker else []
+    if problems:
+        raise ScenarioError("setup refused: " + "; ".join(problems))
+
+
+def run_step(match: Match, step: Any) -> list[str]:
+    if not isinstance(step, dict) or not step:
+        raise ScenarioError(f"a step must be a mapping, not {step!r}")
+    problems: list[str] = []
+    for key, value in step.items():
+        if key == "expect":
+            problems += expect(match, value or {})
+        elif key == "reject":
+            problems += reject(match, value or {})
+        elif key == "all":
+            everyone(match, str(value))
+        else:
+            choose(match, str(key), value)
+        if problems:
+            break
+    return problems
+
+
+def choose(match: Match, player: str, option: Any) -> None:
+    if player not in match.names:
+        raise ScenarioError(f"{player!r} is not a player")
+    seat = match.names.index(player)
+    if seat not in match.pending:
+        waiting = ", ".join(match.names[s] for s in match.pending) or "nobody"
+        raise ScenarioError(f"{player} is not pending (waiting for {waiting}); "
+                            f"phase {match.phase.name!r}")
+    try:
+        match.choose(seat, str(option))
+    except Refused as exc:
+        raise ScenarioError(f"{player}: {option!r} was refused: {exc.message}") from None
+
+
+def everyone(match: Match, option: str) -> None:
+    if not match.pending:
+        raise ScenarioError(f"'all: {option}' but nobody is pending")
+    decision = match.decision
+    for seat in list(match.pending):
+        if match.decision is not decision or seat not in match.pending:
+            break
+        choose(match, match.names[seat], option)
+
+
+def snapshot(match: Match) -> Any:
+    return copy.deepcopy((match.players, match.state, match.version, match.phase_id,
+                          match.decision, match.rng.getstate(), match.over))
+
+
+def reject(match: Match, value: dict[str, Any]) -> list[str]:
+    problems = []
+    for player, option in value.items():
+        before = snapshot(match)
+        try:
+            seat = match.seat_of(str(player))
+            match.choose(seat, str(option))
+        except Refused:
+            if snapshot(match) != before:
+                problems.append(f"refusing {player}: {option} changed the match")
+            continue
+        problems.append(f"expected {player}: {option!r} to be refused, but it was accepted")
+    return problems
+
+
+def _names(match: Match, seats: list[int]) -> list[str]:
+    return [match.names[s] for s in seats]
+
+
+def _same(expected: Any, actual: Any, ordered: bool) -> bool:
+    if isinstance(expected, list) and isinstance(actual, list) and not ordered:
+        return Counter(map(_freeze, expected)) == Counter(map(_freeze, actual))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return all(k in actual and _same(v, actual[k], ordered) for k, v in expected.items())
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)) \
+            and not isinstance(expected, bool) and not isinstance(actual, bool):
+        return expected == actual
+    return expected == actual or str(expected) == str(actual) and not isinstance(expected, bool)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def expect(match: Match, expected: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    readers = match.game.binding.expectations
+    for key, want in expected.items():
+        if key == "phase":
+            got: Any = match.phase.name
+            ok = str(want).strip() == got.strip()
+        elif key == "waiting":
+            got = sorted(_names(match, match.pending))
+            want_list = [want] if isinstance(want, str) else list(want or [])
+            ok = sorted(map(str, want_list)) == got
+        elif key == "options":
+            got = {}
+            ok = True
+            for player, options in (want or {}).items():
+                seat = match.seat_of(str(player))
+                got[player] = match.legal(seat)
+                ok = ok and sorted(map(str, options or [])) == sorted(got[player])
+        elif key == "alive":
+            got = {p: match.alive(match.seat_of(str(p))) for p in want}
+            ok = all(bool(want[p]) == got[p] for p in want)
+        elif key == "winner":
+            got = _names(match, match.winners) if match.over else None
+            want_list = [want] if isinstance(want, str) else want
+            ok = match.over and sorted(map(str, want_list)) == sorted(got or [])
+        elif key == "over":
+            got = match.over
+            ok = bool(want) == got
+        elif key == "state":
+            got = {}
+            ok = True
+            for player, fields in (want or {}).items():
+                record = match.players[match.seat_of(str(player))]
+                got[player] = {f: record.get(f, "<undeclared>") for f in fields}
+                ok = ok and all(f in record and _same(v, record[f], True) for f, v in fields.items())
+        elif key in readers:
+            reader = readers[key]
+            if reader.per_player:
+                got = {p: reader.read(match, match.seat_of(str(p))) for p in (want or {})}
+                ok = all(_same(want[p], got[p], reader.ordered) for p in want)
+            else:
+                got = reader.read(match)
+                ok = _same(want, got, reader.ordered)
+        else:
+            problems.append(f"unknown expect key {key!r} for {match.game.id}")
+            continue
+        if not ok:
+            problems.append(f"expected {key} {want!r}, found {got!r} (phase {match.phase.name!r})")
+    return problems

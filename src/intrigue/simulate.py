@@ -1,0 +1,88 @@
+"""Play many headless matches with random legal choices and count what happened."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .engine import Game, Match
+
+
+@dataclass
+class Report:
+    game: str
+    players: int
+    games: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    wins_by_seat: Counter = field(default_factory=Counter)
+    wins_by_role: Counter = field(default_factory=Counter)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+    @property
+    def decisions_per_game(self) -> float:
+        return self.decisions / self.games if self.games else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "players": self.players, "games": self.games,
+            "decisions": self.decisions, "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 2),
+            "decisions_per_second": round(self.decisions_per_second, 1),
+            "decisions_per_game": round(self.decisions_per_game, 2),
+            "wins_by_seat": {str(k): v for k, v in sorted(self.wins_by_seat.items())},
+            "wins_by_role": dict(sorted(self.wins_by_role.items())),
+        }
+
+
+def player_names(count: int) -> list[str]:
+    return [f"P{i + 1}" for i in range(count)]
+
+
+def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
+    """Play random legal choices to the end; returns the number of choices made."""
+    made = 0
+    while not match.over:
+        pending = match.pending
+        seat = pending[0] if len(pending) == 1 else rng.choice(pending)
+        match.choose(seat, rng.choice(match.decision.offers[seat]))
+        made += 1
+        if made >= limit:
+            raise RuntimeError(f"no end after {limit} choices (seed {match.seed})")
+    return made
+
+
+def winning_side(match: Match) -> str:
+    summary = match.game.binding.result
+    if summary is not None:
+        return str(summary(match).get("side", "winner"))
+    return "winner" if match.winners else "none"
+
+
+def simulate(game: Game, games: int, players: int, seed: int = 0,
+             progress: Callable[[int], None] | None = None) -> Report:
+    report = Report(game.id, players)
+    names = player_names(players)
+    started = time.perf_counter()
+    for index in range(games):
+        match_seed = seed * 1_000_003 + index
+        match = Match(game, names, match_seed, headless=True)
+        report.decisions += random_play(match, random.Random(match_seed))
+        report.games += 1
+        for seat in match.winners:
+            report.wins_by_seat[seat + 1] += 1
+        report.wins_by_role[winning_side(match)] += 1
+        if progress:
+            progress(index + 1)
+    report.seconds = time.perf_counter() - started
+    return report

@@ -1,0 +1,20 @@
+"""Shared fixtures: installed games and the tiny test game."""
+
+from pathlib import Path
+
+import pytest
+
+from intrigue import games
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def coup():
+    return games.get("coup")
+
+
+@pytest.fixture(scope="session")
+def tiny():
+    return games.load_path(Path(__file__).parent / "engine" / "tinygame")

@@ -1,0 +1,70 @@
+"""The safe expression compiler: what it accepts, what it refuses, and where."""
+
+import pytest
+
+from intrigue.dsl import ExpressionError, compile_expression
+from intrigue.dsl.expressions import MappingScope
+
+PLAYER = {"id": 2, "is_alive": True, "coins": 7, "team": "alpha", "hand": {"size": 3}}
+GAME = {"current_turn": {"player_id": 2, "target_player_id": 3},
+        "reaction": {"affected_player_ids": [1, 3]}}
+
+
+def ev(text, player=PLAYER, game=GAME, **limits):
+    return compile_expression(text, **limits)(MappingScope(player, game))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("player.id == current_turn.player_id and player.is_alive == true", True),
+    ("player.id != current_turn.player_id", False),
+    ("player.coins >= 7 and player.coins < 10", True),
+    ("player.team == 'alpha' or player.team == \"bravo\"", True),
+    ("not player.is_alive", False),
+    ("player.id in reaction.affected_player_ids", False),
+    ("player.id not in reaction.affected_player_ids", True),
+    ("player.team in ['alpha', 'gamma']", True),
+    ("(player.coins > 3 or false) and not (player.id == 5)", True),
+    ("player.missing == null", True),
+    ("player.hand.size == 3", True),
+    ("current_turn.nothing.deeper == null", True),
+    ("player.coins > null", False),
+    ("true", True),
+])
+def test_values(text, value):
+    assert ev(text) is value or ev(text) == value
+
+
+@pytest.mark.parametrize("text, message, column", [
+    ("__import__('os')", "names starting with '_' are not allowed: '__import__'", 1),
+    ("player.__class__", "names starting with '_' are not allowed: '__class__'", 1),
+    ("len(player.hand)", "function calls are not allowed (len)", 4),
+    ("player.hand[0]", "subscripts are not allowed (player.hand)", 12),
+    ("player.coins + 1", "unexpected character '+'", 14),
+    ("player.coins ==", "the expression ends too early", 16),
+    ("player.coins == 1 1", "unexpected '1'", 19),
+    ("", "the expression is empty", 1),
+    ("player", "'player' needs a field, e.g. player.is_alive", 1),
+    ("player.id not 3", "unexpected 'not'", 11),
+    ("lambda: 1", "unexpected character ':'", 7),
+])
+def test_refusals_name_the_problem_and_column(text, message, column):
+    with pytest.raises(ExpressionError) as error:
+        compile_expression(text)
+    assert error.value.message == message
+    assert error.value.column == column
+
+
+def test_undeclared_player_fields_and_names_are_refused_when_declarations_exist():
+    with pytest.raises(ExpressionError, match="player field 'gold' is not declared"):
+        compile_expression("player.gold > 1", player_fields={"coins"})
+    with pytest.raises(ExpressionError, match="unknown name 'turn.active'"):
+        compile_expression("turn.active == 1", names={"current_turn.player_id"})
+    compiled = compile_expression("player.id == current_turn.player_id", player_fields={"coins"},
+                                  names={"current_turn.player_id"})
+    assert compiled.names == {("current_turn", "player_id")}
+    assert compiled.player_fields == {"id"}
+
+
+def test_compiled_once_evaluated_many_times():
+    expression = compile_expression("player.coins >= 3")
+    assert [expression(MappingScope({"coins": c})) for c in range(5)] == [False, False, False, True, True]

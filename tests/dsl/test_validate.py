@@ -1,0 +1,95 @@
+"""The validator: the seed files pass; each broken file gives exactly its messages."""
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from intrigue.cli import main
+from intrigue.dsl import json_schema, validate_file
+
+from ..conftest import ROOT, SHARED
+
+GAMES = ROOT / "src" / "intrigue" / "games"
+SEEDS = {"coup": "000_67e2ebca34915753.txt", "bang": "001_19cf39c837930874.txt",
+         "dsfgs": "002_12f519d3c3824bd3.txt"}
+BROKEN = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("game", sorted(SEEDS))
+def test_seed_dsl_files_validate(game):
+    checked = validate_file(GAMES / game / f"{game}.yaml")
+    assert checked.ok, [str(p) for p in checked.errors]
+
+
+@pytest.mark.skipif(not (SHARED / "seeds").exists(), reason="../shared/seeds is only beside a checkout")
+@pytest.mark.parametrize("game", sorted(SEEDS))
+def test_shipped_dsl_files_equal_the_seeds(game):
+    shipped = (GAMES / game / f"{game}.yaml").read_bytes()
+    assert shipped == (SHARED / "seeds" / SEEDS[game]).read_bytes()
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])
+def test_broken_files_report_every_problem_with_line_and_path(path):
+    expected = re.findall(r"^# expect: (.*)$", path.read_text(), re.MULTILINE)
+    checked = validate_file(path)
+    found = [str(p).replace(str(path), path.name) for p in checked.problems]
+    assert sorted(found) == sorted(expected)
+    assert not checked.ok or not any(p.severity == "error" for p in checked.problems)
+
+
+def test_validate_command_exit_codes(capsys):
+    with pytest.raises(SystemExit) as ok:
+        main(["validate", str(GAMES / "coup" / "coup.yaml")])
+    assert ok.value.code == 0
+    with pytest.raises(SystemExit) as bad:
+        main(["validate", str(Path(__file__).parent / "broken" / "missing_target.yaml")])
+    assert bad.value.code == 1
+    out = capsys.readouterr().out
+    assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in out
+
+
+@pytest.mark.parametrize("game", sorted(SEEDS))
+def test_json_schema_accepts_the_seed_files(game):
+    data = yaml.safe_load((GAMES / game / f"{game}.yaml").read_text())
+    as_json = json.loads(json.dumps(data))  # what an editor sees: string keys
+    jsonschema.validate(as_json, json_schema())
+
+
+def test_json_schema_rejects_a_wrong_completion_type():
+    data = yaml.safe_load((GAMES / "coup" / "coup.yaml").read_text())
+    data["phases"][0]["completion_criteria"]["type"] = "whenever"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(json.loads(json.dumps(data)), json_schema())
+
+
+def test_every_next_phase_variant_is_accepted(tmp_path):
+    text = """
+declaration: {player_states: {name: {type: string}}}
+phases:
+  0:
+    name: A
+    completion_criteria: {type: timer, seconds: 5}
+    next_phase: {id: 1, name: B}
+  1:
+    name: B
+    completion_criteria: {type: UI_displayed}
+    next_phase:
+      If it rains: {id: 2, name: C}
+      Otherwise: {id: 3, name: D}
+  2:
+    name: C
+    completion_criteria: {type: UI_displayed}
+    next_phase: {id: null, name: null}
+  3:
+    name: D
+    completion_criteria: {type: UI_displayed}
+    next_phase: null
+"""
+    path = tmp_path / "variants.yaml"
+    path.write_text(text)
+    checked = validate_file(path)
+    assert checked.ok and not checked.problems
