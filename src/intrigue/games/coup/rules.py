@@ -133,10 +133,16 @@ def show_hands(m: Match) -> None:
                       cards=hand(m, seat), lost=revealed(m, seat))
 
 
-def show_board(m: Match) -> None:
+def show_board(m: Match, everything: bool = False) -> None:
+    """The public table: coins, face-down and lost influences, who is out."""
+    active = actor(m) if m.state["current_turn"]["player_id"] else None
     m.canvas.show("board", key="board", players=[
-        {"name": m.names[seat], "coins": p["coins"], "alive": p["is_alive"],
-         "cards": [slot["character"] if slot["revealed"] else None for slot in p["influences"].values()]}
+        {"name": m.names[seat], "alive": p["is_alive"], "active": seat == active,
+         "stats": [{"label": "coins", "value": p["coins"]}],
+         "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
+                    "up": slot["revealed"] or everything, "lost": slot["revealed"]}
+                   for slot in p["influences"].values()],
+         "tags": [] if p["is_alive"] else ["out"], "table": []}
         for seat, p in enumerate(m.players)
     ])
 
@@ -717,12 +723,7 @@ def display_winner(m: Match) -> None:
 
 @game.tool
 def reveal_final_states(m: Match) -> None:
-    m.canvas.show("board", key="board", players=[
-        {"name": m.names[s], "coins": p["coins"], "alive": p["is_alive"],
-         "cards": [slot["character"] for slot in p["influences"].values()],
-         "revealed": [slot["revealed"] for slot in p["influences"].values()]}
-        for s, p in enumerate(m.players)
-    ])
+    show_board(m, everything=True)
 
 
 # -- what each seat may see --------------------------------------------------------------------------------------------------
