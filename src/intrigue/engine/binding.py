@@ -66,6 +66,7 @@ class GameBinding:
     summary: str = ""
     module_file: str | None = None
     tools: dict[str, Tool] = field(default_factory=dict)
+    display_tools: set[str] = field(default_factory=set)
     routers: dict[int, Router] = field(default_factory=dict)
     observe: Callable[["Match", int | None], dict[str, Any]] | None = None
     timeout_choice: Callable[["Match", int, list[str]], str] | None = None
@@ -97,9 +98,14 @@ class GameBinding:
         return _leaf_names(self.state)
 
     # -- decorators -----------------------------------------------------------
-    def tool(self, fn: Tool | None = None, *, name: str | None = None) -> Any:
+    def tool(self, fn: Tool | None = None, *, name: str | None = None, display: bool = False) -> Any:
+        """Bind a DSL tool. ``display=True`` marks a tool that only shows things:
+        headless matches (simulation, search bots) skip it."""
+
         def register(function: Tool) -> Tool:
             self.tools[name or function.__name__] = function
+            if display:
+                self.display_tools.add(name or function.__name__)
             return function
 
         return register(fn) if fn is not None else register

@@ -17,6 +17,32 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @dataclass
+class PhasePlan:
+    """A phase flattened for the machine: its steps in order, each a tool name
+    (or ``None`` for an action's declarative effects) and the action it belongs to."""
+
+    phase: Phase
+    deciding: bool
+    wait_for: str
+    steps: list[tuple[str | None, int]]
+    fixed_next: int | None
+    conditional: bool
+
+
+def plan(phase: Phase) -> PhasePlan:
+    steps: list[tuple[str | None, int]] = []
+    for index, action in enumerate(phase.actions):
+        steps += [(tool, index) for tool in action.tools]
+        if action.effects:
+            steps.append((None, index))
+    nxt = phase.next_phase
+    conditional = isinstance(nxt, dict)
+    fixed = None if conditional or nxt is None else nxt.id
+    criteria = phase.completion_criteria
+    return PhasePlan(phase, criteria.type == "player_action", criteria.wait_for or "", steps, fixed, conditional)
+
+
+@dataclass
 class Game:
     """The immutable part of every match of one game."""
 
@@ -27,6 +53,8 @@ class Game:
     groups: dict[str, Expression] = field(default_factory=dict)
     tools: dict[str, Callable[["Match"], None]] = field(default_factory=dict)
     first_phase: int = 0
+    headless_tools: dict[str, Callable[["Match"], None]] = field(default_factory=dict)
+    plans: dict[int, PhasePlan] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -101,4 +129,11 @@ def load(binding: GameBinding) -> Game:
         name: compile_expression(group.selection_criteria, player_fields=fields, names=names)
         for name, group in definition.declaration.audience_groups.items()
     }
-    return Game(binding, definition, checked, conditions, groups, tools, min(definition.phases))
+    display = binding.display_tools | {name for name in GENERIC_TOOLS if name not in binding.tools}
+    headless = {name: (_skip if name in display else fn) for name, fn in tools.items()}
+    plans = {phase_id: plan(phase) for phase_id, phase in definition.phases.items()}
+    return Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, plans)
+
+
+def _skip(match: "Match") -> None:
+    """A display-only tool in a headless match."""

@@ -70,6 +70,10 @@ class Decision:
     def answer_of(self, seat: int) -> str | None:
         return self.answers.get(seat)
 
+    def copy(self) -> "Decision":
+        return Decision(self.phase_id, self.wait_for, {s: list(o) for s, o in self.offers.items()},
+                        dict(self.closing), set(self.manual), dict(self.answers), self.closed_by)
+
     @property
     def closer(self) -> tuple[int, str] | None:
         if self.closed_by is None:
@@ -86,6 +90,12 @@ class _NullCanvas(Canvas):
     def copy(self) -> "_NullCanvas":
         return self
 
+    def clear(self, keep: Iterable[str] = ()) -> None:
+        return None
+
+    def delete(self, key: str) -> None:
+        return None
+
 
 class _Scope:
     __slots__ = ("player", "state")
@@ -97,7 +107,7 @@ class _Scope:
     def lookup(self, path: tuple[str, ...]) -> Any:
         value: Any = self.state
         for key in path:
-            if isinstance(value, Mapping):
+            if value.__class__ is dict:
                 value = value.get(key)
             else:
                 return None
@@ -142,8 +152,9 @@ class Match:
         self._offers: dict[int, list[str]] | None = None
         self._closing: dict[int, frozenset[str]] = {}
         self._manual: set[int] = set()
-        self._resume: tuple[int, int] | None = None
+        self._resume = 0
         self._stage = "before"
+        self._plan = game.plans[self.phase_id]
         self._enter(self.phase_id)
         self._settle()
 
@@ -165,7 +176,7 @@ class Match:
     # -- the public API -----------------------------------------------------
     @property
     def phase(self):  # noqa: ANN201 - a dsl.model.Phase
-        return self.game.phases[self.phase_id]
+        return self._plan.phase
 
     @property
     def targets(self) -> list[int]:
@@ -237,14 +248,14 @@ class Match:
         """An independent copy (for search bots); cheap enough to call per decision."""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
+        other.rng = random.Random(0)
         other.rng.setstate(self.rng.getstate())
-        other.players = copy.deepcopy(self.players)
-        other.state = copy.deepcopy(self.state)
+        other.players = [copy_data(player) for player in self.players]
+        other.state = copy_data(self.state)
         other.canvas = self.canvas.copy()
         other.events = list(self.events)
         other.log = list(self.log)
-        other.decision = copy.deepcopy(self.decision)
+        other.decision = self.decision.copy() if self.decision is not None else None
         other.winners = list(self.winners)
         other._targets = list(self._targets) if self._targets is not None else None
         other.setup = dict(self.setup)
@@ -288,7 +299,13 @@ class Match:
         return expression(self.scope(seat))
 
     def seats_where(self, expression: Any) -> list[int]:
-        return [seat for seat in range(len(self.players)) if expression(_Scope(self.players[seat], self.state))]
+        scope = _Scope({}, self.state)
+        chosen = []
+        for seat, player in enumerate(self.players):
+            scope.player = player
+            if expression(scope):
+                chosen.append(seat)
+        return chosen
 
     def active_player_name(self) -> str | None:
         finder = self.game.binding.active_seat
@@ -310,16 +327,16 @@ class Match:
 
     # -- the phase machine ------------------------------------------------------
     def _enter(self, phase_id: int) -> None:
-        if phase_id not in self.game.phases:
+        plan = self.game.plans.get(phase_id)
+        if plan is None:
             raise EngineError(f"phase {phase_id} does not exist")
         self.phase_id = phase_id
-        phase = self.phase
-        criteria = phase.completion_criteria
+        self._plan = plan
         self._targets = None
         self._offers = None
         self._closing = {}
         self._manual = set()
-        self._resume = (0, 0)
+        self._resume = 0
         self._stage = "before"
 
     def _run_tools(self) -> bool:
@@ -327,38 +344,38 @@ class Match:
 
         Returns True when a decision was opened and the run must wait for it.
         """
-        phase = self.phase
-        deciding = phase.completion_criteria.type == "player_action" and self._stage == "before"
-        assert self._resume is not None
-        start_action, start_tool = self._resume
-        for a_index in range(start_action, len(phase.actions)):
-            action = phase.actions[a_index]
-            self.current_action_text = action.description
-            first_tool = start_tool if a_index == start_action else 0
-            for t_index in range(first_tool, len(action.tools)):
-                self.game.tools[action.tools[t_index]](self)
-                if deciding and self._offers is not None:
-                    self._resume = (a_index, t_index + 1)
-                    self._open_decision()
-                    return True
-            if action.effects:
+        plan = self._plan
+        deciding = plan.deciding and self._stage == "before"
+        tools = self.game.headless_tools if self.headless else self.game.tools
+        actions = plan.phase.actions
+        steps = plan.steps
+        for index in range(self._resume, len(steps)):
+            tool, action_index = steps[index]
+            self.current_action_text = actions[action_index].description
+            if tool is None:
                 from ..dsl.declarative import run_effects  # noqa: PLC0415
 
-                run_effects(self, action.effects)
+                run_effects(self, actions[action_index].effects)
+                continue
+            tools[tool](self)
+            if deciding and self._offers is not None:
+                self._resume = index + 1
+                self._open_decision()
+                return True
         self.current_action_text = None
+        self._resume = len(steps)
         if deciding:
             # No tool offered anything: the DSL's own options, or an empty target set.
             from ..dsl.declarative import offer_declared_options  # noqa: PLC0415
 
             offer_declared_options(self)
             if self._offers:
-                self._resume = (len(phase.actions), 0)
                 self._open_decision()
                 return True
             if self.targets:
-                raise EngineError(f"phase {self.phase_id} ({phase.name}): no option was offered to "
+                raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
                                   f"{', '.join(self.names[s] for s in self.targets)}")
-            self.last_decision = Decision(self.phase_id, phase.completion_criteria.wait_for or "")
+            self.last_decision = Decision(self.phase_id, plan.wait_for)
         return False
 
     def _open_decision(self) -> None:
@@ -418,19 +435,33 @@ class Match:
             run_effects(self, effects)
 
     def _next_phase_id(self) -> int | None:
-        phase = self.phase
-        nxt = phase.next_phase
-        if nxt is None:
-            return None
-        if not isinstance(nxt, dict):
-            return nxt.id
+        plan = self._plan
+        if not plan.conditional:
+            return plan.fixed_next
         router = self.game.binding.routers[self.phase_id]
         chosen = router(self)
-        allowed = [ref.id for ref in nxt.values()]
+        allowed = [ref.id for ref in plan.phase.next_phase.values()]
         if chosen not in allowed:
-            raise EngineError(f"router of phase {self.phase_id} ({phase.name}) returned {chosen!r}; "
+            raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
                               f"the DSL allows {allowed}")
         return chosen
+
+
+def copy_data(value: Any) -> Any:
+    """Deep-copy plain data (dicts, lists, scalars) several times faster than ``deepcopy``."""
+    kind = value.__class__
+    if kind is dict:
+        return {key: copy_data(item) if item.__class__ in _CONTAINERS else item
+                for key, item in value.items()}
+    if kind is list:
+        return [copy_data(item) if item.__class__ in _CONTAINERS else item for item in value]
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+
+
+_CONTAINERS = {dict, list, set, tuple}
+_SCALARS = {int, str, float, bool, type(None), tuple, frozenset}
 
 
 def _blank(kind: str) -> Any:

@@ -112,7 +112,7 @@ class Canvas:
         return [c.as_json() for c in self.components.values() if c.audience.includes(match, seat)]
 
     def copy(self) -> "Canvas":
-        other = Canvas()
+        other = self.__class__()
         other.components = dict(self.components)
         other._counter = self._counter
         return other
