@@ -75,6 +75,7 @@ class GameBinding:
     result: Callable[["Match"], dict[str, Any]] | None = None
     active_seat: Callable[["Match"], int | None] | None = None
     secrets: Callable[["Match", int | None], set[str]] | None = None
+    determinize: Callable[..., "Match"] | None = None
 
     def __post_init__(self) -> None:
         if self.module_file is None:  # the rules module that created us
@@ -157,4 +158,11 @@ class GameBinding:
     def hidden(self, fn: Callable[["Match", int | None], set[str]]) -> Any:
         """Register the list of secrets a seat must never see (for leak tests)."""
         self.secrets = fn
+        return fn
+
+    def determinizer(self, fn: Callable[..., "Match"]) -> Any:
+        """Register ``fn(game, observation, seat, rng) -> Match``: a headless match
+        consistent with what ``seat`` observes, its hidden information sampled
+        with ``rng`` (search bots plan on such samples; see docs/bots.md)."""
+        self.determinize = fn
         return fn
