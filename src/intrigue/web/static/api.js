@@ -1,0 +1,76 @@
+// HTTP helpers for the lobby routes of docs/protocol.md, and the seat token store.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = {method, headers: {accept: "application/json"}};
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "network", "The server cannot be reached.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    let message = error.message;
+    if (!message && data && data.detail) {
+      message = Array.isArray(data.detail)
+        ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
+        : String(data.detail);
+    }
+    throw new ApiError(response.status, error.code || String(response.status), message || response.statusText);
+  }
+  return data;
+}
+
+export const tokenKey = (room) => `intrigue:token:${room}`;
+
+export function savedToken(room) {
+  try {
+    return localStorage.getItem(tokenKey(room));
+  } catch (err) {
+    return null;
+  }
+}
+
+export function saveToken(room, token) {
+  localStorage.setItem(tokenKey(room), token);
+}
+
+export function forgetToken(room) {
+  localStorage.removeItem(tokenKey(room));
+}
+
+export function savedName() {
+  return localStorage.getItem("intrigue:name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("intrigue:name", name);
+}
+
+/** "Bot · heuristic:bold" for a bot seat, "" for a human. */
+export function botLabel(bot) {
+  return bot ? `Bot · ${bot}` : "";
+}
+
+export function roomCodeFromPath(prefix) {
+  const rest = location.pathname.slice(location.pathname.indexOf(prefix) + prefix.length);
+  return decodeURIComponent(rest.split("/")[0] || "");
+}

@@ -1,0 +1,35 @@
+// The list of finished matches, each linking to its replay.
+
+import {h, fill, $} from "./dom.js";
+import {api} from "./api.js";
+
+export function when(stamp) {
+  if (!stamp) return "";
+  const date = new Date(stamp);
+  return Number.isNaN(date.getTime()) ? String(stamp) : date.toLocaleString();
+}
+
+async function start() {
+  const body = $("#matches tbody");
+  let matches;
+  try {
+    matches = await api("GET", "/api/matches?status=finished");
+  } catch (err) {
+    fill(body, h("tr", {}, h("td", {colspan: 7}, `Could not load the matches: ${err.message}`)));
+    return;
+  }
+  if (!matches.length) {
+    fill(body, h("tr", {}, h("td", {colspan: 7, class: "muted"}, "No finished games yet.")));
+    return;
+  }
+  fill(body, matches.map((m) => h("tr", {dataset: {match: m.match}},
+    h("td", {}, String(m.match)),
+    h("td", {}, m.title || m.game),
+    h("td", {}, (m.players || []).join(", ")),
+    h("td", {}, (m.winners || []).join(", ")),
+    h("td", {}, when(m.finished)),
+    h("td", {}, String(m.moves ?? "")),
+    h("td", {}, h("a", {class: "button", href: `/replay/${encodeURIComponent(m.match)}`}, "Replay")))));
+}
+
+start();

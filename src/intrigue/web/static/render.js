@@ -1,0 +1,202 @@
+// Renders an observation's UI components generically (docs/protocol.md, "UI components").
+// Used live by the room page and read-only by the replay page. No game-specific code:
+// a game shows itself through the component kinds below.
+
+import {h, fill} from "./dom.js";
+import {cardColour} from "./cards.js";
+
+/** A face-up, face-down or lost card. `label` null means face down. */
+export function card(label, {up = label !== null, lost = false, mine = false} = {}) {
+  const classes = ["card", label === null ? "down" : "up"];
+  if (lost) classes.push("lost");
+  if (mine) classes.push("mine");
+  const attrs = {class: classes.join(" "), dataset: {card: label === null ? "hidden" : label}};
+  if (label === null) {
+    return h("li", {...attrs, "aria-label": "face-down card"}, h("span", {class: "card-back", "aria-hidden": "true"}));
+  }
+  attrs.style = {"--card": cardColour(label)};
+  const note = lost ? "lost" : mine && !up ? "only you see this" : null;
+  return h("li", {...attrs, "aria-label": note ? `${label} (${note})` : label},
+    h("span", {class: "card-label"}, label),
+    note ? h("span", {class: "card-note"}, note) : null);
+}
+
+function playerBoard(row, view, hands) {
+  const you = view.you !== null && row.name === view.you;
+  const classes = ["player"];
+  if (row.active) classes.push("active");
+  if (!row.alive) classes.push("out");
+  if (you) classes.push("you");
+  // Your own face-down cards: the board is public, so it shows them face down; your hand
+  // component (if the game shows one) says what they are, in the same order.
+  const hand = hands.find((c) => c.player === row.name);
+  const secret = hand ? [...(hand.cards || [])] : [];
+  const cards = (row.cards || []).map((c) => {
+    if (c.label === null && you && secret.length) return card(secret.shift(), {up: false, mine: true});
+    return card(c.label, {up: c.up, lost: c.lost});
+  });
+  return h("article", {class: classes.join(" "), dataset: {player: row.name}, "aria-label": `${row.name}${row.alive ? "" : " (out)"}`},
+    h("header", {class: "player-head"},
+      h("span", {class: "player-name"}, row.name),
+      you ? h("span", {class: "badge badge-you"}, "you") : null,
+      row.active ? h("span", {class: "badge badge-turn"}, "turn") : null,
+      row.alive ? null : h("span", {class: "badge badge-out"}, "out")),
+    (row.stats || []).length
+      ? h("dl", {class: "stats"}, (row.stats || []).map((s) =>
+          h("div", {class: "stat", dataset: {stat: s.label}}, h("dt", {}, s.label), h("dd", {}, String(s.value)))))
+      : null,
+    cards.length ? h("ul", {class: "cards", "aria-label": `${row.name}'s cards`}, cards) : null,
+    (row.tags || []).length ? h("ul", {class: "tags"}, row.tags.map((t) => h("li", {class: "tag"}, t))) : null,
+    (row.table || []).length
+      ? h("ul", {class: "table-cards", "aria-label": "on the table"}, row.table.map((t) => card(t)))
+      : null);
+}
+
+function handView(component) {
+  const lost = component.lost || [];
+  return h("section", {class: "hand", dataset: {kind: "hand", player: component.player || ""}},
+    h("h3", {}, component.title || (component.player ? `${component.player}'s hand` : "Hand")),
+    component.text ? h("p", {class: "muted"}, component.text) : null,
+    h("ul", {class: "cards big"},
+      (component.cards || []).map((c) => card(c, {mine: true, up: true})),
+      lost.map((c) => card(c, {lost: true}))));
+}
+
+function optionButtons(options, onChoose) {
+  // Options sharing a first word ("Steal Blake", "Steal Casey") sit on one row.
+  const groups = new Map();
+  for (const option of options) {
+    const word = option.split(" ")[0];
+    if (!groups.has(word)) groups.set(word, []);
+    groups.get(word).push(option);
+  }
+  return h("div", {class: "options", role: "group", "aria-label": "Your options"},
+    [...groups.values()].map((group) => h("div", {class: "option-row"},
+      group.map((option) => h("button", {
+        type: "button", class: "option", dataset: {option},
+        disabled: !onChoose,
+        onclick: onChoose ? (event) => onChoose(option, event.currentTarget) : null,
+      }, option)))));
+}
+
+/**
+ * Fill `root` with the view. `ctx.onChoose(option, button)` makes option buttons live
+ * (absent on replays); `ctx.countdown` is an element to put in the decision panel.
+ */
+export function renderView(root, view, ctx = {}) {
+  const components = view.components || [];
+  const byKind = (kind) => components.filter((c) => c.kind === kind);
+  const known = new Set(["phase", "turn", "text", "board", "hand", "options", "character_card", "result", "timer"]);
+
+  const phase = byKind("phase")[0];
+  const turn = byKind("turn")[0];
+  const turnName = turn ? turn.player : null;
+  const indicators = h("div", {class: "indicators"},
+    h("span", {class: "phase", dataset: {kind: "phase"}},
+      h("span", {class: "muted"}, "Phase "), (phase && phase.name) || (view.phase && view.phase.name) || ""),
+    turnName
+      ? h("span", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
+          turnName === view.you ? "Your turn" : `${turnName}'s turn`)
+      : null);
+
+  const results = byKind("result").map((r) =>
+    h("section", {class: "result", dataset: {kind: "result"}, role: "status"},
+      h("h2", {}, r.title || "Game over"),
+      r.text ? h("p", {}, r.text) : null,
+      (r.winners || []).length ? h("p", {class: "winners"}, `Winner${r.winners.length > 1 ? "s" : ""}: ${r.winners.join(", ")}`) : null));
+  if (view.over && !results.length) {
+    results.push(h("section", {class: "result", dataset: {kind: "result"}, role: "status"},
+      h("h2", {}, "Game over"),
+      h("p", {class: "winners"}, (view.winners || []).length ? `Winners: ${view.winners.join(", ")}` : "No winner")));
+  }
+
+  const texts = byKind("text").map((t) =>
+    h("p", {class: `line tone-${t.tone || "plain"}`, dataset: {kind: "text"}}, t.text));
+  const characters = byKind("character_card").map((c) =>
+    h("section", {class: "character", dataset: {kind: "character_card"}, style: {"--card": cardColour(c.title || "")}},
+      h("h3", {}, c.title || ""),
+      c.player ? h("p", {class: "muted"}, c.player) : null,
+      h("p", {}, c.text || "")));
+
+  // The decision panel: the prompt, the countdown and this seat's options.
+  const decision = view.decision;
+  const options = (decision && decision.options) || [];
+  const prompt = byKind("options")[0];
+  let panel = null;
+  if (options.length) {
+    panel = h("section", {class: "decision mine", dataset: {kind: "options"}, "aria-label": "Your decision"},
+      h("div", {class: "decision-head"},
+        h("h2", {}, (prompt && prompt.prompt) || "Your choice"), ctx.countdown || null),
+      optionButtons(options, ctx.onChoose));
+  } else if (!view.over && (view.waiting || []).length) {
+    panel = h("section", {class: "decision", "aria-label": "Waiting"},
+      h("div", {class: "decision-head"},
+        h("p", {class: "waiting"}, `Waiting for ${view.waiting.join(", ")}`), ctx.countdown || null));
+  }
+
+  const hands = byKind("hand");
+  const boards = byKind("board").map((b) =>
+    h("section", {class: "board", dataset: {kind: "board"}, "aria-label": "Players"},
+      (b.players || []).map((row) => playerBoard(row, view, hands))));
+  // Your hand (and any other hand you may see, e.g. an exchange draw) in full size.
+  const handViews = hands.map(handView);
+
+  const others = components.filter((c) => !known.has(c.kind)).map((c) =>
+    h("section", {class: "unknown", dataset: {kind: c.kind}},
+      h("h3", {}, c.title || c.kind),
+      Object.entries(c).filter(([k, v]) => !["key", "kind", "title"].includes(k) && typeof v !== "object")
+        .map(([k, v]) => h("p", {}, `${k}: ${v}`))));
+
+  fill(root,
+    indicators,
+    results,
+    h("div", {class: "texts"}, texts),
+    characters,
+    panel,
+    handViews.length ? h("div", {class: "hands"}, handViews) : null,
+    boards,
+    others);
+}
+
+/** The game log, newest last. */
+export function renderLog(list, view) {
+  fill(list, (view.log || []).map((line) =>
+    h("li", {dataset: {version: line.version}}, line.text)));
+  list.scrollTop = list.scrollHeight;
+}
+
+/** A countdown that ticks locally between views. */
+export class Countdown {
+  constructor() {
+    this.node = h("div", {class: "countdown", role: "timer", "aria-live": "off"},
+      h("span", {class: "countdown-text"}), h("span", {class: "countdown-bar"}, h("span", {class: "countdown-fill"})));
+    this.deadline = null;
+    this.total = null;
+    this.interval = setInterval(() => this.tick(), 200);
+  }
+
+  set(timer) {
+    if (!timer || timer.seconds_left === null || timer.seconds_left === undefined) {
+      this.deadline = null;
+    } else {
+      this.deadline = performance.now() + timer.seconds_left * 1000;
+      this.total = timer.seconds || timer.seconds_left;
+    }
+    this.tick();
+  }
+
+  tick() {
+    const text = this.node.querySelector(".countdown-text");
+    const fillBar = this.node.querySelector(".countdown-fill");
+    if (this.deadline === null) {
+      this.node.hidden = true;
+      return;
+    }
+    this.node.hidden = false;
+    const left = Math.max(0, (this.deadline - performance.now()) / 1000);
+    text.textContent = `${Math.ceil(left)} s`;
+    this.node.dataset.left = left.toFixed(1);
+    this.node.classList.toggle("low", left <= 5);
+    fillBar.style.width = `${Math.min(100, (100 * left) / (this.total || 1))}%`;
+  }
+}

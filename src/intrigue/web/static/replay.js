@@ -1,0 +1,87 @@
+// Step forward and back through a finished match, from any seat or with everything shown.
+// GET /api/matches/{match}/replay?step=N&seat=S|all (docs/protocol.md).
+
+import {h, fill, $, toast} from "./dom.js";
+import {api, roomCodeFromPath} from "./api.js";
+import {renderView, renderLog} from "./render.js";
+
+const matchId = roomCodeFromPath("/replay/");
+const params = new URLSearchParams(location.search);
+const replay = {step: Number(params.get("step") || 0), seat: params.get("seat") || "all", moves: null, players: []};
+let request = 0;
+
+function unwrap(answer) {
+  // The answer is the observation, possibly wrapped with the step count.
+  const view = answer && answer.view ? answer.view : answer;
+  const moves = answer && (answer.moves ?? answer.steps ?? answer.total);
+  return {view, moves: typeof moves === "number" ? moves : null};
+}
+
+async function show() {
+  const mine = ++request;
+  let answer;
+  try {
+    answer = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/replay?step=${replay.step}&seat=${encodeURIComponent(replay.seat)}`);
+  } catch (err) {
+    if (mine === request) fill($("#table"), h("section", {class: "notice"}, h("h2", {}, "Cannot replay this match"), h("p", {}, err.message),
+      h("a", {href: "/history"}, "Back to finished games")));
+    return;
+  }
+  if (mine !== request) return;
+  const {view, moves} = unwrap(answer);
+  if (moves !== null) replay.moves = moves;
+  if (!replay.players.length && view.players) {
+    replay.players = view.players;
+    fill($("#seat"), h("option", {value: "all"}, "Everything revealed"),
+      view.players.map((name, seat) => h("option", {value: String(seat)}, `${name} (seat ${seat + 1})`)));
+    $("#seat").value = replay.seat;
+  }
+  $("#replay-title").textContent = `Replay · ${view.title || view.game} · match ${matchId}`;
+  renderView($("#table"), view, {});
+  renderLog($("#log"), view);
+  controls();
+  const url = new URL(location.href);
+  url.searchParams.set("step", replay.step);
+  url.searchParams.set("seat", replay.seat);
+  history.replaceState(null, "", url);
+}
+
+function controls() {
+  const max = replay.moves ?? replay.step;
+  const slider = $("#step");
+  slider.max = String(max);
+  slider.value = String(replay.step);
+  $("#step-label").textContent = `Move ${replay.step} of ${max}`;
+  $("#first").disabled = $("#prev").disabled = replay.step <= 0;
+  $("#last").disabled = $("#next").disabled = replay.step >= max;
+}
+
+function go(step) {
+  const max = replay.moves ?? Infinity;
+  replay.step = Math.max(0, Math.min(max, step));
+  show();
+}
+
+async function start() {
+  try {
+    const finished = await api("GET", "/api/matches?status=finished");
+    const entry = finished.find((m) => String(m.match) === String(matchId));
+    if (entry && typeof entry.moves === "number") replay.moves = entry.moves;
+  } catch (err) {
+    toast(`Could not load the match list: ${err.message}`);
+  }
+  $("#first").addEventListener("click", () => go(0));
+  $("#prev").addEventListener("click", () => go(replay.step - 1));
+  $("#next").addEventListener("click", () => go(replay.step + 1));
+  $("#last").addEventListener("click", () => go(replay.moves ?? replay.step));
+  $("#step").addEventListener("input", (event) => go(Number(event.target.value)));
+  $("#seat").addEventListener("change", (event) => { replay.seat = event.target.value; show(); });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") go(replay.step - 1);
+    if (event.key === "ArrowRight") go(replay.step + 1);
+  });
+  show();
+}
+
+start();
