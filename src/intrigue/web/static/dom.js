@@ -12,7 +12,7 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key === "dataset") {
       for (const [k, v] of Object.entries(value)) node.dataset[k] = v;
     } else if (key === "style" && typeof value === "object") {
-      Object.assign(node.style, value);
+      for (const [k, v] of Object.entries(value)) node.style.setProperty(k, v);
     } else if (value === true) {
       node.setAttribute(key, "");
     } else {

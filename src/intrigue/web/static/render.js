@@ -15,7 +15,7 @@ export function card(label, {up = label !== null, lost = false, mine = false} = 
     return h("li", {...attrs, "aria-label": "face-down card"}, h("span", {class: "card-back", "aria-hidden": "true"}));
   }
   attrs.style = {"--card": cardColour(label)};
-  const note = lost ? "lost" : mine && !up ? "only you see this" : null;
+  const note = lost ? "lost" : mine && !up ? "only you" : null;
   return h("li", {...attrs, "aria-label": note ? `${label} (${note})` : label},
     h("span", {class: "card-label"}, label),
     note ? h("span", {class: "card-note"}, note) : null);
@@ -63,15 +63,18 @@ function handView(component) {
 }
 
 function optionButtons(options, onChoose) {
-  // Options sharing a first word ("Steal Blake", "Steal Casey") sit on one row.
+  // Options sharing a first word ("Steal Blake", "Steal Casey") sit on a row of their own;
+  // the others share the first row.
   const groups = new Map();
   for (const option of options) {
     const word = option.split(" ")[0];
     if (!groups.has(word)) groups.set(word, []);
     groups.get(word).push(option);
   }
+  const singles = [...groups.values()].filter((g) => g.length === 1).flat();
+  const rows = [singles, ...[...groups.values()].filter((g) => g.length > 1)].filter((g) => g.length);
   return h("div", {class: "options", role: "group", "aria-label": "Your options"},
-    [...groups.values()].map((group) => h("div", {class: "option-row"},
+    rows.map((group) => h("div", {class: "option-row"},
       group.map((option) => h("button", {
         type: "button", class: "option", dataset: {option},
         disabled: !onChoose,
@@ -94,7 +97,7 @@ export function renderView(root, view, ctx = {}) {
   const indicators = h("div", {class: "indicators"},
     h("span", {class: "phase", dataset: {kind: "phase"}},
       h("span", {class: "muted"}, "Phase "), (phase && phase.name) || (view.phase && view.phase.name) || ""),
-    turnName
+    turnName && !view.over
       ? h("span", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
           turnName === view.you ? "Your turn" : `${turnName}'s turn`)
       : null);
