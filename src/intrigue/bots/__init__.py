@@ -4,45 +4,26 @@ A bot gets a :class:`SeatView` (the game, its seat, ``observe(match, seat)`` and
 the options offered to it) and returns one of the options. It never gets the
 match itself, so it cannot reach hidden state. The server, the CLI and the
 tournament runner all use bots through :func:`make`.
+
+Kinds: ``random`` (any game), ``heuristic`` (Coup; personalities ``cautious``,
+``bold``, ``honest``), ``ismcts`` (any game with a determinizer; the
+personality is a budget: ``fast``, ``strong``, ``<N>`` iterations or
+``<N>ms``). See ``docs/bots.md``.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..engine import Game
-
-
-@dataclass(frozen=True)
-class SeatView:
-    game: Game
-    seat: int
-    observation: dict[str, Any]
-    options: tuple[str, ...]
-
-
-class Bot:
-    """The baseline: a uniformly random legal option."""
-
-    kind = "random"
-
-    def __init__(self, seed: int | str = 0, personality: str | None = None):
-        self.rng = random.Random(seed)
-        self.personality = personality
-
-    def choose(self, view: SeatView) -> str:
-        return self.rng.choice(view.options)
-
-    @property
-    def label(self) -> str:
-        return f"{self.kind}:{self.personality}" if self.personality else self.kind
-
+from .base import Bot, SeatView
+from .heuristic import CoupHeuristic
+from .ismcts import ISMCTS
 
 #: kind -> (factory, personalities, games it is made for: None = every game)
 REGISTRY: dict[str, tuple[Callable[..., Bot], list[str], list[str] | None]] = {
     "random": (Bot, [], None),
+    "heuristic": (CoupHeuristic, list(CoupHeuristic.PERSONALITIES), ["coup"]),
+    "ismcts": (ISMCTS, list(ISMCTS.BUDGETS), None),
 }
 
 
@@ -52,11 +33,29 @@ def kinds() -> list[dict[str, Any]]:
 
 
 def make(spec: str, seed: int | str = 0) -> Bot:
-    """``spec`` is ``kind`` or ``kind:personality`` (e.g. ``heuristic:bold``)."""
-    kind, _, personality = spec.partition(":")
+    """``spec`` is ``kind`` or ``kind:personality`` (e.g. ``heuristic:bold``).
+
+    A factory with an ``accepts(personality)`` class method may take more than
+    its listed personalities (``ismcts:500``, ``ismcts:200ms``).
+    """
+    kind, _, personality = spec.strip().partition(":")
     if kind not in REGISTRY:
         raise ValueError(f"unknown bot {kind!r} (known: {', '.join(REGISTRY)})")
     factory, personalities, _ = REGISTRY[kind]
-    if personality and personality not in personalities:
-        raise ValueError(f"bot {kind!r} has no personality {personality!r}")
+    accepts = getattr(factory, "accepts", None)
+    if personality and personality not in personalities and not (accepts and accepts(personality)):
+        known = ", ".join(personalities) or "none"
+        raise ValueError(f"bot {kind!r} has no personality {personality!r} (known: {known})")
     return factory(seed=seed, personality=personality or None)
+
+
+def suits(spec: str, game_id: str) -> bool:
+    """Whether the bot ``spec`` is made for ``game_id`` (raises on an unknown kind)."""
+    kind = spec.strip().partition(":")[0]
+    if kind not in REGISTRY:
+        raise ValueError(f"unknown bot {kind!r} (known: {', '.join(REGISTRY)})")
+    games = REGISTRY[kind][2]
+    return games is None or game_id in games
+
+
+__all__ = ["Bot", "CoupHeuristic", "ISMCTS", "REGISTRY", "SeatView", "kinds", "make", "suits"]

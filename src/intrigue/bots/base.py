@@ -1,0 +1,47 @@
+"""What a bot is given and what it must return.
+
+A bot gets a :class:`SeatView`: the game, its seat, ``observe(match, seat)`` and
+the options offered to it. It never gets the match, so nothing it is handed
+leads to hidden state (``tests/bots/test_interface.py`` proves it).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Game
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Match
+
+
+@dataclass(frozen=True)
+class SeatView:
+    game: Game
+    seat: int
+    observation: dict[str, Any]
+    options: tuple[str, ...]
+
+    @classmethod
+    def of(cls, match: "Match", seat: int) -> "SeatView":
+        """What ``seat`` may know now: its observation and its legal options."""
+        return cls(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+
+
+class Bot:
+    """The baseline: a uniformly random legal option."""
+
+    kind = "random"
+
+    def __init__(self, seed: int | str = 0, personality: str | None = None):
+        self.rng = random.Random(seed)
+        self.personality = personality
+
+    def choose(self, view: SeatView) -> str:
+        return self.rng.choice(view.options)
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}:{self.personality}" if self.personality else self.kind

@@ -1,0 +1,268 @@
+"""A Coup bot that plays like a sensible human.
+
+It counts cards from what its seat sees (every face-up influence, its own hand,
+the cards it drew mid-Exchange) and never claims a character whose copies are
+all visible to it. It claims what it holds, bluffs now and then, challenges
+claims it can prove impossible and, rarely, claims that are merely unlikely,
+blocks when it holds the blocker or when losing would cost its last influence,
+and aims Coups, Assassinations and Steals at the leader. A personality sets how
+often it bluffs and challenges; ``docs/bots.md`` gives the measured rates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+from ..games.coup.rules import BLOCKERS, CHARACTERS, CLAIMS, court
+from .base import Bot, SeatView
+
+#: What a card in hand is worth: the income it earns, the attacks it allows, the defence it gives.
+VALUE = {"Duke": 5.0, "Captain": 4.0, "Assassin": 4.0, "Contessa": 3.5, "Ambassador": 2.5}
+#: A second copy of a character is worth this share of the first.
+DUPLICATE = 0.4
+#: Phases in which the turn's claim stands unchallenged (so it is news about the claimant).
+CLAIM_PHASES = {4, 10, 11, 12, 13}
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a personality plays; probabilities apply where the move would be a bluff or a doubt."""
+
+    bluff: float          # a bluffed action on a turn where no honest claim suits
+    block_bluff: float    # a bluffed block when the block would save coins or an influence
+    doubt: float          # scales the chance of challenging a possible (not impossible) claim
+    last_stand: bool      # bluff a Contessa rather than lose the last influence
+
+
+STYLES = {
+    None: Style(bluff=0.22, block_bluff=0.22, doubt=0.35, last_stand=True),
+    "cautious": Style(bluff=0.10, block_bluff=0.12, doubt=0.18, last_stand=True),
+    "bold": Style(bluff=0.40, block_bluff=0.40, doubt=0.60, last_stand=True),
+    "honest": Style(bluff=0.0, block_bluff=0.0, doubt=0.30, last_stand=False),
+}
+
+
+class CoupHeuristic(Bot):
+    kind = "heuristic"
+    PERSONALITIES = ("cautious", "bold", "honest")
+
+    def __init__(self, seed: int | str = 0, personality: str | None = None):
+        super().__init__(seed, personality)
+        if personality not in STYLES:
+            raise ValueError(f"no heuristic personality {personality!r} (known: {', '.join(self.PERSONALITIES)})")
+        self.style = STYLES[personality]
+        self._claims: dict[str, set[str]] = {}
+        self._version = -1
+        self._table: tuple[str, ...] = ()
+
+    # -- what this seat knows -------------------------------------------------------
+    def choose(self, view: SeatView) -> str:
+        if len(view.options) == 1:
+            return view.options[0]
+        if view.game.id != "coup":  # made for Coup; elsewhere it is the baseline
+            return self.rng.choice(view.options)
+        table = Table(view)
+        self._remember(table)
+        options = view.options
+        first = options[0]
+        if "Income" in options or first.startswith("Coup "):
+            choice = self._act(table)
+        elif set(options) == {"Challenge", "Pass"}:
+            choice = self._challenge(table)
+        elif any(option.startswith("Block ") for option in options):
+            choice = self._block(table)
+        elif first.startswith("Lose "):
+            choice = "Lose " + min((o.removeprefix("Lose ") for o in options), key=lambda c: VALUE[c])
+        elif first.startswith("Keep "):
+            choice = max(options, key=lambda o: hand_value(o.removeprefix("Keep ").split(", ")))
+        else:
+            choice = first
+        return choice if choice in options else self.rng.choice(options)
+
+    def _remember(self, table: "Table") -> None:
+        if table.version < self._version or table.names != self._table:  # a new match
+            self._claims = {}
+        self._version, self._table = table.version, table.names
+        if table.phase in CLAIM_PHASES and table.claim and table.actor is not None:
+            self._claims.setdefault(table.names[table.actor], set()).add(table.claim)
+        if table.phase == 13 and table.block_claim and table.blocker is not None:
+            self._claims.setdefault(table.names[table.blocker], set()).add(table.block_claim)
+
+    def claimed(self, table: "Table", seat: int) -> set[str]:
+        return self._claims.get(table.names[seat], set())
+
+    # -- my turn ------------------------------------------------------------------------
+    def _act(self, table: "Table") -> str:
+        options = set(table.options)
+        me, coins, mine = table.seat, table.coins(table.seat), set(table.hand)
+        opponents = table.opponents
+        leader = self._leader(table, opponents)
+        if f"Coup {table.names[leader]}" in options and (coins >= 7 or "Income" not in options):
+            return f"Coup {table.names[leader]}"
+        victim = self._assassination_target(table, opponents)
+        if "Assassin" in mine and coins >= 3:
+            return f"Assassinate {table.names[victim]}"
+        if "Duke" in mine:
+            return "Tax"
+        richest = self._steal_target(table, opponents)
+        if "Captain" in mine and richest is not None:
+            return f"Steal {table.names[richest]}"
+        if "Ambassador" in mine and not mine & {"Duke", "Assassin", "Captain"}:
+            return "Exchange"
+        if self.rng.random() < self.style.bluff:
+            bluffs = [("Tax", 3.0)]
+            if richest is not None:
+                bluffs.append((f"Steal {table.names[richest]}", 2.0))
+            if coins >= 3:
+                bluffs.append((f"Assassinate {table.names[victim]}", 1.0 if self.personality == "bold" else 0.5))
+            bluffs.append(("Exchange", 0.5))
+            bluffs = [(o, w) for o, w in bluffs if o in options and table.may_claim(CLAIMS[o.split(" ")[0]])]
+            if bluffs:
+                return self.rng.choices([o for o, _ in bluffs], weights=[w for _, w in bluffs])[0]
+        if any("Duke" in self.claimed(table, o) for o in opponents):
+            return "Income"
+        return "Foreign Aid"
+
+    def _leader(self, table: "Table", seats: list[int]) -> int:
+        """The most dangerous opponent: most influence, then most coins."""
+        return max(seats, key=lambda s: (table.influence(s), table.coins(s) + 3 * (table.coins(s) >= 7),
+                                         self.rng.random()))
+
+    def _assassination_target(self, table: "Table", seats: list[int]) -> int:
+        unblocked = [s for s in seats if "Contessa" not in self.claimed(table, s)] or seats
+        return self._leader(table, unblocked)
+
+    def _steal_target(self, table: "Table", seats: list[int]) -> int | None:
+        rich = [s for s in seats if table.coins(s) >= 2
+                and not self.claimed(table, s) & {"Captain", "Ambassador"}]
+        if not rich:
+            return None
+        return max(rich, key=lambda s: (table.coins(s), table.influence(s), self.rng.random()))
+
+    # -- doubting a claim -------------------------------------------------------------------
+    def _challenge(self, table: "Table") -> str:
+        blocking = table.phase == 13 and table.blocker is not None
+        claimant = table.blocker if blocking else table.actor
+        character = table.block_claim if blocking else table.claim
+        if claimant is None or not character:
+            return "Pass"
+        if not table.possible(character):
+            return "Challenge"  # every copy is in sight: the claim is a lie
+        me = table.seat
+        mine = set(table.hand)
+        stakes = 0.3
+        if blocking:
+            if table.actor == me:  # my own action is being blocked
+                stakes = 1.0 if table.action == "Assassinate" else 0.6
+        else:
+            if table.target == me and table.action == "Assassinate":
+                if "Contessa" in mine or (self.style.last_stand and table.may_claim("Contessa")):
+                    return "Pass"  # blocking is the better answer
+                stakes = 3.0 if table.influence(me) == 1 else 1.2
+            elif table.target == me and table.action == "Steal":
+                if mine & {"Captain", "Ambassador"}:
+                    return "Pass"
+                stakes = 0.8 if table.coins(me) >= 2 else 0.2
+            elif table.action == "Tax":
+                stakes = 0.9 if table.coins(claimant) >= 4 else 0.5
+        if table.influence(me) == 1 and stakes < 3.0:
+            stakes *= 0.4  # a wrong challenge would end my game
+        doubt = 1.0 - table.chance_holds(claimant, character)
+        if len(self.claimed(table, claimant) - {character}) >= 2:
+            doubt = min(1.0, doubt + 0.3)  # three different characters from two cards
+        chance = self.style.doubt * stakes * doubt ** 2
+        return "Challenge" if self.rng.random() < chance else "Pass"
+
+    # -- blocking ------------------------------------------------------------------------------
+    def _block(self, table: "Table") -> str:
+        options = table.options
+        mine = set(table.hand)
+        for option in options:
+            if option.startswith("Block ") and option.removeprefix("Block ") in mine:
+                return option
+        blocks = [o for o in options if o.startswith("Block ") and table.may_claim(o.removeprefix("Block "))]
+        if not blocks:
+            return "Pass"
+        me = table.seat
+        if table.action == "Assassinate":
+            if table.influence(me) == 1:
+                return blocks[0] if self.style.last_stand else "Pass"
+            return blocks[0] if self.rng.random() < self.style.block_bluff * 0.4 else "Pass"
+        if table.action == "Steal":
+            if table.coins(me) == 0:
+                return "Pass"
+            return self.rng.choice(blocks) if self.rng.random() < self.style.block_bluff else "Pass"
+        # Foreign Aid: worth a bluffed Duke only against someone close to a Coup.
+        near = table.actor is not None and table.coins(table.actor) >= 5
+        return blocks[0] if near and self.rng.random() < self.style.block_bluff * 0.5 else "Pass"
+
+
+class Table:
+    """The public table and this seat's hand, read from its observation."""
+
+    def __init__(self, view: SeatView):
+        obs = view.observation
+        state = obs["state"]
+        self.seat = view.seat
+        self.options = view.options
+        self.names = tuple(obs["players"])
+        self.version = obs["version"]
+        self.phase = obs["phase"]["id"]
+        self.players = state["players"]
+        index = {name: i for i, name in enumerate(self.names)}
+        self.actor = index.get(state.get("active")) if state.get("active") else None
+        self.target = index.get(state.get("target")) if state.get("target") else None
+        self.blocker = index.get(state.get("blocker")) if state.get("blocker") else None
+        self.action = state.get("action")
+        self.claim = state.get("claim")
+        self.block_claim = state.get("block_claim")
+        me = self.players[self.seat]
+        self.hand = [s["character"] for s in me["influences"] if not s["revealed"]]
+        drawn = list(state.get("exchange_drawn") or [])
+        self.copies = Counter(court(len(self.names)))
+        self.visible = Counter(s["character"] for p in self.players for s in p["influences"] if s["character"])
+        self.visible.update(drawn)
+        self.unseen = sum(self.copies.values()) - sum(self.visible.values())
+
+    @property
+    def opponents(self) -> list[int]:
+        return [s for s, p in enumerate(self.players) if p["alive"] and s != self.seat]
+
+    def coins(self, seat: int) -> int:
+        return self.players[seat]["coins"]
+
+    def influence(self, seat: int) -> int:
+        return sum(1 for s in self.players[seat]["influences"] if not s["revealed"])
+
+    def possible(self, character: str) -> bool:
+        """Whether someone else could hold ``character``: not every copy is in sight."""
+        return self.visible[character] < self.copies[character]
+
+    def may_claim(self, character: str) -> bool:
+        """A bluff on ``character`` is believable only if some copy is out of my sight."""
+        return character in CHARACTERS and self.possible(character)
+
+    def chance_holds(self, seat: int, character: str) -> float:
+        """P(``seat`` holds ``character``) if the unseen cards were dealt at random."""
+        hidden = self.influence(seat)
+        left = self.copies[character] - self.visible[character]
+        if left <= 0 or hidden == 0:
+            return 0.0
+        if self.unseen < hidden:
+            return 1.0
+        return 1.0 - comb(self.unseen - left, hidden) / comb(self.unseen, hidden)
+
+
+def hand_value(cards: list[str]) -> float:
+    seen: Counter = Counter()
+    total = 0.0
+    for card in sorted(cards, key=lambda c: -VALUE[c]):
+        total += VALUE[card] * (DUPLICATE if seen[card] else 1.0)
+        seen[card] += 1
+    return total
+
+
+__all__ = ["BLOCKERS", "CoupHeuristic", "STYLES", "Style", "Table", "hand_value"]

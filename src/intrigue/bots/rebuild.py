@@ -1,0 +1,43 @@
+"""Rebuild a headless match at the start of a phase from a complete state.
+
+A game's determinizer (see ``ismcts.py``) samples the hidden part of a state
+and needs a live :class:`~intrigue.engine.Match` standing where the observed
+one stands. This helper is the one place that knows how: build a fresh match
+(so every engine field is initialised as the engine wants), replace its player
+and game state, enter the phase and run its tools up to the decision they
+open, exactly as the engine would have.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Decision, Game, Match
+
+
+def restart(game: Game, names: list[str], players: list[dict[str, Any]], state: dict[str, Any],
+            phase_id: int, seed: int, *, last_decision: Decision | None = None,
+            answered: dict[int, str] | None = None, version: int = 0) -> Match:
+    """A headless match entering ``phase_id`` with ``players`` and ``state``.
+
+    ``last_decision`` is what the phase's early tools read as the previous
+    answer (a block window's blocker, say); ``answered`` are answers already
+    given in the decision the phase opens (seats that passed in a window).
+    """
+    match = Match(game, names, seed, headless=True)
+    match.players = players
+    match.state = state
+    match.over = False
+    match.winners = []
+    match.decision = None
+    match.last_decision = last_decision
+    match.version = version
+    match._enter(phase_id)  # noqa: SLF001 - the engine's own way into a phase
+    match._settle()  # noqa: SLF001
+    decision = match.decision
+    if answered and decision is not None:
+        for seat, option in answered.items():
+            if seat in decision.offers and seat not in decision.answers:
+                decision.answers[seat] = option
+        match._settle()  # noqa: SLF001 - a window everyone has answered closes
+    return match
