@@ -16,6 +16,8 @@ from ..conftest import ROOT, SHARED
 GAMES = ROOT / "src" / "intrigue" / "games"
 SEEDS = {"coup": "000_67e2ebca34915753.txt", "bang": "001_19cf39c837930874.txt",
          "dsfgs": "002_12f519d3c3824bd3.txt"}
+#: The shipped copy of each seed (DSFGS ships its seed beside the extended dsfgs.yaml).
+SHIPPED_SEED = {"coup": "coup/coup.yaml", "bang": "bang/bang.yaml", "dsfgs": "dsfgs/seed.yaml"}
 BROKEN = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
 
 
@@ -23,12 +25,13 @@ BROKEN = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
 def test_seed_dsl_files_validate(game):
     checked = validate_file(GAMES / game / f"{game}.yaml")
     assert checked.ok, [str(p) for p in checked.errors]
+    assert validate_file(GAMES / SHIPPED_SEED[game]).ok
 
 
 @pytest.mark.skipif(not (SHARED / "seeds").exists(), reason="../shared/seeds is only beside a checkout")
 @pytest.mark.parametrize("game", sorted(SEEDS))
 def test_shipped_dsl_files_equal_the_seeds(game):
-    shipped = (GAMES / game / f"{game}.yaml").read_bytes()
+    shipped = (GAMES / SHIPPED_SEED[game]).read_bytes()
     assert shipped == (SHARED / "seeds" / SEEDS[game]).read_bytes()
 
 

@@ -1,60 +1,152 @@
 """Optional, backward-compatible statements a designer may add to a DSL file.
 
 With them a game runs from its DSL file alone, with no Python (see
-``docs/writing-a-game.md``). Every field is optional: the seed files use none.
+``docs/writing-a-game.md``). Every key is optional: the seed files use none, and
+a file that uses none means exactly what it meant before.
 
-- ``effects`` (on an action or a phase): ``- set: target.role_revealed`` /
-  ``to: "true"`` assigns the value of an expression to a field. The left side is
-  ``game.<name>``, ``actor.<field>`` (the player who chose), ``target.<field>``
-  (the player the choice named) or ``players.<field>`` with ``where:``.
-  ``- count: "Support Reveal"`` / ``into: game.supports`` tallies the answers of
-  the decision that just closed. ``- advance: is_active`` / ``where: ...`` moves a
-  boolean turn flag to the next player (seat order) matching ``where``.
-- ``when`` on a conditional ``next_phase`` entry: the first entry whose ``when``
-  is true is taken; an entry without ``when`` is the fallback.
-- ``options`` on ``completion_criteria``: ``literals: [A, B]`` and/or
-  ``players: <expression over player>`` (their names become options);
-  ``except_self: true`` drops the deciding player.
-- ``role_deal`` in the declaration: roles dealt at random, ``counts`` by player
-  count (``rest`` gets the remainder), with per-role field values.
+In the declaration:
+
+- ``title``: the game's display name.
+- ``game_state``: game-level names and their initial values. Expressions read
+  them bare (``round > round_limit``); statements write them as ``game.<name>``.
+- ``role_deal``: roles dealt at random from a distribution by player count.
 - ``visibility`` on a declared player field: ``public`` (default), ``owner``, or
-  an expression over ``player`` (the owner) under which everyone may see it.
+  an expression over ``player`` (the owner): the owner always sees the field and
+  everyone sees it while the expression holds.
+
+On a ``completion_criteria`` of type ``player_action``:
+
+- ``options``: a list; each entry is a literal option, ``{option: X, if: expr}``
+  (offered when ``expr`` holds for the deciding ``player``), or
+  ``{players: expr, except_self: true}`` (the name of every player matching).
+
+On a conditional ``next_phase`` entry:
+
+- ``when``: the first entry whose ``when`` holds is taken; the last entry may
+  omit it and is then the fallback.
+
+``effects`` (on an action: run after its tools; on a phase: run once the phase
+completes, after its choices) is a list of statements, each with exactly one of
+the keys below. In them, ``choice`` is the option chosen in the decision that
+just closed (if one player chose), ``actor.<field>`` that player and
+``chosen.<field>`` the player that option names.
+
+=========  =================================================================
+``set``    ``set: game.<name>|actor.<f>|chosen.<f>|players.<f>``, ``to: expr``,
+           ``where: expr`` (with ``players.``: which players; ``player`` in
+           ``to`` is the player being set)
+``count``  ``count: expr over player``, ``into: game.<name>``: how many match
+``tally``  ``tally: <option>``, ``into: game.<name>``, optional
+           ``majority: game.<name>`` (true when more than half of the players
+           asked chose it)
+``advance`` ``advance: <boolean field>``, optional ``where`` and
+           ``rounds: game.<name>`` (increased when the turn passes the last seat).
+           When nobody holds the flag yet it goes to a random player matching.
+``deal``   ``deal: roles``: deal ``declaration.role_deal``
+``show``   ``show: <field or list>``, ``where`` (whose), ``to: owner|actor|
+           everyone|<audience group>``: a private card, remembered: the viewers
+           keep seeing those fields of those players
+``say``    ``say: "text with {expressions}"``, optional ``to`` (as for show) and
+           ``where`` (one line per matching player, who is ``player`` in it)
+``win``    ``win: expr over player``: the players matching win
+=========  =================================================================
 """
 
 from __future__ import annotations
 
-from typing import Any, Union
+import re
+from typing import Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Extension statements are new: a typo in one is an error, not a warning."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-class SetEffect(_Strict):
-    set: str = Field(description="`game.<name>`, `actor.<field>`, `target.<field>` or `players.<field>`.")
-    to: Union[str, int, float, bool, None] = Field(description="An expression.")
-    where: str | None = Field(None, description="With `players.<field>`: which players.")
+Expr = Union[str, bool, int, float, None]
+
+#: The statement keys of an effect, each with the companion keys it accepts.
+STATEMENTS: dict[str, set[str]] = {
+    "set": {"to", "where"},
+    "count": {"into"},
+    "tally": {"into", "majority"},
+    "advance": {"where", "rounds"},
+    "deal": set(),
+    "show": {"where", "to"},
+    "say": {"to", "where"},
+    "win": set(),
+}
+
+#: Companion keys a statement cannot do without.
+REQUIRED: dict[str, set[str]] = {"set": {"to"}, "count": {"into"}, "tally": {"into"}}
 
 
-class CountEffect(_Strict):
-    count: str = Field(description="The option whose answers are counted.")
-    into: str = Field(description="`game.<name>` receiving the count.")
+class Effect(_Strict):
+    """One statement; see the module docstring for what each key means."""
+
+    set: str | None = Field(None, description="`game.<name>`, `actor.<field>`, `chosen.<field>` or `players.<field>`.")
+    count: str | None = Field(None, description="An expression over `player`: how many players match.")
+    tally: str | None = Field(None, description="The option whose answers are counted.")
+    advance: str | None = Field(None, description="A boolean player field marking whose turn it is.")
+    deal: Literal["roles"] | None = Field(None, description="Deal `declaration.role_deal`.")
+    show: Union[str, list[str], None] = Field(None, description="Player field(s) shown and remembered.")
+    say: str | None = Field(None, description="A log line; `{expression}` is replaced by its value.")
+    win: Expr = Field(None, description="An expression over `player`: who wins.")
+    to: Expr = Field(None, description="With `set`: an expression. With `show`/`say`: who sees it.")
+    where: Expr = Field(None, description="An expression over `player`: which players.")
+    into: str | None = Field(None, description="`game.<name>` receiving the number.")
+    majority: str | None = Field(None, description="`game.<name>` set to whether more than half chose it.")
+    rounds: str | None = Field(None, description="`game.<name>` counting the rounds.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_statement(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError(f"an effect is a mapping with one of {', '.join(STATEMENTS)}")
+        found = [key for key in STATEMENTS if key in data]
+        if len(found) != 1:
+            what = ", ".join(found) if found else "none"
+            raise ValueError(f"an effect needs exactly one of {', '.join(STATEMENTS)} (found: {what})")
+        statement = found[0]
+        if data[statement] is None:
+            raise ValueError(f"'{statement}' needs a value")
+        wrong = sorted(k for k in set(data) - {statement} - STATEMENTS[statement] if k in cls.model_fields)
+        if wrong:
+            raise ValueError(f"'{statement}' does not take {', '.join(repr(k) for k in wrong)}")
+        missing = sorted(REQUIRED.get(statement, set()) - set(data))
+        if missing:
+            raise ValueError(f"'{statement}' needs {', '.join(repr(k) for k in missing)}")
+        return data
+
+    @property
+    def statement(self) -> str:
+        return next(key for key in STATEMENTS if getattr(self, key) is not None)
 
 
-class AdvanceEffect(_Strict):
-    advance: str = Field(description="A boolean player field marking whose turn it is.")
-    where: str | None = Field(None, description="Which players may receive the turn.")
+class OptionEntry(_Strict):
+    """A conditional literal option, or one option per matching player."""
+
+    option: str | None = Field(None, description="A literal option.")
+    if_: Expr = Field(None, alias="if", description="With `option`: offered when this holds for the deciding player.")
+    players: Expr = Field(None, description="An expression over `player`: each match's name is an option.")
+    except_self: bool = Field(False, description="With `players`: leave out the deciding player.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _option_or_players(cls, data: Any) -> Any:
+        if isinstance(data, dict) and ("option" in data) == ("players" in data):
+            raise ValueError("an option entry needs exactly one of 'option' or 'players'")
+        if isinstance(data, dict) and "option" in data and "except_self" in data:
+            raise ValueError("'except_self' goes with 'players'")
+        if isinstance(data, dict) and "players" in data and "if" in data:
+            raise ValueError("'if' goes with 'option'")
+        return data
 
 
-Effect = Union[SetEffect, CountEffect, AdvanceEffect]
-
-
-class OptionsSpec(_Strict):
-    literals: list[str] | None = None
-    players: str | None = Field(None, description="An expression over `player`.")
-    except_self: bool = False
+OptionSpec = Union[str, OptionEntry]
 
 
 class RoleCount(_Strict):
@@ -69,3 +161,9 @@ class RoleDeal(_Strict):
 
 
 VisibilitySpec = Union[str, bool]
+
+#: Names the statements and ``when`` provide beside the declared game names.
+DECISION_NAMES = ("choice", "actor", "chosen")
+
+#: ``{expression}`` placeholders in a ``say`` template.
+TEMPLATE = re.compile(r"\{([^{}]+)\}")

@@ -13,7 +13,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .extensions import Effect, OptionsSpec, RoleDeal, VisibilitySpec
+from .extensions import Effect, OptionSpec, RoleDeal, VisibilitySpec
 
 
 class _Open(BaseModel):
@@ -46,6 +46,7 @@ class PlayerStatesTable(_Open):
 
 
 class Declaration(_Open):
+    title: str | None = Field(None, description="Extension: the game's display name.")
     description: str | None = None
     is_multiplayer: bool = True
     min_players: int | None = Field(None, ge=1)
@@ -59,8 +60,6 @@ class Declaration(_Open):
         None, description="Extension: game-level state and its initial values.")
     role_deal: RoleDeal | None = Field(
         None, description="Extension: random role assignment from a distribution.")
-    round_limit: int | None = Field(
-        None, ge=1, description="Extension: rounds after which the game ends (see `timeout_winner`).")
 
 
 class Action(_Open):
@@ -82,7 +81,7 @@ class CompletionCriteria(_Open):
                       "multiple_players_action"] | None = None
     target_players: TargetPlayers | None = None
     seconds: float | None = Field(None, gt=0, description="For `timer` phases: how long to wait.")
-    options: OptionsSpec | None = Field(
+    options: list[OptionSpec] | None = Field(
         None, description="Extension: the options offered to each target player.")
 
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import source as source_module
 from .expressions import ExpressionError, compile_expression
-from .extensions import AdvanceEffect, CountEffect, SetEffect
+from .extensions import DECISION_NAMES, TEMPLATE, Effect, OptionEntry, RoleDeal
 from .model import GameDefinition, NextRef, Phase
 from .source import Problem, Source
 
@@ -109,6 +109,9 @@ class _Semantics:
         self.source = source
         self.d = definition
         self.names = None if names is None else set(names)
+        if self.names is None and definition.declaration.game_state is not None:
+            # A game written without Python declares its game-level names itself.
+            self.names = leaf_names(definition.declaration.game_state)
         declared = set(definition.declaration.player_states)
         self.fields = (declared | IMPLICIT_FIELDS) if declared else None
 
@@ -116,6 +119,7 @@ class _Semantics:
         self.unknown_keys(self.d, ())
         self.player_tables()
         self.expressions()
+        self.extension()
         self.graph()
 
     # -- unknown keys -----------------------------------------------------
@@ -197,8 +201,6 @@ class _Semantics:
                 else:
                     self.compile(criteria.target_players.condition,
                                  where + ("target_players", "condition"))
-                if criteria.options and criteria.options.players:
-                    self.compile(criteria.options.players, where + ("options", "players"))
             for index, action in enumerate(phase.actions):
                 if not action.tools and not action.effects:
                     self.source.problem(base + ("actions", index), "an action with no tools", "warning")
@@ -206,32 +208,151 @@ class _Semantics:
                     self.effect(effect, base + ("actions", index, "effects", number))
             for number, effect in enumerate(phase.effects or []):
                 self.effect(effect, base + ("effects", number))
-            if isinstance(phase.next_phase, dict):
-                for condition, ref in phase.next_phase.items():
-                    if ref.when is not None:
-                        self.compile(ref.when, base + ("next_phase", condition, "when"))
 
-    def effect(self, effect: Any, path: tuple[Any, ...]) -> None:
-        if isinstance(effect, SetEffect):
+    # -- the declarative extension (see extensions.py) ---------------------
+    def decision_names(self) -> set[str] | None:
+        """Names statements and ``when`` may use: game names plus the decision's."""
+        if self.names is None:
+            return None
+        fields = self.fields or set()
+        return (self.names | {"choice"} | {f"actor.{f}" for f in fields}
+                | {f"chosen.{f}" for f in fields} | {"actor", "chosen"})
+
+    def compile_decision(self, text: Any, path: tuple[Any, ...]) -> None:
+        try:
+            compile_expression(text, player_fields=self.fields, names=self.decision_names())
+        except ExpressionError as exc:
+            column = f" (column {exc.column})" if exc.column else ""
+            self.source.problem(path, f"{exc.message}{column} in {text!r}")
+
+    def extension(self) -> None:
+        declaration = self.d.declaration
+        for name in declaration.game_state or {}:
+            if name in DECISION_NAMES or name == "player":
+                self.source.problem(("declaration", "game_state", name),
+                                    f"{name!r} is a reserved name; choose another")
+        deal = declaration.role_deal
+        if deal is not None:
+            self.role_deal(deal)
+        for phase_id, phase in self.d.phases.items():
+            base = ("phases", phase_id)
+            for number, entry in enumerate(phase.completion_criteria.options or []):
+                where = base + ("completion_criteria", "options", number)
+                if phase.completion_criteria.type != "player_action":
+                    self.source.problem(where, "options belong to a player_action phase")
+                if isinstance(entry, OptionEntry):
+                    if entry.players is not None:
+                        self.compile(entry.players, where + ("players",))
+                    if entry.if_ is not None:
+                        self.compile_decision(entry.if_, where + ("if",))
+            if isinstance(phase.next_phase, dict):
+                entries = list(phase.next_phase.items())
+                guarded = [ref.when is not None for _, ref in entries]
+                for index, (condition, ref) in enumerate(entries):
+                    if ref.when is not None:
+                        self.compile_decision(ref.when, base + ("next_phase", condition, "when"))
+                    elif any(guarded) and index < len(entries) - 1:
+                        self.source.problem(base + ("next_phase", condition),
+                                            "every branch but the last needs 'when' once one has it")
+
+    def role_deal(self, deal: RoleDeal) -> None:
+        declaration = self.d.declaration
+        path = ("declaration", "role_deal")
+        if self.fields is not None and deal.field not in self.fields:
+            self.source.problem(path + ("field",), f"player field {deal.field!r} is not declared in player_states")
+        known = {role.name for role in declaration.roles}
+        rest = [name for name, spec in deal.roles.items() if spec.rest]
+        if len(rest) != 1:
+            self.source.problem(path + ("roles",), "exactly one role needs 'rest: true' (it takes the other seats)")
+        low = declaration.min_players or 1
+        high = declaration.max_players
+        for name, spec in deal.roles.items():
+            where = path + ("roles", name)
+            if known and name not in known:
+                self.source.problem(where, f"role {name!r} is not declared in roles")
+            for field_name in spec.fields:
+                if self.fields is not None and field_name not in self.fields:
+                    self.source.problem(where + ("fields", field_name),
+                                        f"player field {field_name!r} is not declared in player_states")
+            if spec.rest:
+                continue
+            if spec.counts is None:
+                self.source.problem(where, "a role needs 'counts' or 'rest: true'")
+                continue
+            if high is None:
+                self.source.problem(("declaration",), "a role_deal needs max_players")
+                continue
+            for players in range(low, high + 1):
+                if players not in spec.counts:
+                    self.source.problem(where + ("counts",), f"no count for {players} players")
+        if high is not None:
+            for players in range(low, high + 1):
+                dealt = sum((spec.counts or {}).get(players, 0) for spec in deal.roles.values() if not spec.rest)
+                if dealt > players:
+                    self.source.problem(path + ("roles",), f"{dealt} roles dealt to {players} players")
+
+    def game_target(self, text: str | None, path: tuple[Any, ...]) -> None:
+        if text is None:
+            return
+        scope, _, name = text.partition(".")
+        if scope != "game" or not name:
+            self.source.problem(path, f"{text!r} must be game.<name>")
+        elif self.names is not None and name not in self.names:
+            self.source.problem(path, f"game name {name!r} is not declared in declaration.game_state")
+
+    def audience(self, to: Any, path: tuple[Any, ...]) -> None:
+        if to is None or to in ("owner", "actor", "everyone"):
+            return
+        if not isinstance(to, str) or to not in self.d.declaration.audience_groups:
+            self.source.problem(path, f"cannot show to {to!r}: write owner, actor, everyone or an audience group")
+
+    def player_field(self, name: str, path: tuple[Any, ...]) -> None:
+        if self.fields is not None and name.split(".")[0] not in self.fields:
+            self.source.problem(path, f"player field {name.split('.')[0]!r} is not declared in player_states")
+
+    def effect(self, effect: Effect, path: tuple[Any, ...]) -> None:
+        statement = effect.statement
+        if statement == "set":
+            assert effect.set is not None
             scope, _, name = effect.set.partition(".")
-            if scope not in ("game", "actor", "target", "players") or not name:
+            if scope not in ("game", "actor", "chosen", "players") or not name:
                 self.source.problem(path + ("set",),
                                     f"cannot set {effect.set!r}: write game.<name>, actor.<field>, "
-                                    "target.<field> or players.<field>")
-            elif scope != "game" and self.fields is not None and name.split(".")[0] not in self.fields:
-                self.source.problem(path + ("set",), f"player field {name!r} is not declared in player_states")
-            self.compile(effect.to, path + ("to",))
-            if effect.where is not None:
-                self.compile(effect.where, path + ("where",))
-        elif isinstance(effect, CountEffect):
-            if not effect.into.startswith("game."):
-                self.source.problem(path + ("into",), "a count goes into game.<name>")
-        elif isinstance(effect, AdvanceEffect):
-            if self.fields is not None and effect.advance not in self.fields:
-                self.source.problem(path + ("advance",),
-                                    f"player field {effect.advance!r} is not declared in player_states")
-            if effect.where is not None:
-                self.compile(effect.where, path + ("where",))
+                                    "chosen.<field> or players.<field>")
+            elif scope == "game":
+                self.game_target(effect.set, path + ("set",))
+            else:
+                self.player_field(name, path + ("set",))
+            if effect.where is not None and scope != "players":
+                self.source.problem(path + ("where",), "'where' goes with players.<field>")
+            self.compile_decision(effect.to, path + ("to",))
+        elif statement == "count":
+            self.compile_decision(effect.count, path + ("count",))
+            self.game_target(effect.into, path + ("into",))
+        elif statement == "tally":
+            self.game_target(effect.into, path + ("into",))
+            self.game_target(effect.majority, path + ("majority",))
+        elif statement == "advance":
+            assert effect.advance is not None
+            self.player_field(effect.advance, path + ("advance",))
+            self.game_target(effect.rounds, path + ("rounds",))
+        elif statement == "deal":
+            if self.d.declaration.role_deal is None:
+                self.source.problem(path + ("deal",), "'deal: roles' needs declaration.role_deal")
+        elif statement == "show":
+            fields = [effect.show] if isinstance(effect.show, str) else list(effect.show or [])
+            for name in fields:
+                self.player_field(name, path + ("show",))
+            self.audience(effect.to, path + ("to",))
+        elif statement == "say":
+            assert effect.say is not None
+            for expression in TEMPLATE.findall(effect.say):
+                self.compile_decision(expression, path + ("say",))
+            self.audience(effect.to, path + ("to",))
+        elif statement == "win":
+            self.compile_decision(effect.win, path + ("win",))
+        if effect.where is not None:
+            self.compile_decision(effect.where, path + ("where",))
 
     # -- phase graph ------------------------------------------------------
     def graph(self) -> None:
@@ -287,3 +408,14 @@ def reachable(first: int, edges: dict[int, list[int]]) -> set[int]:
                 seen.add(target)
                 queue.append(target)
     return seen
+
+
+def leaf_names(state: dict[str, Any], prefix: str = "") -> set[str]:
+    """Dotted names of a game-state mapping (``a``, ``a.b``, ...)."""
+    names: set[str] = set()
+    for key, value in state.items():
+        name = f"{prefix}{key}"
+        names.add(name)
+        if isinstance(value, dict):
+            names |= leaf_names(value, name + ".")
+    return names
