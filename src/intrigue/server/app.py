@@ -1,0 +1,360 @@
+"""The ASGI application: HTTP lobby routes, the ``/ws`` WebSocket, and the web client's files.
+
+Every route is ``async`` so everything runs on the one event loop (see rooms.py
+for why that serialises each room). ``create_app`` recovers the store's open
+rooms before the first request is served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from .. import bots as bot_registry
+from .. import games as game_registry
+from ..store import Store
+from . import history
+from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
+from .rooms import TIMER_OPTIONS, Lobby, Settings
+
+log = logging.getLogger("intrigue.server")
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+PAGES = {"/": "index.html", "/history": "history.html"}
+#: Messages queued for one slow client before it is disconnected.
+OUTBOX = 512
+
+
+# -- request bodies (they make the OpenAPI schema) ----------------------------------------------
+class BotSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(max_length=40)
+    personality: str | None = Field(default=None, max_length=40)
+
+
+class CreateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=40)
+    name: str = Field(max_length=200)
+    seats: int = Field(ge=1, le=64)
+    bots: list[BotSpec] = Field(default_factory=list, max_length=63)
+    options: dict[str, int | float | bool | str | None] = Field(default_factory=dict, max_length=32)
+    private: bool = False
+
+
+class JoinRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+
+
+class TokenBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=200)
+
+
+class SeatJoined(BaseModel):
+    room: str
+    seat: int
+    token: str
+    url: str
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorAnswer(BaseModel):
+    error: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorAnswer} for status in (400, 403, 404, 409, 413, 429)}
+
+
+def create_app(store: Store, settings: Settings | None = None, static: Path | None = None) -> FastAPI:
+    lobby = Lobby(store, settings)
+    restored = lobby.recover()
+    static_dir = Path(static or STATIC)
+    static_dir.mkdir(parents=True, exist_ok=True)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI):  # noqa: ANN202
+        lobby.resume()
+        yield
+
+    app = FastAPI(title="Intrigue", version="1", lifespan=lifespan,
+                  description="Lobby, history and replay routes; live play is on the /ws WebSocket "
+                              "(docs/protocol.md).")
+    app.state.lobby = lobby
+    app.state.restored = restored
+    app.add_middleware(BodyLimit, limit=MAX_MESSAGE)
+
+    @app.exception_handler(Refusal)
+    async def refused(_: Request, exc: Refusal) -> JSONResponse:
+        return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors()[:5])
+        return JSONResponse({"error": {"code": "schema", "message": problems}}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
+        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code)
+
+    # -- lobby ---------------------------------------------------------------------------------
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        answer = []
+        for game_id in game_registry.installed():
+            try:
+                game = game_registry.get(game_id)
+            except Exception:  # noqa: BLE001 - a game that does not load is not offered
+                continue
+            answer.append({"id": game.id, "title": game.title, "min_players": game.min_players,
+                           "max_players": game.max_players, "summary": game.binding.summary,
+                           "options": {**TIMER_OPTIONS, **game.option_defaults()}})
+        return answer
+
+    @app.get("/api/bots")
+    async def list_bots() -> list[dict[str, Any]]:
+        return bot_registry.kinds()
+
+    @app.post("/api/rooms", status_code=201, responses=ERRORS)
+    async def create_room(body: CreateRoom, request: Request) -> SeatJoined:
+        client = request.client.host if request.client else "?"
+        room, token = lobby.create(client, body.game, body.name, body.seats,
+                                   [b.model_dump() for b in body.bots], dict(body.options), body.private)
+        return SeatJoined(room=room.code, seat=0, token=token, url=f"/room/{room.code}")
+
+    @app.get("/api/rooms")
+    async def list_rooms() -> list[dict[str, Any]]:
+        return lobby.open_rooms()
+
+    @app.get("/api/rooms/{room}", responses=ERRORS)
+    async def get_room(room: str) -> dict[str, Any]:
+        return lobby.room(room).public()
+
+    @app.post("/api/rooms/{room}/join", responses=ERRORS)
+    async def join_room(room: str, body: JoinRoom) -> SeatJoined:
+        target = lobby.room(room)
+        seat, token = target.add_player(body.name)
+        return SeatJoined(room=target.code, seat=seat.seat, token=token, url=f"/room/{target.code}")
+
+    @app.post("/api/rooms/{room}/leave", responses=ERRORS)
+    async def leave_room(room: str, body: TokenBody) -> dict[str, Any]:
+        target = lobby.room(room)
+        seat = target.leave(body.token)
+        return {"room": target.code, "seat": seat.seat, "left": True}
+
+    @app.post("/api/rooms/{room}/start", responses=ERRORS)
+    async def start_room(room: str, body: TokenBody) -> dict[str, Any]:
+        target = lobby.room(room)
+        target.start(body.token)
+        return {"room": target.code, "match": target.match_id, "status": target.status}
+
+    # -- history -----------------------------------------------------------------------------
+    @app.get("/api/matches", responses=ERRORS)
+    async def list_matches(status: Literal["finished", "playing"] = "finished",
+                           limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
+        return [history.summary(record) for record in store.list_matches(status, limit)]
+
+    @app.get("/api/matches/{match}/replay", responses=ERRORS)
+    async def replay(match: int, step: int = Query(0, ge=0, le=1_000_000),
+                     seat: str = Query("all", max_length=8)) -> dict[str, Any]:
+        return history.replay_step(store, match, step, seat)
+
+    # -- the live protocol -----------------------------------------------------------------------
+    @app.websocket("/ws")
+    async def websocket(socket: WebSocket) -> None:
+        await serve_socket(lobby, socket)
+
+    # -- the web client ------------------------------------------------------------------------------
+    def page(name: str) -> FileResponse:
+        file = static_dir / name
+        if not file.is_file():
+            raise Refusal("no_page", f"the web client's {name} is missing from {static_dir}", 404)
+        return FileResponse(file, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return page("history.html")
+
+    @app.get("/room/{code}", include_in_schema=False)
+    async def room_page(code: str) -> FileResponse:
+        return page("room.html")
+
+    @app.get("/replay/{match}", include_in_schema=False)
+    async def replay_page(match: str) -> FileResponse:
+        return page("replay.html")
+
+    app.mount("/static", StaticFiles(directory=static_dir), name="static")
+    return app
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over ``limit`` bytes with 413, whether or not they declare a length."""
+
+    def __init__(self, app: Any, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+
+        async def limited() -> dict[str, Any]:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Any, limit: int) -> None:
+    body = encode({"error": {"code": "too_large", "message": f"request body over {limit // 1024} KiB"}}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# -- one WebSocket connection ------------------------------------------------------------------------
+class Connection:
+    """A room's :class:`~intrigue.server.rooms.Sink` for one WebSocket: an outbox drained by one task."""
+
+    def __init__(self, socket: WebSocket, settings: Settings):
+        self.socket = socket
+        self.seat: int | None = None
+        self.room: Any = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
+        self.bucket = Bucket(settings.message_rate, settings.message_burst)
+        self.floods = 0
+        self.closing: tuple[int, str] | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        try:
+            self.outbox.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            self.close(1008, "too slow: messages piled up")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing is None:
+            self.closing = (code, reason)
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+    async def pump(self) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    code, reason = self.closing or (1000, "")
+                    await self.socket.close(code=code, reason=reason)
+                    return
+                await self.socket.send_text(text)
+
+
+async def serve_socket(lobby: Lobby, socket: WebSocket) -> None:
+    await socket.accept()
+    conn = Connection(socket, lobby.settings)
+    pump = asyncio.create_task(conn.pump())
+    try:
+        while conn.closing is None:
+            try:
+                frame = await socket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                break
+            if frame["type"] == "websocket.disconnect":
+                break
+            if not conn.bucket.take():
+                conn.floods += 1
+                if conn.floods > lobby.settings.flood_limit:
+                    conn.send({"type": "error", "code": "rate_limited",
+                               "message": "too many messages: disconnected"})
+                    conn.close(1008, "flooding")
+                    break
+                conn.send({"type": "error", "code": "rate_limited",
+                           "message": "too many messages: slow down (this one was ignored)"})
+                continue
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes")
+            try:
+                handle(lobby, conn, parse(raw))
+            except Refusal as refusal:
+                conn.send(refusal.message_json())
+            except Exception:  # noqa: BLE001 - the server never falls over on a message
+                log.exception("unexpected error handling a message")
+                conn.send({"type": "error", "code": "internal", "message": "the server could not handle that"})
+    finally:
+        if conn.room is not None:
+            conn.room.detach(conn)
+        conn.close(1000, "")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(pump, 2)
+        if not pump.done():
+            pump.cancel()
+        if socket.client_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await socket.close()
+
+
+def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
+    kind = message["type"]
+    if kind == "ping":
+        conn.send({"type": "pong"})
+        return
+    if kind == "hello":
+        room = lobby.room(message["room"])
+        previous = conn.room
+        room.attach(conn, message.get("token"))  # raises bad_token before anything changes
+        if previous is not None and previous is not room:
+            previous.detach(conn)
+        conn.room = room
+        return
+    room = conn.room
+    if room is None or room.code not in lobby.rooms:
+        raise Refusal("no_room", "send 'hello' with a room code first")
+    if kind == "choose":
+        room.choose(message["token"], message["option"], message["version"])
+    elif kind == "chat":
+        room.chat(message.get("token"), message["text"])
+    elif kind == "start":
+        room.start(message["token"])
+    elif kind == "rematch":
+        room.rematch(message["token"])

@@ -1,0 +1,130 @@
+"""``intrigue serve``, ``intrigue replay``, ``intrigue export`` and ``intrigue import``."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+DB_HELP = "The SQLite database file."
+
+
+def _store(db: Path, must_exist: bool = False):  # noqa: ANN202
+    from ..store import StoreError, open_store  # noqa: PLC0415
+
+    if must_exist and not db.exists():
+        typer.echo(f"error: {db} does not exist", err=True)
+        raise typer.Exit(2)
+    try:
+        return open_store(str(db))
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+              port: int = typer.Option(8000, help="TCP port."),
+              db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP),
+              bot_delay: float = typer.Option(0.8, help="Seconds a bot thinks before acting."),
+              room_quota: int = typer.Option(20, help="Rooms one client may create per hour."),
+              disconnect_grace: float = typer.Option(60.0, help="With timers off: seconds before a "
+                                                                "disconnected player's choice is made for them.")) -> None:
+        """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+        import uvicorn  # noqa: PLC0415
+
+        from .app import create_app  # noqa: PLC0415
+        from .rooms import Settings  # noqa: PLC0415
+
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        store = _store(db)
+        settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace)
+        application = create_app(store, settings)
+        for line in application.state.restored:
+            typer.echo(f"restored room {line}", err=True)
+        for problem in application.state.lobby.problems:
+            typer.echo(f"error: {problem}", err=True)
+        typer.echo(f"Intrigue on http://{host}:{port}/ (database {db})", err=True)
+        uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning")
+
+    @app.command()
+    def replay(match: int = typer.Argument(..., help="The match id (see /history)."),
+               db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+        """Print a finished match move by move, with what everyone saw."""
+        from .history import finished_record  # noqa: PLC0415
+        from .protocol import Refusal  # noqa: PLC0415
+        from .rooms import rebuild  # noqa: PLC0415
+
+        store = _store(db, must_exist=True)
+        try:
+            record = finished_record(store, match)
+        except Refusal as refusal:
+            typer.echo(f"error: {refusal.message}", err=True)
+            raise typer.Exit(1) from None
+        choices = store.choices(match)
+        played = rebuild(record, [])
+        typer.echo(f"Match {record.id}: {record.game}, {', '.join(record.players)} (seed {record.seed}), "
+                   f"{len(choices)} moves, started {record.started}")
+        shown = 0
+        for line in _public_lines(played, shown):
+            typer.echo(f"        {line}")
+        shown = len(played.events)
+        for choice in choices:
+            played.choose(choice.seat, choice.option, choice.version)
+            how = "" if choice.source == "player" else f" ({choice.source})"
+            typer.echo(f"{choice.version + 1:>4}. {record.players[choice.seat]}: {choice.option}{how}")
+            for line in _public_lines(played, shown):
+                typer.echo(f"        {line}")
+            shown = len(played.events)
+        winners = ", ".join(record.players[s] for s in played.winners) or "nobody"
+        typer.echo(f"Winner: {winners}")
+
+    @app.command(name="export")
+    def export_command(match: int = typer.Argument(..., help="The match id."),
+                       output: Optional[Path] = typer.Option(None, "-o", "--output", help="File (default stdout)."),
+                       db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+        """Write a finished match as JSON (game, players, seed, options, every move, final-state fingerprint)."""
+        from .history import export_match  # noqa: PLC0415
+        from .protocol import Refusal  # noqa: PLC0415
+
+        store = _store(db, must_exist=True)
+        try:
+            data = export_match(store, match)
+        except Refusal as refusal:
+            typer.echo(f"error: {refusal.message}", err=True)
+            raise typer.Exit(1) from None
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+        if output is None:
+            sys.stdout.write(text + "\n")
+        else:
+            output.write_text(text + "\n", encoding="utf-8")
+            typer.echo(f"wrote match {match} to {output}", err=True)
+
+    @app.command(name="import")
+    def import_command(file: Path = typer.Argument(..., help="A file written by 'intrigue export'."),
+                       db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+        """Re-play an exported match, check it ends in the same final state, and store it."""
+        from .history import import_match  # noqa: PLC0415
+
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            typer.echo(f"error: cannot read {file}: {exc}", err=True)
+            raise typer.Exit(1) from None
+        store = _store(db)
+        try:
+            match_id, played = import_match(store, data)
+        except (ValueError, KeyError) as exc:
+            typer.echo(f"error: {file}: {exc}", err=True)
+            raise typer.Exit(1) from None
+        winners = ", ".join(played.names[s] for s in played.winners) or "nobody"
+        typer.echo(f"imported as match {match_id}: {played.version} moves, same final state, winner {winners}")
+
+
+def _public_lines(match, start: int) -> list[str]:  # noqa: ANN001
+    return [event.text for event in match.events[start:] if event.audience.public]

@@ -1,0 +1,132 @@
+"""Finished matches: the history list, step-by-step replay, export and import.
+
+Everything here rebuilds a match from the store's log (``rooms.rebuild``), so a
+replay is exactly the match that was played. A match still in progress is never
+replayed or exported: its log would show hidden cards (an Exchange's ``Keep``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from .. import games as game_registry
+from ..engine import Match
+from ..store import ChoiceRecord, MatchRecord, Store
+from .protocol import Refusal
+from .rooms import game_version, now_iso, rebuild
+
+EXPORT_FORMAT = "intrigue-match"
+EXPORT_VERSION = 1
+
+
+def summary(record: MatchRecord) -> dict[str, Any]:
+    return {"match": record.id, "room": record.room, "game": record.game, "status": record.status,
+            "players": list(record.players), "bots": list(record.bots),
+            "winners": [record.players[s] for s in record.winners if 0 <= s < len(record.players)],
+            "started": record.started, "finished": record.finished, "moves": record.moves}
+
+
+def finished_record(store: Store, match_id: int) -> MatchRecord:
+    record = store.load_match(match_id)
+    if record is None:
+        raise Refusal("no_match", f"there is no match {match_id}", 404)
+    if record.status != "finished":
+        raise Refusal("in_progress", f"match {match_id} is still being played: only finished matches can be "
+                                     "replayed or exported", 409)
+    return record
+
+
+def replay_step(store: Store, match_id: int, step: int, seat: str) -> dict[str, Any]:
+    """The observation after ``step`` accepted choices, from ``seat`` (an index) or ``all``."""
+    record = finished_record(store, match_id)
+    choices = store.choices(match_id)
+    if not 0 <= step <= len(choices):
+        raise Refusal("bad_message", f"step must be from 0 to {len(choices)}, not {step}")
+    if seat != "all" and not (seat.isdigit() and int(seat) < len(record.players)):
+        raise Refusal("bad_message", f"seat must be 'all' or a seat from 0 to {len(record.players) - 1}")
+    match = rebuild(record, choices[:step])
+    if seat == "all":
+        view = revealed_view(match)
+    else:
+        view = match.observe(int(seat))
+    last = choices[step - 1] if step else None
+    return {"match": match_id, "game": record.game, "step": step, "steps": len(choices), "moves": len(choices),
+            "seat": seat if seat == "all" else int(seat),
+            "choice": ({"seat": last.seat, "player": record.players[last.seat], "option": last.option,
+                        "version": last.version, "source": last.source} if last else None),
+            "view": view}
+
+
+def revealed_view(match: Match) -> dict[str, Any]:
+    """Everything revealed, built generically: the public view plus every seat's private components and log."""
+    view = match.observe(None)
+    components = {c.get("key"): c for c in view["components"]}
+    for seat in range(len(match.names)):
+        for component in match.observe(seat)["components"]:
+            key = component.get("key")
+            if key not in components:
+                components[key] = component
+    view["components"] = list(components.values())
+    view["log"] = [{"version": e.version, "text": e.text} for e in match.events][-200:]
+    view["seats"] = [match.observe(seat)["state"] for seat in range(len(match.names))]
+    if match.decision is not None:
+        view["offers"] = {match.names[s]: match.legal(s) for s in match.pending}
+    return view
+
+
+def fingerprint(match: Match) -> str:
+    """A digest of the true final state (players, game state, winners, version)."""
+    truth = {"players": match.players, "state": match.state, "winners": match.winners,
+             "version": match.version, "over": match.over}
+    return hashlib.sha256(json.dumps(truth, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def export_match(store: Store, match_id: int) -> dict[str, Any]:
+    record = finished_record(store, match_id)
+    choices = store.choices(match_id)
+    match = rebuild(record, choices)
+    return {"format": EXPORT_FORMAT, "format_version": EXPORT_VERSION, "match": record.id,
+            "game": record.game, "game_version": record.game_version, "players": record.players,
+            "bots": record.bots, "seed": record.seed, "options": record.options,
+            "started": record.started, "finished": record.finished,
+            "choices": [{"version": c.version, "seat": c.seat, "option": c.option, "source": c.source,
+                         "at": c.at} for c in choices],
+            "result": {"winners": [record.players[s] for s in match.winners], "version": match.version,
+                       "fingerprint": fingerprint(match)}}
+
+
+def import_match(store: Store, data: Any) -> tuple[int, Match]:
+    """Re-execute an exported match, check it ends exactly as exported, and store it as a new finished match."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"not an exported Intrigue match (expected \"format\": \"{EXPORT_FORMAT}\")")
+    if data.get("format_version") != EXPORT_VERSION:
+        raise ValueError(f"unsupported export format_version {data.get('format_version')!r}")
+    try:
+        game = game_registry.get(data["game"])
+        players = [str(p) for p in data["players"]]
+        bots = list(data.get("bots") or [None] * len(players))
+        seed = int(data["seed"])
+        options = dict(data.get("options") or {})
+        choices = [ChoiceRecord(int(c["version"]), int(c["seat"]), str(c["option"]), str(c.get("source", "player")),
+                                str(c.get("at", ""))) for c in data["choices"]]
+        result = data["result"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"the export is incomplete or malformed: {exc!r}") from None
+    record = MatchRecord(0, None, game.id, data.get("game_version", ""), players, bots, seed, options,
+                         "finished", [], "")
+    match = rebuild(record, choices)
+    if not match.over:
+        raise ValueError(f"the export's {len(choices)} moves do not finish the match")
+    if match.version != result.get("version") or fingerprint(match) != result.get("fingerprint"):
+        raise ValueError("the re-executed match does not end in the exported final state "
+                         f"(version {match.version} vs {result.get('version')}); the rules may have changed")
+    if data.get("game_version") and data["game_version"] != game_version(game):
+        pass  # same final state under different rules files: accepted, the fingerprint proves it
+    match_id = store.create_match(None, game.id, data.get("game_version") or game_version(game), players, bots,
+                                  seed, options, str(data.get("started") or now_iso()))
+    for choice in choices:
+        store.append_choice(match_id, choice)
+    store.finish_match(match_id, list(match.winners), str(data.get("finished") or now_iso()))
+    return match_id, match

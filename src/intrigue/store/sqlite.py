@@ -1,0 +1,309 @@
+"""The SQLite store (standard library ``sqlite3``, WAL journal).
+
+Every write is its own transaction and is committed before the method returns,
+with ``synchronous=FULL`` by default so an acknowledged move survives a crash of
+the process or of the machine. The schema is versioned: ``MIGRATIONS[i]`` takes
+a database from version ``i`` to ``i + 1``, and opening a database runs the ones
+it lacks. A damaged file raises :class:`CorruptStore` naming the file and what
+is wrong; nothing is rewritten or dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from . import ChatRecord, ChoiceRecord, Conflict, CorruptStore, MatchRecord, RoomRecord, SeatRecord, StoreError
+
+#: The first release's schema, then one entry per later change (never edit a released one).
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        host INTEGER NOT NULL,
+        private INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created TEXT NOT NULL,
+        creator TEXT NOT NULL DEFAULT '',
+        match INTEGER
+    );
+    CREATE TABLE seats (
+        room TEXT NOT NULL REFERENCES rooms(code),
+        seat INTEGER NOT NULL,
+        name TEXT,
+        bot TEXT,
+        token_hash TEXT,
+        left INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (room, seat)
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        room TEXT,
+        game TEXT NOT NULL,
+        game_version TEXT NOT NULL,
+        players TEXT NOT NULL,
+        bots TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL,
+        winners TEXT NOT NULL DEFAULT '[]',
+        started TEXT NOT NULL,
+        finished TEXT
+    );
+    CREATE TABLE choices (
+        match INTEGER NOT NULL REFERENCES matches(id),
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        option TEXT NOT NULL,
+        source TEXT NOT NULL,
+        at TEXT NOT NULL,
+        UNIQUE (match, version)
+    );
+    CREATE TABLE chat (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        room TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX chat_by_room ON chat(room, id);
+    CREATE INDEX matches_by_status ON matches(status, id);
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SQLiteStore:
+    """See the module docstring. Safe to share between threads (one lock)."""
+
+    def __init__(self, path: str | Path, synchronous: str = "FULL"):
+        self.path = str(path)
+        self._lock = threading.RLock()
+        if self.path != ":memory:":
+            file = Path(self.path)
+            if file.exists() and file.is_dir():
+                raise StoreError(f"{self.path} is a directory, not a database file")
+            if file.exists() and 0 < file.stat().st_size < 100:
+                raise CorruptStore(f"{self.path} is truncated ({file.stat().st_size} bytes): it is not a "
+                                   "usable Intrigue database. It was left untouched; restore a backup or "
+                                   "choose another file with --db.")
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA foreign_keys=ON")
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if self.path != ":memory:" and str(mode).lower() != "wal":
+                raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode})")
+            if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+                raise StoreError(f"unknown synchronous mode {synchronous!r}")
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._check_integrity()
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise CorruptStore(f"{self.path} is damaged or not an Intrigue database ({exc}). It was left "
+                               "untouched; restore a backup or choose another file with --db.") from exc
+
+    # -- opening ---------------------------------------------------------------
+    def _check_integrity(self) -> None:
+        rows = [row[0] for row in self._db.execute("PRAGMA quick_check").fetchall()]
+        if rows != ["ok"]:
+            raise CorruptStore(f"{self.path} failed SQLite's integrity check: {'; '.join(rows[:5])}. It was "
+                               "left untouched; restore a backup or choose another file with --db.")
+
+    def _migrate(self) -> None:
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "schema_version" not in tables:
+            if tables - {"sqlite_sequence"}:
+                raise CorruptStore(f"{self.path} holds tables ({', '.join(sorted(tables))}) but no "
+                                   "schema_version: it is not an Intrigue database")
+            self._db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            self._db.execute("INSERT INTO schema_version VALUES (0)")
+        row = self._db.execute("SELECT version FROM schema_version").fetchone()
+        if row is None:
+            raise CorruptStore(f"{self.path}: the schema_version table is empty")
+        current = row[0]
+        if current > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has schema version {current}, newer than this Intrigue "
+                             f"({SCHEMA_VERSION}): upgrade Intrigue to open it")
+        for version in range(current, SCHEMA_VERSION):
+            with self._transaction() as db:
+                db.executescript_in_tx(MIGRATIONS[version])
+                db.execute("UPDATE schema_version SET version = ?", (version + 1,))
+
+    # -- plumbing ----------------------------------------------------------------
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection):
+            self.db = db
+
+        def execute(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+            return self.db.execute(sql, params)
+
+        def executescript_in_tx(self, script: str) -> None:
+            for statement in script.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+
+    def _transaction(self) -> "_TxContext":
+        return _TxContext(self)
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise _wrap(self.path, exc) from exc
+
+    # -- rooms -----------------------------------------------------------------
+    def save_room(self, room: RoomRecord) -> None:
+        with self._transaction() as tx:
+            tx.execute("INSERT OR REPLACE INTO rooms (code, game, host, private, options, status, created, "
+                       "creator, match) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (room.code, room.game, room.host, int(room.private), json.dumps(room.options),
+                        room.status, room.created, room.creator, room.match))
+            tx.execute("DELETE FROM seats WHERE room = ?", (room.code,))
+            for seat in room.seats:
+                tx.execute("INSERT INTO seats (room, seat, name, bot, token_hash, left) VALUES (?, ?, ?, ?, ?, ?)",
+                           (room.code, seat.seat, seat.name, seat.bot, seat.token_hash, int(seat.left)))
+
+    def load_room(self, code: str) -> RoomRecord | None:
+        rows = self._read("SELECT code, game, host, private, options, status, created, creator, match "
+                          "FROM rooms WHERE code = ?", (code,))
+        return self._room(rows[0]) if rows else None
+
+    def open_rooms(self) -> list[RoomRecord]:
+        rows = self._read("SELECT code, game, host, private, options, status, created, creator, match "
+                          "FROM rooms WHERE status != 'closed' ORDER BY created")
+        return [self._room(row) for row in rows]
+
+    def room_codes(self) -> set[str]:
+        return {row[0] for row in self._read("SELECT code FROM rooms")}
+
+    def _room(self, row: tuple[Any, ...]) -> RoomRecord:
+        seats = [SeatRecord(seat, name, bot, token_hash, bool(left)) for seat, name, bot, token_hash, left in
+                 self._read("SELECT seat, name, bot, token_hash, left FROM seats WHERE room = ? ORDER BY seat",
+                            (row[0],))]
+        return RoomRecord(code=row[0], game=row[1], host=row[2], private=bool(row[3]),
+                          options=json.loads(row[4]), status=row[5], created=row[6], creator=row[7],
+                          match=row[8], seats=seats)
+
+    # -- matches ---------------------------------------------------------------
+    def create_match(self, room: str | None, game: str, game_version: str, players: list[str],
+                     bots: list[str | None], seed: int, options: dict[str, Any], started: str) -> int:
+        with self._transaction() as tx:
+            cursor = tx.execute("INSERT INTO matches (room, game, game_version, players, bots, seed, options, "
+                                "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+                                (room, game, game_version, json.dumps(players), json.dumps(bots), seed,
+                                 json.dumps(options), started))
+            return int(cursor.lastrowid)
+
+    def append_choice(self, match: int, choice: ChoiceRecord) -> None:
+        try:
+            with self._transaction() as tx:
+                tx.execute("INSERT INTO choices (match, version, seat, option, source, at) VALUES (?, ?, ?, ?, ?, ?)",
+                           (match, choice.version, choice.seat, choice.option, choice.source, choice.at))
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"match {match} already has a choice at version {choice.version}") from exc
+
+    def finish_match(self, match: int, winners: list[int], finished: str) -> None:
+        with self._transaction() as tx:
+            tx.execute("UPDATE matches SET status = 'finished', winners = ?, finished = ? WHERE id = ?",
+                       (json.dumps(winners), finished, match))
+
+    def load_match(self, match: int) -> MatchRecord | None:
+        rows = self._read(_MATCH_SELECT + " WHERE m.id = ? GROUP BY m.id", (match,))
+        return _match(rows[0]) if rows else None
+
+    def choices(self, match: int) -> list[ChoiceRecord]:
+        rows = self._read("SELECT version, seat, option, source, at FROM choices WHERE match = ? ORDER BY version",
+                          (match,))
+        records = [ChoiceRecord(*row) for row in rows]
+        for expected, record in enumerate(records):
+            if record.version != expected:
+                raise CorruptStore(f"{self.path}: the log of match {match} has a gap: version {expected} is "
+                                   f"missing (found {record.version})")
+        return records
+
+    def list_matches(self, status: str | None = None, limit: int = 200) -> list[MatchRecord]:
+        if status is None:
+            rows = self._read(_MATCH_SELECT + " GROUP BY m.id ORDER BY m.id DESC LIMIT ?", (limit,))
+        else:
+            rows = self._read(_MATCH_SELECT + " WHERE m.status = ? GROUP BY m.id ORDER BY m.id DESC LIMIT ?",
+                              (status, limit))
+        return [_match(row) for row in rows]
+
+    # -- chat ------------------------------------------------------------------
+    def add_chat(self, chat: ChatRecord) -> None:
+        with self._transaction() as tx:
+            tx.execute("INSERT INTO chat (room, seat, name, text, at) VALUES (?, ?, ?, ?, ?)",
+                       (chat.room, chat.seat, chat.name, chat.text, chat.at))
+
+    def recent_chat(self, room: str, limit: int = 50) -> list[ChatRecord]:
+        rows = self._read("SELECT room, seat, name, text, at FROM chat WHERE room = ? ORDER BY id DESC LIMIT ?",
+                          (room, limit))
+        return [ChatRecord(*row) for row in reversed(rows)]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+_MATCH_SELECT = ("SELECT m.id, m.room, m.game, m.game_version, m.players, m.bots, m.seed, m.options, m.status, "
+                 "m.winners, m.started, m.finished, COUNT(c.version) FROM matches m "
+                 "LEFT JOIN choices c ON c.match = m.id")
+
+
+def _match(row: tuple[Any, ...]) -> MatchRecord:
+    return MatchRecord(id=row[0], room=row[1], game=row[2], game_version=row[3], players=json.loads(row[4]),
+                       bots=json.loads(row[5]), seed=row[6], options=json.loads(row[7]), status=row[8],
+                       winners=json.loads(row[9]), started=row[10], finished=row[11], moves=row[12])
+
+
+def _wrap(path: str, exc: sqlite3.DatabaseError) -> StoreError:
+    text = str(exc)
+    if "malformed" in text or "not a database" in text:
+        return CorruptStore(f"{path} is damaged ({text}); it was left untouched")
+    return StoreError(f"{path}: {text}")
+
+
+class _TxContext:
+    """``with store._transaction() as tx``: BEGIN IMMEDIATE … COMMIT, or ROLLBACK and raise."""
+
+    def __init__(self, store: SQLiteStore):
+        self.store = store
+
+    def __enter__(self) -> SQLiteStore._Tx:
+        self.store._lock.acquire()
+        try:
+            self.store._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            self.store._lock.release()
+            raise _wrap(self.store.path, exc) from exc
+        return SQLiteStore._Tx(self.store._db)
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
+        try:
+            if exc is None:
+                try:
+                    self.store._db.execute("COMMIT")
+                except sqlite3.DatabaseError as error:
+                    self.store._db.execute("ROLLBACK")
+                    raise _wrap(self.store.path, error) from error
+            else:
+                try:
+                    self.store._db.execute("ROLLBACK")
+                except sqlite3.DatabaseError:
+                    pass
+                if isinstance(exc, sqlite3.IntegrityError):
+                    return  # re-raised by the caller's except clause as-is
+                if isinstance(exc, sqlite3.DatabaseError):
+                    raise _wrap(self.store.path, exc) from exc
+        finally:
+            self.store._lock.release()
+
