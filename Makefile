@@ -15,7 +15,7 @@ $(BIN)/intrigue: pyproject.toml
 	@touch $@
 
 run: $(BIN)/intrigue
-	$(BIN)/intrigue demo
+	$(BIN)/intrigue serve --host $(HOST) --port $(PORT) --db $(DB)
 
 # Debian's Chromium for the browser tests (Playwright's own download does not work here).
 chromium:
