@@ -38,5 +38,6 @@ def load_path(path: str | Path) -> Game:
         spec.loader.exec_module(module)
         return load(module.game)
     dsl = path if path.is_file() else next(iter(sorted(path.glob("*.yaml"))))
-    binding = GameBinding(dsl.stem, title=dsl.stem, dsl=dsl.resolve(), module_file=str(dsl))
-    return load(binding)
+    from ..dsl.declarative import binding_from_dsl  # noqa: PLC0415 - a game with no Python
+
+    return load(binding_from_dsl(dsl))
