@@ -1,0 +1,367 @@
+"""The protocol of docs/protocol.md over a real socket: every command, error and refusal."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from .support import Client, create_room, join
+
+
+def table(server, http, **room):
+    """A private two-seat Coup room with timers off, both players connected, started."""
+    created = create_room(http, private=True, options={"turn_timer": None, "window_timer": None}, **room)
+    joined = join(http, created["room"], "Blake")
+    players = [Client(server.ws_url, created["room"], created["token"]),
+               Client(server.ws_url, created["room"], joined["token"])]
+    for player in players:
+        player.until(lambda m: m["type"] == "welcome")
+    players[0].send({"type": "start", "token": created["token"]})
+    for player in players:
+        player.settle(lambda v: v["decision"] is not None)
+    return created["room"], players
+
+
+def pending(players):
+    return next(p for p in players if p.options)
+
+
+def idle(players):
+    return next(p for p in players if not p.options)
+
+
+# -- the lobby over HTTP -------------------------------------------------------------------------------
+def test_games_and_bots_are_listed(http):
+    games = {g["id"]: g for g in http.get("/api/games").json()}
+    assert games["coup"]["min_players"] == 2 and games["coup"]["max_players"] == 10
+    assert games["coup"]["options"] == {"turn_timer": 30, "window_timer": 15}
+    assert "random" in {b["kind"] for b in http.get("/api/bots").json()}
+
+
+def test_create_join_leave_and_the_open_room_list(http):
+    created = create_room(http, seats=2)
+    code = created["room"]
+    assert len(code) == 4 and created["seat"] == 0 and len(created["token"]) >= 32
+    assert created["url"] == f"/room/{code}"
+    listed = {r["room"]: r for r in http.get("/api/rooms").json()}
+    assert listed[code]["status"] == "waiting"
+    assert [s["name"] for s in listed[code]["seats"]] == ["Aria", None]
+    blake = join(http, code.lower(), "Blake")  # codes are case-insensitive
+    assert blake["seat"] == 1
+    full = http.post(f"/api/rooms/{code}/join", json={"name": "Casey"})
+    assert full.status_code == 409 and full.json()["error"]["code"] == "room_full"
+    left = http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]})
+    assert left.status_code == 200
+    assert http.get(f"/api/rooms/{code}").json()["seats"][1]["name"] is None
+    again = join(http, code, "Aria")  # same display name: made distinct, names never identify a seat
+    assert http.get(f"/api/rooms/{code}").json()["seats"][1]["name"] == "Aria 2"
+    assert again["token"] != blake["token"]
+    stale = http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]})
+    assert stale.status_code == 403 and stale.json()["error"]["code"] == "bad_token"
+
+
+def test_private_rooms_are_not_listed(http):
+    created = create_room(http, private=True)
+    assert created["room"] not in {r["room"] for r in http.get("/api/rooms").json()}
+    assert http.get(f"/api/rooms/{created['room']}").status_code == 200
+
+
+def test_start_rules(http):
+    created = create_room(http, seats=3)
+    code, token = created["room"], created["token"]
+    few = http.post(f"/api/rooms/{code}/start", json={"token": token})
+    assert few.status_code == 409 and few.json()["error"]["code"] == "not_enough_players"
+    blake = join(http, code, "Blake")
+    guest = http.post(f"/api/rooms/{code}/start", json={"token": blake["token"]})
+    assert guest.status_code == 403 and guest.json()["error"]["code"] == "not_host"
+    started = http.post(f"/api/rooms/{code}/start", json={"token": token})
+    assert started.status_code == 200 and started.json()["status"] == "playing"
+    room = http.get(f"/api/rooms/{code}").json()
+    assert len(room["seats"]) == 2, "the empty third seat leaves the table"
+    twice = http.post(f"/api/rooms/{code}/start", json={"token": token})
+    assert twice.status_code == 409 and twice.json()["error"]["code"] == "already_started"
+    late = http.post(f"/api/rooms/{code}/join", json={"name": "Casey"})
+    assert late.status_code == 409 and late.json()["error"]["code"] == "already_started"
+
+
+@pytest.mark.parametrize("body, code, status", [
+    ({"game": "chess", "name": "A", "seats": 2}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 11}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 2, "bots": [{"kind": "random"}, {"kind": "random"}]}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 3, "bots": [{"kind": "oracle"}]}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 2, "options": {"turn_timer": None}}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 2, "options": {"turn_timer": 0}}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 2, "options": {"speed": 3}}, "bad_message", 400),
+    ({"game": "coup", "name": "\u0000\u200b ", "seats": 2}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": "two"}, "schema", 422),
+    ({"game": "coup", "name": "A", "seats": 2, "admin": True}, "schema", 422),
+])
+def test_bad_room_requests_are_refused_with_a_reason(http, body, code, status):
+    before = len(http.get("/api/rooms").json())
+    answer = http.post("/api/rooms", json=body)
+    assert answer.status_code == status, answer.text
+    assert answer.json()["error"]["code"] == code and answer.json()["error"]["message"]
+    assert len(http.get("/api/rooms").json()) == before
+
+
+def test_unknown_room_and_oversized_body(http):
+    missing = http.post("/api/rooms/ZZZZ/join", json={"name": "X"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_room"
+    huge = http.post("/api/rooms", content=b'{"game": "coup", "name": "' + b"x" * 70_000 + b'"}',
+                     headers={"content-type": "application/json"})
+    assert huge.status_code == 413 and huge.json()["error"]["code"] == "too_large"
+
+
+# -- live play over the WebSocket ------------------------------------------------------------------------
+def test_hello_welcome_room_and_view(server, http):
+    code, (aria, blake) = table(server, http)
+    welcome = next(m for m in aria.messages if m["type"] == "welcome")
+    assert welcome == {"type": "welcome", "room": code, "seat": 0, "name": "Aria", "spectator": False}
+    room = [m for m in blake.messages if m["type"] == "room"][-1]
+    assert room["status"] == "playing" and [s["name"] for s in room["seats"]] == ["Aria", "Blake"]
+    assert all(s["connected"] for s in room["seats"])
+    assert aria.view["seat"] == 0 and aria.view["you"] == "Aria" and aria.view["version"] == 0
+    assert aria.match == blake.match and aria.timer is None  # timers are off in this room
+    hands = [c for c in aria.view["components"] if c["kind"] == "hand"]
+    assert [h["player"] for h in hands] == ["Aria"]
+
+
+def test_spectator_sees_the_public_view_and_cannot_act(server, http):
+    code, players = table(server, http)
+    watcher = Client(server.ws_url, code)
+    welcome = watcher.until(lambda m: m["type"] == "welcome")
+    assert welcome["spectator"] is True and welcome["seat"] is None
+    watcher.settle(lambda v: v is not None)
+    assert watcher.view["seat"] is None
+    assert not [c for c in watcher.view["components"] if c["kind"] == "hand"]
+    for player in watcher.view["state"]["players"]:
+        assert all(i["character"] is None for i in player["influences"] if not i["revealed"])
+    watcher.send({"type": "chat", "text": "hi"})
+    assert watcher.error()["code"] == "bad_token"
+    watcher.send({"type": "choose", "token": "", "version": 0, "option": "Income"})
+    assert watcher.error()["code"] == "bad_token"
+
+
+def test_refused_choices_change_nothing(server, http):
+    code, players = table(server, http)
+    actor, other = pending(players), idle(players)
+    version = actor.view["version"]
+    other.choose("Income")
+    error = other.error()
+    assert error["code"] == "not_pending" and "has no choice to make now" in error["message"]
+    actor.choose("Fly to the moon")
+    error = actor.error()
+    assert error["code"] == "not_offered" and "offered:" in error["message"]
+    actor.choose(actor.options[0], version=version + 3)
+    assert actor.error()["code"] == "stale_version"
+    other.send({"type": "choose", "token": "forged-" + "x" * 40, "version": version, "option": "Income"})
+    assert other.error()["code"] == "bad_token"
+    other.send({"type": "choose", "token": other.token, "version": version, "option": actor.options[0]})
+    assert other.error()["code"] == "not_pending"  # your own token only ever acts for your own seat
+    actor.drain()
+    assert actor.view["version"] == version
+
+
+def test_a_choice_reaches_everyone_and_cannot_be_replayed(server, http):
+    code, players = table(server, http)
+    actor = pending(players)
+    version = actor.view["version"]
+    command = {"type": "choose", "token": actor.token, "version": version, "option": "Income"}
+    actor.send(command)
+    for player in players:
+        player.settle(lambda v: v["version"] == version + 1)
+        assert any("Income" in line["text"] for line in player.view["log"])
+    actor.send(command)  # the same command again
+    assert actor.error()["code"] == "stale_version"
+
+
+def test_commands_need_a_room_first(server):
+    client = Client(server.ws_url)
+    client.send({"type": "choose", "token": "t" * 40, "version": 0, "option": "Income"})
+    assert client.error()["code"] == "no_room"
+    client.send({"type": "hello", "room": "NOPE"})
+    assert client.error()["code"] == "no_room"
+    client.send({"type": "ping"})
+    assert client.recv() == {"type": "pong"}
+
+
+def test_hello_with_a_wrong_token_is_refused_then_a_right_one_works(server, http):
+    created = create_room(http)
+    client = Client(server.ws_url, created["room"], "not-a-token-" + "y" * 30)
+    assert client.error()["code"] == "bad_token"
+    client.send({"type": "hello", "room": created["room"], "token": created["token"]})
+    assert client.until(lambda m: m["type"] == "welcome")["seat"] == 0
+
+
+def test_start_over_the_websocket_and_its_refusals(server, http):
+    created = create_room(http, seats=3)
+    host = Client(server.ws_url, created["room"], created["token"])
+    host.send({"type": "start", "token": created["token"]})
+    assert host.error()["code"] == "not_enough_players"
+    guest_seat = join(http, created["room"], "Blake")
+    guest = Client(server.ws_url, created["room"], guest_seat["token"])
+    guest.send({"type": "start", "token": guest_seat["token"]})
+    assert guest.error()["code"] == "not_host"
+    guest.send({"type": "choose", "token": guest_seat["token"], "version": 0, "option": "Income"})
+    assert guest.error()["code"] == "not_started"
+    host.send({"type": "start", "token": created["token"]})
+    host.settle(lambda v: v["version"] == 0)
+    host.send({"type": "start", "token": created["token"]})
+    assert host.error()["code"] == "already_started"
+
+
+def test_chat_is_plain_text_for_the_whole_room(server, http):
+    code, (aria, blake) = table(server, http)
+    watcher = Client(server.ws_url, code)
+    watcher.until(lambda m: m["type"] == "welcome")
+    aria.send({"type": "chat", "token": aria.token, "text": "<script>alert(1)</script>\u0007 I have\n the\u202e Duke"})
+    for client in (aria, blake, watcher):
+        chat = client.until(lambda m: m["type"] == "chat")
+        assert chat["text"] == "<script>alert(1)</script> I have the Duke"
+        assert chat["from"] == "Aria" and chat["seat"] == 0
+    aria.send({"type": "chat", "token": aria.token, "text": "x" * 301})
+    assert "at most 300" in aria.error()["message"]
+    late = Client(server.ws_url, code)  # a newcomer gets the recent chat
+    assert late.until(lambda m: m["type"] == "chat")["text"] == "<script>alert(1)</script> I have the Duke"
+
+
+def test_chat_is_rate_limited(server, http):
+    code, (aria, blake) = table(server, http)
+    for n in range(6):
+        aria.send({"type": "chat", "token": aria.token, "text": f"line {n}"})
+    assert aria.error()["code"] == "rate_limited"
+
+
+@pytest.mark.parametrize("frame, code", [
+    ("{not json", "bad_json"),
+    (b"\x00\x01binary", "binary"),
+    ("x" * (64 * 1024 + 1), "too_large"),
+    (json.dumps({"type": "teleport"}), "unknown_type"),
+    (json.dumps({"type": "choose", "token": "t", "option": "Income"}), "bad_message"),
+    (json.dumps({"type": "choose", "token": "t", "version": "7", "option": "Income"}), "bad_message"),
+    (json.dumps({"type": "choose", "token": "t", "version": True, "option": "Income"}), "bad_message"),
+    (json.dumps([1, 2, 3]), "bad_message"),
+    ("[" * 20_000 + "]" * 20_000, "bad_json"),
+    (json.dumps({"type": "ping", "extra": {"a": {"b": {"c": 1}}}}), "bad_message"),
+])
+def test_malformed_frames_are_refused_and_the_connection_survives(server, frame, code):
+    client = Client(server.ws_url)
+    client.send(frame)
+    error = client.error()
+    assert error["code"] == code and error["message"]
+    client.send({"type": "ping"})
+    assert client.until(lambda m: m["type"] == "pong")
+
+
+def test_a_flood_is_refused_then_disconnected(server):
+    client = Client(server.ws_url)
+    for _ in range(400):
+        try:
+            client.send({"type": "ping"})
+        except Exception:  # noqa: BLE001 - the server may already have closed
+            break
+    assert client.closed(timeout=5)
+    assert any(m.get("code") == "rate_limited" for m in client.messages)
+
+
+def test_reconnection_returns_the_same_seat_with_the_full_view(server, http):
+    code, (aria, blake) = table(server, http)
+    pending([aria, blake]).choose("Income")
+    for player in (aria, blake):
+        player.settle(lambda v: v["version"] == 1)
+    blake.drain()
+    before = blake.view
+    blake.close()
+    aria.until(lambda m: m["type"] == "room" and not m["seats"][1]["connected"])
+    again = Client(server.ws_url, code, blake.token)
+    welcome = again.until(lambda m: m["type"] == "welcome")
+    assert welcome["seat"] == 1 and welcome["name"] == "Blake"
+    again.settle(lambda v: True)
+    assert again.view == before
+    aria.until(lambda m: m["type"] == "room" and m["seats"][1]["connected"])
+
+
+def play_out(players, rng, timeout=30):
+    deadline = time.monotonic() + timeout
+    while not players[0].view["over"]:
+        assert time.monotonic() < deadline, "the match did not end"
+        for player in players:
+            player.drain(0.01)
+        for player in players:
+            if player.options and not player.view["over"]:
+                player.choose(rng.choice(player.options))
+                player.settle(lambda v, n=player.view["version"]: v["version"] > n)
+                break
+
+
+def test_game_over_then_rematch_with_the_same_seats(server, http):
+    code, players = table(server, http)
+    rng = random.Random(4)
+    first = players[0].match
+    players[0].send({"type": "rematch", "token": players[0].token})
+    assert players[0].error()["code"] == "not_over"
+    play_out(players, rng)
+    for player in players:
+        player.settle(lambda v: v["over"])
+        assert player.view["winners"]
+    players[0].choose("Income")
+    assert players[0].error()["code"] == "over"
+    players[0].send({"type": "rematch", "token": players[0].token})
+    vote = players[1].until(lambda m: m["type"] == "room" and m["rematch"]["votes"] == [0])
+    assert vote["rematch"]["needed"] == [0, 1]
+    players[1].send({"type": "rematch", "token": players[1].token})
+    for player in players:
+        player.until(lambda m: m["type"] == "view" and m["match"] != first)
+        assert player.view["version"] == 0 and player.view["players"] == ["Aria", "Blake"]
+
+
+def test_bots_fill_seats_and_play_through_seat_views(server, http):
+    created = create_room(http, seats=3, bots=[{"kind": "random"}, {"kind": "random"}], private=True,
+                          options={"turn_timer": None, "window_timer": None})
+    human = Client(server.ws_url, created["room"], created["token"])
+    human.send({"type": "start", "token": created["token"]})
+    human.settle(lambda v: v is not None)
+    room = [m for m in human.messages if m["type"] == "room"][-1]
+    assert [s["bot"] for s in room["seats"]] == [None, "random", "random"]
+    play_out([human], random.Random(5))
+    assert human.view["over"]
+
+
+def test_the_timer_decides_with_the_games_default(server, http):
+    created = create_room(http, options={"turn_timer": 1, "window_timer": 1})
+    joined = join(http, created["room"], "Blake")
+    aria = Client(server.ws_url, created["room"], created["token"])
+    blake = Client(server.ws_url, created["room"], joined["token"])
+    aria.send({"type": "start", "token": created["token"]})
+    aria.settle(lambda v: v["decision"] is not None)
+    assert aria.timer["seconds"] == 1 and 0 <= aria.timer["seconds_left"] <= 1 and aria.timer["kind"] == "turn"
+    started = time.monotonic()
+    aria.settle(lambda v: v["version"] >= 1, timeout=5)
+    assert time.monotonic() - started > 0.5
+    assert "Income" in " ".join(line["text"] for line in aria.view["log"])  # Coup's default turn action
+    blake.close()
+
+
+def test_a_disconnected_player_never_blocks_the_game(server, http):
+    code, (aria, blake) = table(server, http)  # timers off: the grace period (0.5 s here) decides
+    actor = pending([aria, blake])
+    other = blake if actor is aria else aria
+    version = actor.view["version"]
+    actor.close()
+    other.settle(lambda v: v["version"] > version, timeout=5)
+
+
+def test_leaving_during_a_match_hands_the_seat_to_the_default(server, http):
+    code, (aria, blake) = table(server, http)
+    actor = pending([aria, blake])
+    other = blake if actor is aria else aria
+    version = actor.view["version"]
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": actor.token}).status_code == 200
+    other.settle(lambda v: v["version"] > version, timeout=5)
+    room = [m for m in other.messages if m["type"] == "room"][-1]
+    assert room["seats"][actor.view["seat"]]["left"] is True
+    actor.send({"type": "choose", "token": actor.token, "version": other.view["version"], "option": "Income"})
+    assert actor.error()["code"] == "bad_token"
