@@ -178,7 +178,7 @@ class Report:
                 "bot": standing.bot, "seats": standing.entries, "games": standing.games,
                 "wins": standing.wins, "win_rate": round(standing.rate, 4),
                 "ci95": [round(low, 4), round(high, 4)],
-                "fair_share": round(standing.entries / self.players, 4),
+                "even_share": round(1 / self.players, 4),
                 "decisions": standing.decisions,
                 "ms_per_decision": round(standing.ms_per_decision, 2),
                 "slowest_ms": round(1000 * standing.slowest, 1),

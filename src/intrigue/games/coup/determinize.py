@@ -35,72 +35,115 @@ BLOCK_CLAIM_STANDS = {13}
 
 @game.determinizer
 def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random) -> Match | None:
-    view = observation["state"]
-    names = list(observation["players"])
-    if observation["over"] or not observation.get("decision") or seat is None:
-        return None
-    phase_id = observation["phase"]["id"]
-    index = {name: i for i, name in enumerate(names)}
+    plan = _plans.get(seat)
+    if plan is None or plan.observation is not observation:
+        plan = _Plan.read(g, observation, seat, rng)
+        if plan is None:
+            return None
+        _plans[seat] = plan
+    match = plan.base.clone()
+    match.rng.seed(rng.getrandbits(32))
+    plan.deal(match, rng)
+    return match
 
-    unseen = Counter(court(len(names)))
-    hidden_slots: dict[int, int] = {}
-    for owner, player in enumerate(view["players"]):
-        for slot in player["influences"]:
-            if slot["character"] is None:
-                hidden_slots[owner] = hidden_slots.get(owner, 0) + 1
-            else:
-                unseen[slot["character"]] -= 1
-    drawn = list(view.get("exchange_drawn") or [])
-    unseen.subtract(drawn)
-    if min(unseen.values(), default=0) < 0:
-        return None
-    cards = list(unseen.elements())
-    if len(cards) != sum(hidden_slots.values()) + view["court_size"]:
-        return None
-    rng.shuffle(cards)
 
-    actor = index.get(view["active"]) if view.get("active") else None
-    blocker = index.get(view["blocker"]) if view.get("blocker") else None
-    dealt: dict[int, list[str]] = {owner: [] for owner in hidden_slots}
-    beliefs = []
-    if phase_id in ACTION_CLAIM_STANDS and view.get("claim") and actor is not None:
-        beliefs.append((actor, view["claim"]))
-    if phase_id in BLOCK_CLAIM_STANDS and view.get("block_claim") and blocker is not None:
-        beliefs.append((blocker, view["block_claim"]))
-    for owner, character in beliefs:
-        if owner in dealt and character in cards and rng.random() < CLAIM_TRUST:
-            cards.remove(character)
-            dealt[owner].append(character)
-    for owner, count in hidden_slots.items():
-        while len(dealt[owner]) < count:
-            dealt[owner].append(cards.pop())
-        rng.shuffle(dealt[owner])
-    deck = drawn + cards  # the drawn pair is on top: the Exchange phase draws it again
+class _Plan:
+    """One observation, read once: the rebuilt match and where its unknown cards go.
 
-    target = index.get(view["target"]) if view.get("target") else None
-    players = []
-    for owner, player in enumerate(view["players"]):
-        mine = iter(dealt.get(owner, []))
-        players.append({
-            "name": names[owner], "id": owner + 1, "coins": player["coins"], "is_alive": player["alive"],
-            "influences": {
-                str(i + 1): {"character": slot["character"] or next(mine), "revealed": slot["revealed"]}
-                for i, slot in enumerate(player["influences"])},
-            "claimed_action": player["claimed_action"], "claimed_character": player["claimed_character"],
-            "target_player_id": (target + 1 if target is not None and owner == actor else 0),
-            "last_action_outcome": player["last_action_outcome"],
-        })
+    A search asks for hundreds of samples of the same observation; each is a
+    clone of one rebuilt match with the unknown cards dealt again.
+    """
 
-    waiting = [index[name] for name in observation["decision"]["waiting"]]
-    state = _state(g, view, actor, target, blocker, waiting, phase_id, deck)
-    last = None
-    if blocker is not None and phase_id == 13:  # the block window's answer names the blocker
-        last = Decision(12, "single_player_choice", answers={blocker: f"Block {view['block_claim']}"})
-    answered = {}
-    if observation["decision"]["kind"] == "all_players_action":  # the others in the window passed
-        answered = {s: "Pass" for s in range(len(names)) if s not in waiting}
-    return restart(g, names, players, state, phase_id, rng.getrandbits(32), last_decision=last,
-                   answered=answered, version=observation["version"])
+    def __init__(self, observation: dict[str, Any], base: Match, unknown: list[str],
+                 slots: list[tuple[int, str]], beliefs: list[tuple[int, str]]):
+        self.observation = observation
+        self.base = base
+        self.unknown = unknown
+        self.slots = slots
+        self.beliefs = beliefs
+
+    def deal(self, match: Match, rng: random.Random) -> None:
+        cards = list(self.unknown)
+        rng.shuffle(cards)
+        slots = list(self.slots)
+        for owner, character in self.beliefs:
+            theirs = [i for i, (o, _) in enumerate(slots) if o == owner]
+            if theirs and character in cards and rng.random() < CLAIM_TRUST:
+                cards.remove(character)
+                owner_, key = slots.pop(theirs[rng.randrange(len(theirs))])
+                match.players[owner_]["influences"][key]["character"] = character
+        for owner, key in slots:
+            match.players[owner]["influences"][key]["character"] = cards.pop()
+        match.state["court_deck"] = cards
+
+    @classmethod
+    def read(cls, g: Game, observation: dict[str, Any], seat: int, rng: random.Random) -> "_Plan | None":
+        view = observation["state"]
+        names = list(observation["players"])
+        if observation["over"] or not observation.get("decision") or seat is None:
+            return None
+        phase_id = observation["phase"]["id"]
+        index = {name: i for i, name in enumerate(names)}
+
+        unseen = Counter(court(len(names)))
+        slots: list[tuple[int, str]] = []
+        for owner, player in enumerate(view["players"]):
+            for i, slot in enumerate(player["influences"]):
+                if slot["character"] is None:
+                    slots.append((owner, str(i + 1)))
+                else:
+                    unseen[slot["character"]] -= 1
+        drawn = list(view.get("exchange_drawn") or [])
+        unseen.subtract(drawn)
+        if min(unseen.values(), default=0) < 0:
+            return None
+        unknown = sorted(unseen.elements())
+        if len(unknown) != len(slots) + view["court_size"]:
+            return None
+        cards = list(unknown)
+        rng.shuffle(cards)
+
+        actor = index.get(view["active"]) if view.get("active") else None
+        blocker = index.get(view["blocker"]) if view.get("blocker") else None
+        beliefs = []
+        if phase_id in ACTION_CLAIM_STANDS and view.get("claim") and actor is not None and actor != seat:
+            beliefs.append((actor, view["claim"]))
+        if phase_id in BLOCK_CLAIM_STANDS and view.get("block_claim") and blocker is not None and blocker != seat:
+            beliefs.append((blocker, view["block_claim"]))
+
+        target = index.get(view["target"]) if view.get("target") else None
+        players = []
+        for owner, player in enumerate(view["players"]):
+            players.append({
+                "name": names[owner], "id": owner + 1, "coins": player["coins"], "is_alive": player["alive"],
+                "influences": {
+                    str(i + 1): {"character": slot["character"] or cards.pop(), "revealed": slot["revealed"]}
+                    for i, slot in enumerate(player["influences"])},
+                "claimed_action": player["claimed_action"], "claimed_character": player["claimed_character"],
+                "target_player_id": (target + 1 if target is not None and owner == actor else 0),
+                "last_action_outcome": player["last_action_outcome"],
+            })
+        deck = drawn + cards  # the drawn pair on top: the Exchange phase draws it again
+
+        waiting = [index[name] for name in observation["decision"]["waiting"]]
+        state = _state(g, view, actor, target, blocker, waiting, phase_id, deck)
+        last = None
+        if blocker is not None and phase_id == 13:  # the block window's answer names the blocker
+            last = Decision(12, "single_player_choice", answers={blocker: f"Block {view['block_claim']}"})
+        answered = {}
+        if observation["decision"]["kind"] == "all_players_action":  # the others in the window passed
+            answered = {s: "Pass" for s in range(len(names)) if s not in waiting}
+        base = restart(g, names, players, state, phase_id, rng.getrandbits(32), last_decision=last,
+                       answered=answered, version=observation["version"])
+        if base.over or set(base.legal(seat)) != set(observation["decision"]["options"]):
+            return None
+        if len(base.state["court_deck"]) != view["court_size"]:
+            return None
+        return cls(observation, base, unknown, slots, beliefs)
+
+
+#: The last observation each seat asked about (searches sample one observation many times).
+_plans: dict[int, _Plan] = {}
 
 
 def _state(g: Game, view: dict[str, Any], actor: int | None, target: int | None, blocker: int | None,
