@@ -1,0 +1,1363 @@
+"""BANG!: the rules module binding every tool and branch of ``bang.yaml``.
+
+The DSL (the seed file, unchanged) fixes a coarse flow: turn start 4 → draw 5 →
+play 6 → reaction routing 14 → single responder 7 (loops) / group 8 → resolve 9 →
+eliminations 10 → win check 11 → discard 12 → next turn 13. The rules of the base
+game (docs/games/bang.md) need many more prompts than that, so the module drives
+the game with a small **resolution queue** kept in the match state (plain data, so
+matches copy, replay and compare exactly):
+
+- ``state.queue`` holds the steps still to resolve for the current card or turn
+  start (a shot, a Barrel "draw!", damage, a death-save, the next Duel exchange,
+  the next General Store pick...). ``advance`` runs them in order until one needs
+  a player: it then sets ``state.reaction.prompt`` and stops.
+- Phase 6 is the hub. When a prompt is pending it has no target (its condition,
+  ``turn.active_index``, is set to -1) and routes to 14, which routes a one-player
+  prompt to 7 and a simultaneous one (Indians!, Gatling, the 1-of-2 character
+  choice) to 8. Phase 7 answers and loops to itself while the next prompt is a
+  one-player prompt; otherwise 9 → 6 → 14 again, until the queue is empty.
+- Players who fail their death-save are out at once (``is_alive`` false, so they
+  are never asked anything again), but their elimination (role reveal, cards to
+  Vulture Sam or the discard pile, end of game, rewards and penalties) waits in
+  ``state.dying`` until the card that caused it has fully resolved: phase 9 then
+  routes to 10 and 11, so simultaneous deaths are judged together (rules §8.6).
+- ``turn.stage`` says where the active player's turn is: ``predraw``, ``draw``
+  (phase 5 asks), ``play`` (phase 6 asks), ``discard`` (phase 12 asks, one card at
+  a time, looping 12 → 11 → 6 → 12), ``end`` (skipped by Jail, or dead).
+  If a prompt interrupts the start of a turn (a death-save against Dynamite, Lucky
+  Duke's choice of "draw!" card), a draw that needs a choice is asked in phase 7.
+
+Option notation (as offered, and as scenario files write them). A card is written
+``Name RankSuit`` with suits ``S H D C`` (``BANG! 10D``, ``Missed! 2S``,
+``Barrel QS``, ``Rev. Carabine AC``); players by name.
+
+- play step: ``BANG! 10D at Blake`` (Calamity Janet also ``Missed! 2S at Blake``),
+  ``Duel QD at Blake``, ``Jail JS at Blake``, ``Panic! JH at Blake: hand`` (a
+  random hand card) or ``Panic! JH at Blake: Barrel QS`` (a card in front of him),
+  ``Cat Balou KH at Blake: hand`` / ``Cat Balou KH at Blake: Mustang 8H`` (also
+  ``at`` yourself for a card in front of you), ``Beer 6H``, ``Saloon 5H``,
+  ``Stagecoach 9S``, ``Wells Fargo 3H``, ``General Store 9C``, ``Indians! KD``,
+  ``Gatling 10H``, blue cards by label (``Barrel QS``, ``Volcanic 10S``,
+  ``Dynamite 2H``), Sid Ketchum ``Heal with BANG! 10D, Missed! 2S``, and ``Pass``
+  (end the play step).
+- draw step: ``Draw``; Jesse Jones ``Draw from deck`` / ``Draw from Blake``; Pedro
+  Ramirez ``Draw from deck`` / ``Draw from discard``; Kit Carlson
+  ``Keep BANG! 10D, Beer 6H`` (two of the three cards, in deck order).
+- answering a shot (BANG!, Gatling): ``Missed! 2S`` (Calamity Janet: also a BANG!
+  card), against Slab the Killer two cards ``Missed! 2S, Missed! 3S`` (in hand
+  order), or ``Pass`` (take the hit). Barrels and Jourdonnais draw automatically
+  first (it can only help).
+- Duel and Indians!: ``BANG! 10D`` (Calamity Janet: also a Missed! card) or ``Pass``.
+- death-save: ``Beer 6H``, ``Heal with <card>, <card>`` (Sid Ketchum) or ``Pass``.
+- Lucky Duke's "draw!": ``Choose Beer 6H``; General Store: ``Take Beer 6H``;
+  discard step: ``Discard BANG! 10D``; 1-of-2 characters (room option): the name.
+
+Scenario setup keys (all optional): ``roles``, ``characters``, ``health``,
+``hands``, ``equipment`` (cards in front of a player, Jail and Dynamite included),
+``deck`` (top first; every card not named anywhere follows, shuffled unless
+``shuffle: false``), ``discard`` (top first), ``dead`` (players already out),
+``first``. Extra ``expect`` keys: ``health``, ``max_health``, ``hand``,
+``hand_size``, ``equipment``, ``role``, ``role_revealed``, ``character``,
+``distance`` (``{Aria: {Blake: 2}}``), ``bangs``, ``discard_top``, ``discard``,
+``deck``, ``deck_size``, ``side``, ``active``, ``stage``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from ...engine import Audience, GameBinding, Match
+from .cards import (CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label, name_of,
+                    parse_label)
+
+ROLE_NAMES = ("Sheriff", "Deputy", "Outlaw", "Renegade")
+BLUE_SELF = ("Barrel", "Scope", "Mustang", "Dynamite") + tuple(WEAPONS)
+SIMPLE = ("Beer", "Saloon", "Stagecoach", "Wells Fargo", "General Store", "Indians!", "Gatling")
+RESPONSES = ("shot", "gatling", "duel", "indians", "save")  # never answered automatically
+GROUP = ("gatling", "indians", "character")
+SETUP_KEYS = ("roles", "characters", "health", "hands", "equipment", "deck", "discard", "dead", "first",
+              "shuffle")
+
+game = GameBinding(
+    "bang",
+    title="BANG!",
+    dsl="bang.yaml",
+    min_players=4,
+    max_players=7,
+    summary="Wild West hidden roles: the Sheriff and his Deputies against Outlaws and a Renegade.",
+    options={
+        "character_choice": 1,            # 1: one character dealt (official); 2: choose 1 of 2
+        "duel_challenger_loss": "self",   # "self": no one caused it; "opponent": the target did
+        "cat_balou_self": True,           # Cat Balou may discard a card in front of yourself
+    },
+    state={
+        "turn": {"active_index": -1, "seat": 0, "number": 0, "stage": "setup"},
+        "reaction": {"current_responder_id": 0, "affected_player_ids": [], "prompt": {}},
+        "queue": [],
+        "menus": {},
+        "deck": [],
+        "discard": [],
+        "dying": [],
+        "eliminated": [],
+        "need": {},
+        "flipped": [],
+        "store": [],
+        "kit": [],
+        "candidates": {},
+        "side": "",
+    },
+)
+
+
+# -- the vocabulary the rules are written in -------------------------------------------------------
+def nm(m: Match, seat: int | None) -> str:
+    return m.names[seat] if seat is not None else "nobody"
+
+
+def active(m: Match) -> int:
+    return m.state["turn"]["seat"]
+
+
+def alive(m: Match, seat: int) -> bool:
+    return m.players[seat]["is_alive"]
+
+
+def living(m: Match) -> list[int]:
+    return [s for s, p in enumerate(m.players) if p["is_alive"]]
+
+
+def clockwise(m: Match, start: int) -> list[int]:
+    """Living players clockwise, starting with ``start`` (included if alive)."""
+    n = len(m.players)
+    return [(start + i) % n for i in range(n) if m.players[(start + i) % n]["is_alive"]]
+
+
+def next_living(m: Match, seat: int) -> int:
+    n = len(m.players)
+    for step in range(1, n + 1):
+        if m.players[(seat + step) % n]["is_alive"]:
+            return (seat + step) % n
+    return seat
+
+
+def char(m: Match, seat: int) -> str:
+    return m.players[seat]["character"]
+
+
+def hand(m: Match, seat: int) -> list[str]:
+    return m.players[seat]["hand"]
+
+
+def table(m: Match, seat: int) -> list[str]:
+    return m.players[seat]["table"]
+
+
+def in_play(m: Match, seat: int, card_name: str) -> str | None:
+    return next((c for c in m.players[seat]["table"] if CARDS[c].name == card_name), None)
+
+
+def weapon(m: Match, seat: int) -> str | None:
+    return next((c for c in m.players[seat]["table"] if CARDS[c].name in WEAPONS), None)
+
+
+def reach(m: Match, seat: int) -> int:
+    gun = weapon(m, seat)
+    return WEAPONS[CARDS[gun].name] if gun else 1
+
+
+def base_distance(m: Match, a: int, b: int) -> int:
+    ring = [s for s, p in enumerate(m.players) if p["is_alive"] or s in (a, b)]
+    gap = abs(ring.index(a) - ring.index(b))
+    return min(gap, len(ring) - gap)
+
+
+def distance(m: Match, a: int, b: int) -> int:
+    """How far ``a`` sees ``b`` (may be below 1: still reachable)."""
+    d = base_distance(m, a, b)
+    d += (in_play(m, b, "Mustang") is not None) + (char(m, b) == "Paul Regret")
+    d -= (in_play(m, a, "Scope") is not None) + (char(m, a) == "Rose Doolan")
+    return d
+
+
+def bang_allowed(m: Match, seat: int) -> bool:
+    """One BANG! card per turn, unless Volcanic (checked now) or Willy the Kid."""
+    return (m.players[seat]["bangs_played_this_turn"] == 0 or char(m, seat) == "Willy the Kid"
+            or in_play(m, seat, "Volcanic") is not None)
+
+
+def labels(cards: list[str]) -> list[str]:
+    return [label(c) for c in cards]
+
+
+def say(m: Match, text: str, *seats: int) -> None:
+    if not m.headless:
+        m.announce(text, Audience.of(*seats) if seats else Audience.everyone())
+
+
+def sync(m: Match, seat: int) -> None:
+    """Keep the DSL's derived player fields in step with the cards in front of a player."""
+    p = m.players[seat]
+    gun = weapon(m, seat)
+    p["equipment"] = {"weapon": label(gun) if gun else "Colt .45",
+                      "other": [label(c) for c in p["table"] if c != gun]}
+    p["weapon_range"] = reach(m, seat)
+    p["range_bonus"] = (in_play(m, seat, "Scope") is not None) + (p["character"] == "Rose Doolan")
+    p["distance_bonus"] = (in_play(m, seat, "Mustang") is not None) + (p["character"] == "Paul Regret")
+
+
+# -- piles -------------------------------------------------------------------------------------------
+def draw_card(m: Match) -> str | None:
+    """The top card of the deck; an empty deck is refilled from the whole discard pile."""
+    deck = m.state["deck"]
+    if not deck:
+        pile = m.state["discard"]
+        if not pile:
+            return None
+        deck.extend(pile)  # the pile turned over: its bottom card comes first
+        pile.clear()
+        m.shuffle(deck)
+        say(m, "The deck is empty: the discard pile is shuffled into a new deck.")
+    return deck.pop(0)
+
+
+def draw_to_hand(m: Match, seat: int, count: int, why: str = "") -> list[str]:
+    got = []
+    for _ in range(count):
+        card = draw_card(m)
+        if card is None:
+            break
+        m.players[seat]["hand"].append(card)
+        got.append(card)
+    if got and not m.headless:
+        plural = "s" if len(got) > 1 else ""
+        say(m, f"{nm(m, seat)} draws {len(got)} card{plural}{why}.")
+        say(m, f"You draw {', '.join(labels(got))}.", seat)
+    return got
+
+
+def to_discard(m: Match, *cards: str) -> None:
+    m.state["discard"].extend(cards)
+
+
+def take_from_hand(m: Match, seat: int, card: str) -> str:
+    m.players[seat]["hand"].remove(card)
+    return card
+
+
+def take_from_table(m: Match, seat: int, card: str) -> str:
+    m.players[seat]["table"].remove(card)
+    sync(m, seat)
+    return card
+
+
+def find(cards: list[str], text: str) -> str:
+    return next(c for c in cards if label(c) == text)
+
+
+def heal(m: Match, seat: int, amount: int = 1) -> int:
+    p = m.players[seat]
+    gained = max(0, min(amount, p["max_health"] - p["health"]))
+    p["health"] += gained
+    return gained
+
+
+def suzy(m: Match) -> None:
+    """Suzy Lafayette draws as soon as her hand is empty, in or out of turn."""
+    for seat, p in enumerate(m.players):
+        if p["is_alive"] and not p["hand"] and p["character"] == "Suzy Lafayette":
+            draw_to_hand(m, seat, 1, " (Suzy Lafayette: empty hand)")
+
+
+# -- the resolution queue ----------------------------------------------------------------------------
+def push(m: Match, *tasks: dict[str, Any]) -> None:
+    """Put tasks at the front of the queue, in the order given (they resolve next)."""
+    m.state["queue"][0:0] = list(tasks)
+
+
+def prompt(m: Match) -> dict[str, Any]:
+    return m.state["reaction"]["prompt"]
+
+
+def ask(m: Match, kind: str, seat: int, **data: Any) -> None:
+    m.state["reaction"]["prompt"] = {"kind": kind, "seat": seat, **data}
+
+
+def ask_group(m: Match, kind: str, seats: list[int], **data: Any) -> None:
+    m.state["reaction"]["prompt"] = {"kind": kind, "seats": seats, **data}
+
+
+def advance(m: Match) -> None:
+    """Resolve queued steps until one needs a player (a prompt) or none is left."""
+    queue = m.state["queue"]
+    reaction = m.state["reaction"]
+    while not reaction["prompt"] and queue:
+        suzy(m)
+        task = queue.pop(0)
+        TASKS[task["do"]](m, task)
+    suzy(m)
+
+
+# -- "draw!" --------------------------------------------------------------------------------------------
+def check(m: Match, seat: int, reason: str) -> None:
+    """Turn over the top card for a check; Lucky Duke turns over two and chooses."""
+    if char(m, seat) == "Lucky Duke":
+        cards = [c for c in (draw_card(m), draw_card(m)) if c is not None]
+        if len(cards) == 2:
+            m.state["flipped"] = cards
+            say(m, f"{nm(m, seat)} (Lucky Duke) draws! for {reason_text(reason)}: "
+                   f"{' and '.join(labels(cards))}.")
+            ask(m, "pick", seat, reason=reason)
+            return
+        card = cards[0] if cards else None
+    else:
+        card = draw_card(m)
+    if card is not None:
+        to_discard(m, card)
+        say(m, f"{nm(m, seat)} draws! for {reason_text(reason)}: {label(card)}.")
+    resolve_check(m, seat, reason, card)
+
+
+def reason_text(reason: str) -> str:
+    return {"barrel": "the Barrel", "dynamite": "the Dynamite", "jail": "the Jail"}[reason]
+
+
+def explodes(card: str | None) -> bool:
+    return card is not None and CARDS[card].suit == "S" and 2 <= CARDS[card].value <= 9
+
+
+def resolve_check(m: Match, seat: int, reason: str, card: str | None) -> None:
+    heart = card is not None and CARDS[card].suit == "H"
+    if reason == "barrel":
+        if heart:
+            m.state["need"][str(seat)] -= 1
+            say(m, f"A Heart: the Barrel counts as a Missed! for {nm(m, seat)}.")
+    elif reason == "dynamite":
+        dynamite = in_play(m, seat, "Dynamite")
+        if dynamite is None:
+            return
+        if explodes(card):
+            to_discard(m, take_from_table(m, seat, dynamite))
+            say(m, f"The Dynamite explodes on {nm(m, seat)}!")
+            push(m, {"do": "damage", "seat": seat, "amount": 3, "source": None})
+        else:
+            receiver = next_living(m, seat)
+            take_from_table(m, seat, dynamite)
+            m.players[receiver]["table"].append(dynamite)
+            sync(m, receiver)
+            say(m, f"The Dynamite does not explode; it passes to {nm(m, receiver)}.")
+    elif reason == "jail":
+        jail = in_play(m, seat, "Jail")
+        if jail is None:
+            return
+        to_discard(m, take_from_table(m, seat, jail))
+        if heart:
+            say(m, f"A Heart: {nm(m, seat)} escapes from Jail.")
+        else:
+            m.state["turn"]["stage"] = "end"
+            say(m, f"{nm(m, seat)} stays in Jail and skips this turn.")
+
+
+# -- tasks ---------------------------------------------------------------------------------------------
+def t_dynamite(m: Match, task: dict[str, Any]) -> None:
+    seat = active(m)
+    if alive(m, seat) and in_play(m, seat, "Dynamite"):
+        check(m, seat, "dynamite")
+
+
+def t_jail(m: Match, task: dict[str, Any]) -> None:
+    seat = active(m)
+    if alive(m, seat) and m.state["turn"]["stage"] != "end" and in_play(m, seat, "Jail"):
+        check(m, seat, "jail")
+
+
+def t_begin_draw(m: Match, task: dict[str, Any]) -> None:
+    seat, turn = active(m), m.state["turn"]
+    if not alive(m, seat) or turn["stage"] == "end":
+        turn["stage"] = "end"
+        return
+    turn["stage"] = "draw"
+    if m.phase_id == 4:
+        return  # the draw phase (5) asks
+    menu = draw_menu(m, seat)
+    if len(menu) == 1:
+        do_draw(m, seat, next(iter(menu.values())))
+    else:
+        ask(m, "draw", seat)
+
+
+def t_barrel(m: Match, task: dict[str, Any]) -> None:
+    seat = task["seat"]
+    if alive(m, seat) and m.state["need"].get(str(seat), 0) > 0:
+        check(m, seat, "barrel")
+
+
+def t_shot(m: Match, task: dict[str, Any]) -> None:
+    seat = task["seat"]
+    if not alive(m, seat):
+        return
+    if m.state["need"].get(str(seat), 0) <= 0:
+        say(m, f"{nm(m, seat)} avoids the shot.")
+        return
+    ask(m, "shot", seat, source=task["source"], card=task["card"])
+
+
+def t_damage(m: Match, task: dict[str, Any]) -> None:
+    seat, amount, source = task["seat"], task["amount"], task["source"]
+    if not alive(m, seat):
+        return
+    m.players[seat]["health"] -= amount
+    say(m, f"{nm(m, seat)} loses {amount} life ({max(0, m.players[seat]['health'])} left).")
+    if m.players[seat]["health"] <= 0:
+        push(m, {"do": "save", "seat": seat, "amount": amount, "source": source})
+    else:
+        push(m, {"do": "hurt", "seat": seat, "amount": amount, "source": source})
+
+
+def save_menu(m: Match, seat: int) -> dict[str, list[Any]]:
+    menu: dict[str, list[Any]] = {}
+    if len(living(m)) > 2:
+        for card in hand(m, seat):
+            if CARDS[card].name == "Beer":
+                menu.setdefault(label(card), ["beer", card])
+    menu.update(sid_menu(m, seat))
+    menu["Pass"] = ["pass"]
+    return menu
+
+
+def sid_menu(m: Match, seat: int) -> dict[str, list[Any]]:
+    if char(m, seat) != "Sid Ketchum":
+        return {}
+    return {f"Heal with {label(a)}, {label(b)}": ["sid", [a, b]] for a, b in combinations(hand(m, seat), 2)}
+
+
+def t_save(m: Match, task: dict[str, Any]) -> None:
+    seat = task["seat"]
+    if not alive(m, seat):
+        return
+    if m.players[seat]["health"] >= 1:
+        say(m, f"{nm(m, seat)} survives.")
+        push(m, {**task, "do": "hurt"})
+        return
+    menu = save_menu(m, seat)
+    could_hold_beer = bool(hand(m, seat)) and len(living(m)) > 2
+    if len(menu) == 1 and not could_hold_beer:
+        die(m, seat, task["source"])  # nothing could save him, as everyone can see
+        return
+    ask(m, "save", seat, source=task["source"], amount=task["amount"])
+
+
+def t_hurt(m: Match, task: dict[str, Any]) -> None:
+    """What happens after a hit that was survived: Bart Cassidy draws, El Gringo steals."""
+    seat, amount, source = task["seat"], task["amount"], task["source"]
+    if not alive(m, seat):
+        return
+    if char(m, seat) == "Bart Cassidy":
+        draw_to_hand(m, seat, amount, " (Bart Cassidy)")
+    if char(m, seat) == "El Gringo" and source is not None and source != seat and alive(m, source):
+        for _ in range(amount):
+            if not hand(m, source):
+                break
+            card = take_from_hand(m, source, m.rng.choice(hand(m, source)))
+            hand(m, seat).append(card)
+            say(m, f"{nm(m, seat)} (El Gringo) takes a card from {nm(m, source)}'s hand.")
+            say(m, f"{nm(m, seat)} takes {label(card)} from {nm(m, source)}.", seat, source)
+            suzy(m)
+
+
+def die(m: Match, seat: int, source: int | None) -> None:
+    p = m.players[seat]
+    p["is_alive"] = False
+    p["health"] = 0
+    m.state["dying"].append({"seat": seat, "source": source})
+    say(m, f"{nm(m, seat)} is eliminated.")
+    if seat == active(m):
+        m.state["turn"]["stage"] = "end"
+
+
+def t_duel(m: Match, task: dict[str, Any]) -> None:
+    seat, other = task["seat"], task["other"]
+    if alive(m, seat) and alive(m, other):
+        ask(m, "duel", seat, other=other, challenger=task["challenger"])
+
+
+def t_group(m: Match, task: dict[str, Any]) -> None:
+    kind = task["kind"]
+    seats = [s for s in task["seats"] if alive(m, s)]
+    if kind == "gatling":
+        for s in seats:
+            if m.state["need"].get(str(s), 1) <= 0:
+                say(m, f"{nm(m, s)} avoids the Gatling.")
+        seats = [s for s in seats if m.state["need"].get(str(s), 1) > 0]
+    if seats:
+        ask_group(m, kind, seats, source=task["source"])
+
+
+def t_store(m: Match, task: dict[str, Any]) -> None:
+    seat, store = task["seat"], m.state["store"]
+    if not store or not alive(m, seat):
+        return
+    if len(store) == 1:
+        card = store.pop()
+        hand(m, seat).append(card)
+        say(m, f"{nm(m, seat)} takes {label(card)} from the General Store.")
+        return
+    ask(m, "store", seat)
+
+
+def t_store_end(m: Match, task: dict[str, Any]) -> None:
+    if m.state["store"]:
+        to_discard(m, *m.state["store"])
+        m.state["store"] = []
+
+
+def t_choose_characters(m: Match, task: dict[str, Any]) -> None:
+    if m.state["candidates"]:
+        ask_group(m, "character", living(m))
+
+
+def t_finish_setup(m: Match, task: dict[str, Any]) -> None:
+    for seat in range(len(m.players)):
+        set_life(m, seat)
+        if m.players[seat]["is_alive"] and not m.players[seat]["hand"]:
+            draw_to_hand(m, seat, m.players[seat]["health"])
+    say(m, "Starting hands are dealt: as many cards as life points.")
+
+
+TASKS = {
+    "dynamite": t_dynamite, "jail": t_jail, "begin_draw": t_begin_draw, "barrel": t_barrel,
+    "shot": t_shot, "damage": t_damage, "save": t_save, "hurt": t_hurt, "duel": t_duel,
+    "group": t_group, "store": t_store, "store_end": t_store_end,
+    "choose_characters": t_choose_characters, "finish_setup": t_finish_setup,
+}
+
+
+# -- menus: what a player may choose now (option text -> action) ---------------------------------------
+def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
+    p = m.players[seat]
+    others = [o for o in clockwise(m, seat) if o != seat]
+    calamity = p["character"] == "Calamity Janet"
+    can_bang = bang_allowed(m, seat)
+    menu: dict[str, list[Any]] = {}
+    for card in p["hand"]:
+        lab, kind = label(card), CARDS[card].name
+        if kind == "BANG!" or (kind == "Missed!" and calamity):
+            if can_bang:
+                for o in others:
+                    if distance(m, seat, o) <= reach(m, seat):
+                        menu.setdefault(f"{lab} at {nm(m, o)}", ["bang", card, o])
+        elif kind in SIMPLE:
+            menu.setdefault(lab, [kind, card])
+        elif kind in ("Panic!", "Cat Balou"):
+            victims = [o for o in others if kind == "Cat Balou" or distance(m, seat, o) <= 1]
+            if kind == "Cat Balou" and m.options["cat_balou_self"]:
+                victims.append(seat)
+            for o in victims:
+                if hand(m, o) and o != seat:
+                    menu.setdefault(f"{lab} at {nm(m, o)}: hand", [kind, card, o, None])
+                for target in table(m, o):
+                    menu.setdefault(f"{lab} at {nm(m, o)}: {label(target)}", [kind, card, o, target])
+        elif kind == "Duel":
+            for o in others:
+                menu.setdefault(f"{lab} at {nm(m, o)}", ["Duel", card, o])
+        elif kind == "Jail":
+            for o in others:
+                if m.players[o]["role"] != "Sheriff" and in_play(m, o, "Jail") is None:
+                    menu.setdefault(f"{lab} at {nm(m, o)}", ["Jail", card, o])
+        elif kind in BLUE_SELF:
+            if kind in WEAPONS or in_play(m, seat, kind) is None:
+                menu.setdefault(lab, ["equip", card])
+    if p["health"] < p["max_health"]:
+        menu.update(sid_menu(m, seat))
+    menu["Pass"] = ["pass"]
+    return menu
+
+
+def draw_menu(m: Match, seat: int) -> dict[str, list[Any]]:
+    character = char(m, seat)
+    if character == "Kit Carlson":
+        kit = m.state["kit"]
+        if not kit:
+            kit.extend(c for c in (draw_card(m), draw_card(m), draw_card(m)) if c is not None)
+            if kit:
+                say(m, f"You look at {', '.join(labels(kit))}.", seat)
+        if len(kit) < 3:
+            return {"Draw": ["kit", list(kit)]}
+        return {f"Keep {label(a)}, {label(b)}": ["kit", [a, b]] for a, b in combinations(kit, 2)}
+    if character == "Jesse Jones":
+        menu = {"Draw from deck": ["deck"]}
+        for o in clockwise(m, seat):
+            if o != seat and hand(m, o):
+                menu[f"Draw from {nm(m, o)}"] = ["jesse", o]
+        return menu
+    if character == "Pedro Ramirez":
+        menu = {"Draw from deck": ["deck"]}
+        if m.state["discard"]:
+            menu["Draw from discard"] = ["pedro"]
+        return menu
+    return {"Draw": ["deck"]}
+
+
+def do_draw(m: Match, seat: int, action: list[Any]) -> None:
+    kind = action[0]
+    if kind == "kit":
+        kept = action[1]
+        rest = [c for c in m.state["kit"] if c not in kept]
+        hand(m, seat).extend(kept)
+        m.state["kit"] = []
+        m.state["deck"][0:0] = rest  # the card not chosen goes back on top, face down
+        say(m, f"{nm(m, seat)} (Kit Carlson) keeps 2 of the top 3 cards and puts one back.")
+        say(m, f"You keep {', '.join(labels(kept))}.", seat)
+    elif kind == "jesse":
+        victim = action[1]
+        card = take_from_hand(m, victim, m.rng.choice(hand(m, victim)))
+        hand(m, seat).append(card)
+        say(m, f"{nm(m, seat)} (Jesse Jones) draws his first card from {nm(m, victim)}'s hand.")
+        say(m, f"{nm(m, seat)} takes {label(card)} from {nm(m, victim)}.", seat, victim)
+        draw_to_hand(m, seat, 1)
+    elif kind == "pedro":
+        card = m.state["discard"].pop()
+        hand(m, seat).append(card)
+        say(m, f"{nm(m, seat)} (Pedro Ramirez) takes {label(card)} from the discard pile.")
+        draw_to_hand(m, seat, 1)
+    elif char(m, seat) == "Black Jack":
+        first = draw_to_hand(m, seat, 1)
+        second = draw_card(m)
+        if second is not None:
+            hand(m, seat).append(second)
+            say(m, f"{nm(m, seat)} (Black Jack) shows his second card: {label(second)}.")
+            if CARDS[second].red:
+                draw_to_hand(m, seat, 1, " (Black Jack: a red card)")
+        del first
+    else:
+        draw_to_hand(m, seat, 2)
+    m.state["turn"]["stage"] = "play"
+    suzy(m)
+
+
+def response_cards(m: Match, seat: int, wanted: str) -> list[str]:
+    """The cards that count as ``wanted`` (BANG! or Missed!) for this player."""
+    also = {"BANG!": "Missed!", "Missed!": "BANG!"}[wanted] if char(m, seat) == "Calamity Janet" else None
+    return [c for c in hand(m, seat) if CARDS[c].name in (wanted, also)]
+
+
+def answer_menu(m: Match, p: dict[str, Any], seat: int) -> dict[str, list[Any]]:
+    kind = p["kind"]
+    menu: dict[str, list[Any]] = {}
+    if kind in ("shot", "gatling"):
+        cards = response_cards(m, seat, "Missed!")
+        need = m.state["need"].get(str(seat), 1)
+        if need <= 1:
+            for c in cards:
+                menu.setdefault(label(c), ["cards", [c]])
+        else:
+            for a, b in combinations(cards, 2):
+                menu.setdefault(f"{label(a)}, {label(b)}", ["cards", [a, b]])
+            if char(m, seat) == "Suzy Lafayette" and len(hand(m, seat)) == 1 and cards:
+                menu.setdefault(label(cards[0]), ["cards", [cards[0]]])
+        menu["Pass"] = ["pass"]
+    elif kind in ("duel", "indians"):
+        for c in response_cards(m, seat, "BANG!"):
+            menu.setdefault(label(c), ["cards", [c]])
+        menu["Pass"] = ["pass"]
+    elif kind == "save":
+        menu = save_menu(m, seat)
+    elif kind == "pick":
+        menu = {f"Choose {label(c)}": ["pick", c] for c in m.state["flipped"]}
+    elif kind == "store":
+        menu = {f"Take {label(c)}": ["take", c] for c in m.state["store"]}
+    elif kind == "draw":
+        menu = draw_menu(m, seat)
+    elif kind == "character":
+        menu = {name: ["character", name] for name in m.state["candidates"][str(seat)]}
+    return menu
+
+
+# -- answers -------------------------------------------------------------------------------------------
+def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
+    kind, what = p["kind"], action[0]
+    if kind in ("shot", "gatling"):
+        if what == "cards":
+            for c in action[1]:
+                to_discard(m, take_from_hand(m, seat, c))
+            say(m, f"{nm(m, seat)} plays {', '.join(labels(action[1]))}.")
+            m.state["need"][str(seat)] -= len(action[1])
+            if kind == "shot":
+                push(m, {"do": "shot", "seat": seat, "source": p["source"], "card": p["card"]})
+        else:
+            say(m, f"{nm(m, seat)} takes the hit.")
+            m.state["need"][str(seat)] = 0
+            push(m, {"do": "damage", "seat": seat, "amount": 1, "source": p["source"]})
+    elif kind == "duel":
+        if what == "cards":
+            to_discard(m, take_from_hand(m, seat, action[1][0]))
+            say(m, f"{nm(m, seat)} discards {label(action[1][0])} in the Duel.")
+            push(m, {"do": "duel", "seat": p["other"], "other": seat, "challenger": p["challenger"]})
+        else:
+            source = p["other"]
+            if seat == p["challenger"] and m.options["duel_challenger_loss"] == "self":
+                source = None
+            say(m, f"{nm(m, seat)} gives up the Duel.")
+            push(m, {"do": "damage", "seat": seat, "amount": 1, "source": source})
+    elif kind == "save":
+        if what == "beer":
+            to_discard(m, take_from_hand(m, seat, action[1]))
+            heal(m, seat)
+            say(m, f"{nm(m, seat)} drinks {label(action[1])} to stay alive.")
+            push(m, {"do": "save", "seat": seat, "amount": p["amount"], "source": p["source"]})
+        elif what == "sid":
+            sid_heal(m, seat, action[1])
+            push(m, {"do": "save", "seat": seat, "amount": p["amount"], "source": p["source"]})
+        else:
+            die(m, seat, p["source"])
+    elif kind == "pick":
+        chosen = action[1]
+        other = [c for c in m.state["flipped"] if c != chosen]
+        to_discard(m, *other, chosen)
+        m.state["flipped"] = []
+        say(m, f"{nm(m, seat)} chooses {label(chosen)}.")
+        resolve_check(m, seat, p["reason"], chosen)
+    elif kind == "store":
+        card = action[1]
+        m.state["store"].remove(card)
+        hand(m, seat).append(card)
+        say(m, f"{nm(m, seat)} takes {label(card)} from the General Store.")
+    elif kind == "draw":
+        do_draw(m, seat, action)
+
+
+def answer_group(m: Match, p: dict[str, Any], answers: dict[int, list[Any]]) -> None:
+    kind = p["kind"]
+    if kind == "character":
+        for seat, action in answers.items():
+            m.players[seat]["character"] = action[1]
+            m.players[seat]["character_ability"] = CHARACTERS[action[1]].ability
+            say(m, f"{nm(m, seat)} plays {action[1]}.")
+        m.state["candidates"] = {}
+        return
+    hits = []
+    for seat in p["seats"]:  # clockwise from the player of the card
+        action = answers.get(seat)
+        if action is None:
+            continue
+        if action[0] == "cards":
+            for c in action[1]:
+                to_discard(m, take_from_hand(m, seat, c))
+            say(m, f"{nm(m, seat)} discards {', '.join(labels(action[1]))}.")
+        else:
+            say(m, f"{nm(m, seat)} takes the hit.")
+            hits.append({"do": "damage", "seat": seat, "amount": 1, "source": p["source"]})
+    push(m, *hits)
+
+
+def sid_heal(m: Match, seat: int, cards: list[str]) -> None:
+    for c in cards:
+        to_discard(m, take_from_hand(m, seat, c))
+    heal(m, seat)
+    say(m, f"{nm(m, seat)} (Sid Ketchum) discards {', '.join(labels(cards))} to regain 1 life.")
+
+
+# -- playing a card ------------------------------------------------------------------------------------
+def play(m: Match, seat: int, action: list[Any]) -> None:
+    kind = action[0]
+    if kind == "sid":
+        sid_heal(m, seat, action[1])
+        return
+    card = take_from_hand(m, seat, action[1])
+    name = CARDS[card].name
+    target = action[2] if len(action) > 2 else None
+    aim = f" at {nm(m, target)}" if target is not None else ""
+    say(m, f"{nm(m, seat)} plays {label(card)}{aim}.")
+    if CARDS[card].border == "brown":
+        to_discard(m, card)
+    if kind == "bang":
+        m.players[seat]["bangs_played_this_turn"] += 1
+        need = 2 if char(m, seat) == "Slab the Killer" else 1
+        m.state["need"] = {str(target): need}
+        push(m, *barrels(m, target), {"do": "shot", "seat": target, "source": seat, "card": card})
+    elif name == "Beer":
+        if len(living(m)) > 2:
+            heal(m, seat)
+        else:
+            say(m, "With two players left, Beer has no effect.")
+    elif name == "Saloon":
+        for s in living(m):
+            heal(m, s)
+    elif name == "Stagecoach":
+        draw_to_hand(m, seat, 2)
+    elif name == "Wells Fargo":
+        draw_to_hand(m, seat, 3)
+    elif name == "Panic!":
+        taken = target_card(m, target, action[3])
+        hand(m, seat).append(taken)
+        if action[3] is None:
+            say(m, f"{nm(m, seat)} takes a card from {nm(m, target)}'s hand.")
+            say(m, f"{nm(m, seat)} takes {label(taken)} from {nm(m, target)}.", seat, target)
+        else:
+            say(m, f"{nm(m, seat)} takes {label(taken)} from {nm(m, target)}.")
+    elif name == "Cat Balou":
+        dropped = target_card(m, target, action[3])
+        to_discard(m, dropped)
+        say(m, f"{nm(m, target)} discards {label(dropped)}.")
+    elif name == "General Store":
+        cards = [c for c in (draw_card(m) for _ in living(m)) if c is not None]
+        m.state["store"] = cards
+        say(m, f"General Store: {', '.join(labels(cards))}.")
+        push(m, *({"do": "store", "seat": s} for s in clockwise(m, seat)), {"do": "store_end"})
+    elif name == "Duel":
+        push(m, {"do": "duel", "seat": target, "other": seat, "challenger": seat})
+    elif name == "Indians!":
+        others = [s for s in clockwise(m, seat) if s != seat]
+        push(m, {"do": "group", "kind": "indians", "seats": others, "source": seat})
+    elif name == "Gatling":
+        others = [s for s in clockwise(m, seat) if s != seat]
+        m.state["need"] = {str(s): 1 for s in others}
+        push(m, *(t for s in others for t in barrels(m, s)),
+             {"do": "group", "kind": "gatling", "seats": others, "source": seat})
+    elif name == "Jail":
+        table(m, target).append(card)
+        sync(m, target)
+    elif kind == "equip":
+        if name in WEAPONS:
+            old = weapon(m, seat)
+            if old is not None:
+                to_discard(m, take_from_table(m, seat, old))
+                say(m, f"{nm(m, seat)} discards {label(old)}.")
+        table(m, seat).append(card)
+        sync(m, seat)
+
+
+def barrels(m: Match, seat: int) -> list[dict[str, Any]]:
+    sources = (in_play(m, seat, "Barrel") is not None) + (char(m, seat) == "Jourdonnais")
+    return [{"do": "barrel", "seat": seat}] * sources
+
+
+def target_card(m: Match, seat: int, card: str | None) -> str:
+    """A random card from the hand (None), or that card in front of the player."""
+    if card is None:
+        return take_from_hand(m, seat, m.rng.choice(hand(m, seat)))
+    return take_from_table(m, seat, card)
+
+
+# -- the end of the game ------------------------------------------------------------------------------------
+def role(m: Match, seat: int) -> str:
+    return m.players[seat]["role"]
+
+
+def winning_side(m: Match) -> str:
+    """'' while the game goes on; judged on who is alive now (rules §2)."""
+    alive_now = living(m)
+    if not any(role(m, s) == "Sheriff" for s in alive_now):
+        if len(alive_now) == 1 and role(m, alive_now[0]) == "Renegade":
+            return "Renegade"
+        return "Outlaws"
+    if not any(role(m, s) in ("Outlaw", "Renegade") for s in alive_now):
+        return "Sheriff"
+    return ""
+
+
+def winners_of(m: Match, side: str) -> list[int]:
+    if side == "Renegade":
+        return living(m)
+    team = ("Outlaw",) if side == "Outlaws" else ("Sheriff", "Deputy")
+    return [s for s in range(len(m.players)) if role(m, s) in team]
+
+
+# -- phase tools: 0-3, setup ---------------------------------------------------------------------------------
+def rigged(m: Match) -> bool:
+    return any(key in m.setup for key in ("hands", "characters", "roles", "health", "equipment", "dead"))
+
+
+def seat_named(m: Match, who: Any, key: str) -> int:
+    if who not in m.names:
+        raise ValueError(f"setup.{key} names {who!r}, who is not playing")
+    return m.names.index(who)
+
+
+@game.tool
+def clear_phase_ui(m: Match) -> None:
+    """First tool of every phase: say who may act in the active player's phases."""
+    turn, p = m.state["turn"], prompt(m)
+    seat = turn["seat"]
+    who = -1
+    if not p and m.players[seat]["is_alive"]:
+        if m.phase_id == 5 and turn["stage"] == "draw":
+            who = seat
+        elif m.phase_id == 6 and turn["stage"] == "play":
+            who = seat
+        elif m.phase_id == 12 and turn["stage"] == "discard" and len(hand(m, seat)) > hand_limit(m, seat):
+            who = seat
+    turn["active_index"] = who
+    reaction = m.state["reaction"]
+    reaction["current_responder_id"] = p["seat"] + 1 if p and "seat" in p else 0
+    reaction["affected_player_ids"] = [s + 1 for s in p["seats"]] if p and "seats" in p else []
+
+
+@game.tool
+def display_game_intro(m: Match) -> None:
+    if not m.headless:
+        m.canvas.show("text", key="intro", text=(
+            "BANG!: the Sheriff (revealed) and his Deputies against the Outlaws and the Renegade. "
+            "On your turn: draw 2 cards, play cards, discard down to your life."))
+
+
+@game.tool
+def display_player_setup(m: Match) -> None:
+    unknown = set(m.setup) - set(SETUP_KEYS)
+    if unknown:
+        raise ValueError(f"unknown setup key(s) for bang: {', '.join(sorted(unknown))}")
+    say(m, f"Players clockwise: {', '.join(m.names)}.")
+
+
+@game.tool
+def assign_roles_randomly(m: Match) -> None:
+    given = {seat_named(m, who, "roles"): str(r) for who, r in (m.setup.get("roles") or {}).items()}
+    for r in given.values():
+        if r not in ROLE_NAMES:
+            raise ValueError(f"setup.roles: {r!r} is not a role ({', '.join(ROLE_NAMES)})")
+    pool = list(ROLES_BY_COUNT[len(m.players)])
+    for r in given.values():
+        if r in pool:
+            pool.remove(r)
+    rest = (pool + ["Outlaw"] * len(m.players))[:len(m.players) - len(given)]
+    m.shuffle(rest)
+    for seat, p in enumerate(m.players):
+        p["role"] = given[seat] if seat in given else rest.pop(0)
+        p["is_role_revealed"] = p["role"] == "Sheriff"
+    if sum(p["role"] == "Sheriff" for p in m.players) != 1:
+        raise ValueError("setup.roles must leave exactly one Sheriff")
+
+
+@game.tool
+def notify_player_roles(m: Match) -> None:
+    for seat, p in enumerate(m.players):
+        say(m, f"Your role: {p['role']}.", seat)
+
+
+@game.tool
+def assign_characters_randomly(m: Match) -> None:
+    given = {seat_named(m, who, "characters"): c for who, c in (m.setup.get("characters") or {}).items()}
+    names = [c for c in CHARACTERS if c not in given.values()]
+    m.shuffle(names)
+    choice = int(m.options["character_choice"])
+    for seat, p in enumerate(m.players):
+        if seat in given:
+            character = CHARACTERS[given[seat]] if given[seat] else NO_CHARACTER
+        elif rigged(m):
+            character = NO_CHARACTER
+        elif choice > 1:
+            offered = [names.pop(0) for _ in range(choice)]
+            m.state["candidates"][str(seat)] = offered
+            character = NO_CHARACTER
+        else:
+            character = CHARACTERS[names.pop(0)]
+        p["character"] = character.name
+        p["character_ability"] = character.ability
+
+
+@game.tool
+def notify_player_characters(m: Match) -> None:
+    for seat, p in enumerate(m.players):
+        offered = m.state["candidates"].get(str(seat))
+        if offered:
+            say(m, f"Choose your character: {' or '.join(offered)}.", seat)
+        elif p["character"]:
+            say(m, f"{nm(m, seat)} is {p['character']}: {p['character_ability']}")
+
+
+@game.tool
+def assign_seat_order(m: Match) -> None:
+    for seat, p in enumerate(m.players):
+        p.update(seat_index=seat, hand=[], table=[], is_alive=True, bangs_played_this_turn=0,
+                 hand_limit_modifier=0)
+    for who in m.setup.get("dead") or []:
+        m.players[seat_named(m, who, "dead")].update(is_alive=False, is_role_revealed=True)
+    first = m.setup.get("first")
+    sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
+    m.state["turn"]["seat"] = m.names.index(first) if first else sheriff
+
+
+def set_life(m: Match, seat: int) -> None:
+    p = m.players[seat]
+    life = CHARACTERS[p["character"]].life if p["character"] else NO_CHARACTER.life
+    p["max_health"] = life + (p["role"] == "Sheriff")
+    health = (m.setup.get("health") or {}).get(m.names[seat])
+    p["health"] = p["max_health"] if health is None else int(health)
+    if not p["is_alive"]:
+        p["health"] = 0
+
+
+@game.tool
+def initialize_health_and_reveal_sheriff(m: Match) -> None:
+    for who in m.setup.get("health") or {}:
+        seat_named(m, who, "health")
+    for seat, p in enumerate(m.players):
+        set_life(m, seat)
+    sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
+    say(m, f"{nm(m, sheriff)} is the Sheriff.")
+
+
+def cards_named(m: Match, cards: list[Any], where: str, pool: list[str]) -> list[str]:
+    ids = []
+    for text in cards:
+        card = next((c for c in pool if label(c) == str(text)), None)
+        if card is None:
+            raise ValueError(f"{where}: {text!r} is not a card left in the deck")
+        pool.remove(card)
+        ids.append(card)
+    return ids
+
+
+@game.tool
+def equip_base_weapons(m: Match) -> None:
+    """Everyone starts with the Colt .45 (range 1); a scenario may put cards in play."""
+    pool = list(DECK)
+    m.state["pool"] = pool
+    for who, cards in (m.setup.get("equipment") or {}).items():
+        seat = seat_named(m, who, "equipment")
+        m.players[seat]["table"] = cards_named(m, cards, f"setup.equipment.{who}", pool)
+    for seat in range(len(m.players)):
+        sync(m, seat)
+
+
+@game.tool
+def deal_starting_hands_and_display_state(m: Match) -> None:
+    pool = m.state.pop("pool")
+    hands = m.setup.get("hands") or {}
+    for who, cards in hands.items():
+        m.players[seat_named(m, who, "hands")]["hand"] = cards_named(m, cards, f"setup.hands.{who}", pool)
+    top = cards_named(m, m.setup.get("deck") or [], "setup.deck", pool)
+    pile = cards_named(m, m.setup.get("discard") or [], "setup.discard", pool)
+    m.shuffle(pool)
+    m.state["deck"] = pool
+    if not m.state["candidates"]:
+        for seat, p in enumerate(m.players):
+            if p["is_alive"] and m.names[seat] not in hands:
+                draw_to_hand(m, seat, p["health"])
+    m.state["deck"] = top + m.state["deck"]
+    m.state["discard"] = list(reversed(pile))
+    m.state["turn"]["stage"] = "predraw"
+    render(m)
+
+
+# -- phase 4: the start of a turn ---------------------------------------------------------------------------------
+@game.tool
+def announce_active_player(m: Match) -> None:
+    m.state["turn"]["number"] += 1
+    say(m, f"Turn {m.state['turn']['number']}: {nm(m, active(m))}.")
+
+
+@game.tool
+def reset_turn_counters(m: Match) -> None:
+    for p in m.players:
+        p["bangs_played_this_turn"] = 0
+
+
+@game.tool
+def resolve_start_of_turn_effects(m: Match) -> None:
+    """Dynamite first, then Jail, then the draw (rules §4)."""
+    m.state["turn"]["stage"] = "predraw"
+    tasks: list[dict[str, Any]] = []
+    if m.state["candidates"]:
+        tasks += [{"do": "choose_characters"}, {"do": "finish_setup"}]
+    tasks += [{"do": "dynamite"}, {"do": "jail"}, {"do": "begin_draw"}]
+    m.state["queue"] = tasks
+    advance(m)
+
+
+# -- phase 5: draw ------------------------------------------------------------------------------------------------
+@game.tool
+def prompt_draw_choices(m: Match) -> None:
+    for seat in m.targets:
+        offer(m, seat, draw_menu(m, seat), auto=True)
+
+
+@game.tool
+def draw_cards_and_update_state(m: Match) -> None:
+    for seat, action in answers(m).items():
+        do_draw(m, seat, action)
+
+
+def offer(m: Match, seat: int, menu: dict[str, list[Any]], auto: bool) -> None:
+    m.state["menus"][str(seat)] = menu
+    m.offer(seat, list(menu), auto=auto)
+
+
+def answers(m: Match) -> dict[int, list[Any]]:
+    """The actions chosen in this phase's decision (menus are then cleared)."""
+    decision = m.last_decision
+    menus = m.state["menus"]
+    got = {seat: menus[str(seat)][option] for seat, option in decision.answers.items()} if decision else {}
+    m.state["menus"] = {}
+    return got
+
+
+# -- phase 6: play -------------------------------------------------------------------------------------------------
+@game.tool
+def open_play_interface(m: Match) -> None:
+    pass
+
+
+@game.tool
+def enable_card_play_or_pass(m: Match) -> None:
+    for seat in m.targets:
+        offer(m, seat, play_menu(m, seat), auto=True)
+    render(m)
+
+
+@game.tool
+def update_play_state(m: Match) -> None:
+    for seat, action in answers(m).items():
+        if action[0] == "pass":
+            m.state["turn"]["stage"] = "discard"
+        else:
+            play(m, seat, action)
+            advance(m)
+
+
+@game.route(6)
+def after_play_step(m: Match) -> int:
+    if prompt(m):
+        return 14
+    if m.state["dying"] or m.state["turn"]["stage"] == "play":
+        return 9
+    return 12
+
+
+# -- phase 14: reaction routing ---------------------------------------------------------------------------------------
+@game.tool
+def set_reaction_context(m: Match) -> None:
+    pass  # clear_phase_ui already set the responders from the pending prompt
+
+
+@game.route(14)
+def after_reaction_routing(m: Match) -> int:
+    p = prompt(m)
+    if not p:
+        return 9
+    return 8 if p["kind"] in GROUP else 7
+
+
+# -- phases 7 and 8: answers -----------------------------------------------------------------------------------------
+@game.tool
+def prompt_single_reaction(m: Match) -> None:
+    p = prompt(m)
+    for seat in m.targets:
+        offer(m, seat, answer_menu(m, p, seat), auto=p["kind"] not in RESPONSES)
+    render(m)
+
+
+@game.tool
+def update_reaction_state(m: Match) -> None:
+    p = prompt(m)
+    chosen = answers(m)
+    m.state["reaction"]["prompt"] = {}
+    for seat, action in chosen.items():
+        answer(m, p, seat, action)
+    advance(m)
+
+
+@game.route(7)
+def after_single_reaction(m: Match) -> int:
+    p = prompt(m)
+    return 7 if p and p["kind"] not in GROUP else 9
+
+
+@game.tool
+def create_group_reaction_ui(m: Match) -> None:
+    p = prompt(m)
+    for seat in m.targets:
+        offer(m, seat, answer_menu(m, p, seat), auto=p["kind"] not in RESPONSES)
+    render(m)
+
+
+@game.tool
+def collect_and_update_group_reactions(m: Match) -> None:
+    p = prompt(m)
+    chosen = answers(m)
+    m.state["reaction"]["prompt"] = {}
+    answer_group(m, p, chosen)
+    advance(m)
+
+
+# -- phases 9-11: resolution, eliminations, the win -------------------------------------------------------------------
+@game.tool
+def apply_card_effects_and_damage(m: Match) -> None:
+    if not prompt(m):
+        advance(m)
+
+
+@game.tool
+def check_pending_eliminations(m: Match) -> None:
+    if not prompt(m) and not m.state["queue"]:
+        m.state["need"] = {}
+
+
+@game.tool
+def update_ui_log(m: Match) -> None:
+    render(m)
+
+
+@game.route(9)
+def after_resolution(m: Match) -> int:
+    if m.state["dying"] and not prompt(m) and not m.state["queue"]:
+        return 10
+    return 6
+
+
+@game.tool
+def process_eliminations_and_rewards(m: Match) -> None:
+    """Rules §8.4 for each death of the card, judged together (§8.6)."""
+    dying = m.state["dying"]
+    m.state["dying"] = []
+    for d in dying:
+        m.players[d["seat"]]["is_role_revealed"] = True
+        say(m, f"{nm(m, d['seat'])} was {m.players[d['seat']]['role']}.")
+    side = winning_side(m)
+    for d in dying:
+        seat, source = d["seat"], d["source"]
+        leave_cards(m, seat)
+        if side or source is None or source == seat or not alive(m, source):
+            continue
+        if role(m, seat) == "Outlaw":
+            draw_to_hand(m, source, 3, f" for eliminating an Outlaw")
+        elif role(m, seat) == "Deputy" and role(m, source) == "Sheriff":
+            lost = hand(m, source) + table(m, source)
+            m.players[source]["hand"], m.players[source]["table"] = [], []
+            sync(m, source)
+            to_discard(m, *lost)
+            say(m, f"The Sheriff eliminated a Deputy: {nm(m, source)} discards every card.")
+        suzy(m)
+    m.state["eliminated"] = [d["seat"] for d in dying]
+    m.state["side"] = side
+
+
+def leave_cards(m: Match, seat: int) -> None:
+    """The dead player's cards go to Vulture Sam, or to the discard pile (hand, then table)."""
+    p = m.players[seat]
+    cards_hand, cards_table = p["hand"], p["table"]
+    p["hand"], p["table"] = [], []
+    sync(m, seat)
+    vulture = next((s for s in living(m) if char(m, s) == "Vulture Sam"), None)
+    if vulture is not None:
+        hand(m, vulture).extend(cards_hand + cards_table)
+        if cards_hand or cards_table:
+            say(m, f"{nm(m, vulture)} (Vulture Sam) takes {nm(m, seat)}'s cards"
+                   + (f", {', '.join(labels(cards_table))} from the table" if cards_table else "") + ".")
+            if cards_hand:
+                say(m, f"{nm(m, vulture)} takes {', '.join(labels(cards_hand))} from {nm(m, seat)}'s hand.",
+                    vulture, seat)
+    else:
+        to_discard(m, *cards_hand, *cards_table)
+
+
+@game.tool
+def update_player_elimination_state(m: Match) -> None:
+    for seat in m.state["eliminated"]:
+        m.players[seat].update(is_alive=False, health=0, is_role_revealed=True)
+
+
+@game.tool
+def display_elimination_results(m: Match) -> None:
+    render(m)
+
+
+@game.tool
+def evaluate_win_conditions(m: Match) -> None:
+    side = winning_side(m)
+    m.state["side"] = side
+    if side:
+        m.finish(winners_of(m, side))
+
+
+@game.route(11)
+def after_win_check(m: Match) -> int:
+    if m.state["side"]:
+        return 99
+    return 13 if m.state["turn"]["stage"] == "end" else 6
+
+
+# -- phase 12: discard to the hand limit -------------------------------------------------------------------------------
+def hand_limit(m: Match, seat: int) -> int:
+    p = m.players[seat]
+    return p["health"] + p["hand_limit_modifier"]
+
+
+@game.tool
+def prompt_discard_to_limit(m: Match) -> None:
+    if not m.targets:
+        if m.state["turn"]["stage"] == "discard":
+            m.state["turn"]["stage"] = "end"
+        return
+    for seat in m.targets:
+        menu = {f"Discard {label(c)}": ["discard", c] for c in hand(m, seat)}
+        offer(m, seat, menu, auto=True)
+    render(m)
+
+
+@game.tool
+def apply_discards_and_update_state(m: Match) -> None:
+    for seat, action in answers(m).items():
+        to_discard(m, take_from_hand(m, seat, action[1]))
+        say(m, f"{nm(m, seat)} discards {label(action[1])}.")
+        if len(hand(m, seat)) <= hand_limit(m, seat):
+            m.state["turn"]["stage"] = "end"
+
+
+# -- phase 13: the next turn ----------------------------------------------------------------------------------------
+@game.tool
+def advance_turn_order(m: Match) -> None:
+    m.state["turn"]["seat"] = next_living(m, active(m))
+    m.state["turn"]["stage"] = "predraw"
+
+
+@game.tool
+def display_turn_transition(m: Match) -> None:
+    render(m)
+
+
+# -- phase 99 ------------------------------------------------------------------------------------------------------------
+@game.tool
+def display_game_over_summary(m: Match) -> None:
+    for p in m.players:
+        p["is_role_revealed"] = True
+    titles = {"Outlaws": "The Outlaws win", "Sheriff": "The Sheriff and his Deputies win",
+              "Renegade": "The Renegade wins"}
+    say(m, f"{titles.get(m.state['side'], 'Game over')}: {', '.join(nm(m, s) for s in m.winners)}.")
+    render(m)
+
+
+@game.summarize
+def summarize(m: Match) -> dict[str, Any]:
+    return {"side": m.state["side"] or "none", "winners": [nm(m, s) for s in m.winners]}
+
+
+@game.turn
+def active_seat(m: Match) -> int | None:
+    return active(m) if m.state["turn"]["stage"] != "setup" else None
+
+
+# -- timeouts --------------------------------------------------------------------------------------------------------------
+@game.on_timeout
+def timeout_choice(m: Match, seat: int, options: list[str]) -> str:
+    """Pass (end the play step, take the hit); drink a Beer to survive; the favourable "draw!" card."""
+    p = prompt(m)
+    if p and p.get("kind") == "save":
+        beer = next((o for o in options if o.startswith("Beer ")), None)
+        return beer or "Pass"
+    if p and p.get("kind") == "pick":
+        good = {"barrel": lambda c: CARDS[c].suit == "H", "jail": lambda c: CARDS[c].suit == "H",
+                "dynamite": lambda c: not explodes(c)}[p["reason"]]
+        best = next((c for c in m.state["flipped"] if good(c)), m.state["flipped"][0])
+        return f"Choose {label(best)}"
+    if "Pass" in options:
+        return "Pass"
+    if options and options[0].startswith("Discard "):
+        return random.Random(f"{m.seed}:{m.version}:{seat}").choice(options)
+    return options[0]
+
+
+from .view import render  # noqa: E402 - the table drawing needs the vocabulary above
+from . import scenarios as _scenarios  # noqa: E402,F401 - setup checks and expect keys

@@ -1,0 +1,200 @@
+"""What each seat may see of a BANG! match: the observer and the UI-kit table.
+
+Hidden information (rules §11): hands, roles (except the Sheriff's and the dead's)
+and the deck order never leave the server; Kit Carlson's three cards are his
+alone; everything in front of players, hand counts, life, the discard pile,
+"draw!" cards and the General Store are public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine import Audience, Match
+from .cards import label
+from .rules import (active, char, distance, game, hand, labels, living, nm, prompt, reach, table)
+
+
+@dataclass(frozen=True)
+class _Spectators(Audience):
+    """Only viewers without a seat (seated players get their own board)."""
+
+    def includes(self, match: Match, seat: int | None) -> bool:  # noqa: D102
+        return seat is None
+
+    def describe(self) -> str:
+        return "spectators"
+
+
+SPECTATORS = _Spectators()
+
+
+def role_visible(m: Match, owner: int, seat: int | None) -> bool:
+    p = m.players[owner]
+    return p["is_role_revealed"] or owner == seat or m.over
+
+
+def bullets(p: dict[str, Any]) -> str:
+    health = max(0, p["health"])
+    return "●" * health + "○" * max(0, p["max_health"] - health)
+
+
+def asked(m: Match, seat: int) -> str | None:
+    """The reaction being asked of ``seat`` now, in words."""
+    p = prompt(m)
+    if not p:
+        return None
+    kind = p["kind"]
+    source = nm(m, p.get("source")) if p.get("source") is not None else None
+    if kind == "shot":
+        need = m.state["need"].get(str(seat), 1)
+        extra = " (two Missed! against Slab the Killer)" if need > 1 else ""
+        return f"{source} shoots you with {label(p['card'])}: play a Missed!{extra} or take the hit."
+    if kind == "gatling":
+        return f"{source}'s Gatling: play a Missed! or take the hit."
+    if kind == "indians":
+        return f"{source}'s Indians!: discard a BANG! or lose 1 life."
+    if kind == "duel":
+        return f"Duel with {nm(m, p['other'])}: discard a BANG! or lose 1 life."
+    if kind == "save":
+        return "You are dying: drink a Beer (or use your ability) to stay alive, or pass."
+    if kind == "pick":
+        return f"Lucky Duke: choose the card that counts for the {p['reason'].title()}."
+    if kind == "store":
+        return "General Store: take a card."
+    if kind == "draw":
+        return "Draw your cards."
+    if kind == "character":
+        return "Choose your character."
+    return None
+
+
+def prompt_seats(m: Match) -> list[int]:
+    p = prompt(m)
+    if not p:
+        return []
+    return list(p["seats"]) if "seats" in p else [p["seat"]]
+
+
+def board_rows(m: Match, seat: int | None) -> list[dict[str, Any]]:
+    rows = []
+    current = active(m)
+    for owner, p in enumerate(m.players):
+        stats = [{"label": "life", "value": f"{bullets(p)} {max(0, p['health'])}/{p['max_health']}"},
+                 {"label": "cards", "value": len(p["hand"])},
+                 {"label": "range", "value": reach(m, owner)}]
+        if seat is not None and owner != seat and p["is_alive"] and m.players[seat]["is_alive"]:
+            stats.append({"label": "distance", "value": max(1, distance(m, seat, owner))})
+        tags = []
+        if role_visible(m, owner, seat):
+            tags.append(p["role"])
+        if p["character"]:
+            tags.append(p["character"])
+        if owner == current and p["is_alive"]:
+            tags.append("active")
+        if not p["is_alive"]:
+            tags.append("out")
+        rows.append({"name": m.names[owner], "alive": p["is_alive"], "active": owner == current,
+                     "stats": stats, "tags": tags, "table": labels(p["table"]),
+                     "cards": [{"label": None, "up": False, "lost": False} for _ in p["hand"]]})
+    return rows
+
+
+def render(m: Match) -> None:
+    """Redraw the whole table (skipped in headless matches)."""
+    if m.headless:
+        return
+    canvas = m.canvas
+    canvas.show("phase", key="phase", name=m.phase.name)
+    if m.state["turn"]["stage"] != "setup":
+        canvas.show("turn", key="turn", player=nm(m, active(m)))
+    canvas.show("board", SPECTATORS, key="board", players=board_rows(m, None))
+    deciding = set(m.pending) | set(prompt_seats(m))
+    for seat in range(len(m.players)):
+        canvas.show("board", Audience.of(seat), key=f"board-{seat}", players=board_rows(m, seat))
+        canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
+                    cards=labels(hand(m, seat)), title="Your hand")
+        text = asked(m, seat) if seat in deciding else None
+        if text is None and m.state["turn"]["stage"] == "play" and seat == active(m) and seat in deciding:
+            text = "Your turn: play a card or pass."
+        if text:
+            canvas.show("text", Audience.of(seat), key=f"ask-{seat}", text=text, tone="warning")
+        else:
+            canvas.delete(f"ask-{seat}")
+    pile = m.state["discard"]
+    canvas.show("text", key="piles", tone="muted",
+                text=f"Discard pile: {label(pile[-1]) if pile else 'empty'} · deck: {len(m.state['deck'])} cards")
+    waiting = [nm(m, s) for s in m.pending]
+    others = [s for s in range(len(m.players)) if s not in m.pending]
+    if waiting and others:
+        canvas.show("text", Audience.of(others), key="waiting", tone="muted",
+                    text=f"Waiting for {', '.join(waiting)}…")
+    else:
+        canvas.delete("waiting")
+    if m.state["store"]:
+        canvas.show("hand", key="store", player=None, cards=labels(m.state["store"]), title="General Store")
+    else:
+        canvas.delete("store")
+    if m.state["flipped"]:
+        canvas.show("text", key="flipped", text="Lucky Duke's draw!: " + ", ".join(labels(m.state["flipped"])))
+    else:
+        canvas.delete("flipped")
+    if m.state["kit"]:
+        kit = next(s for s in range(len(m.players)) if char(m, s) == "Kit Carlson")
+        canvas.show("hand", Audience.of(kit), key="kit", player=m.names[kit], cards=labels(m.state["kit"]),
+                    title="The top three cards: keep two")
+    else:
+        canvas.delete("kit")
+    if m.pending:
+        canvas.show("options", Audience.of(m.pending), key="options", prompt="Your choice")
+    else:
+        canvas.delete("options")
+    if m.over or m.state["side"]:
+        side = m.state["side"]
+        title = {"Outlaws": "The Outlaws win!", "Sheriff": "The Sheriff wins!",
+                 "Renegade": "The Renegade wins!"}.get(side, "Game over")
+        canvas.show("result", key="result", title=title, text=", ".join(
+            f"{nm(m, s)} ({m.players[s]['role']})" for s in range(len(m.players))),
+            winners=[nm(m, s) for s in m.winners])
+
+
+@game.observer
+def observe(m: Match, seat: int | None) -> dict[str, Any]:
+    players = []
+    for owner, p in enumerate(m.players):
+        row: dict[str, Any] = {
+            "name": m.names[owner], "alive": p["is_alive"], "health": max(0, p["health"]),
+            "max_health": p["max_health"], "character": p["character"] or None,
+            "ability": p["character_ability"] if p["character"] else None,
+            "role": p["role"] if role_visible(m, owner, seat) else None,
+            "hand_size": len(p["hand"]), "table": labels(p["table"]), "range": reach(m, owner),
+        }
+        if owner == seat or m.over:
+            row["hand"] = labels(p["hand"])
+        if seat is not None and owner != seat and p["is_alive"] and m.players[seat]["is_alive"]:
+            row["distance"] = max(1, distance(m, seat, owner))
+        players.append(row)
+    pile = m.state["discard"]
+    view: dict[str, Any] = {
+        "players": players,
+        "active": nm(m, active(m)) if m.state["turn"]["stage"] != "setup" else None,
+        "stage": m.state["turn"]["stage"],
+        "deck_size": len(m.state["deck"]),
+        "discard_top": label(pile[-1]) if pile else None,
+        "discard_size": len(pile),
+        "store": labels(m.state["store"]),
+        "flipped": labels(m.state["flipped"]),
+        "alive": [nm(m, s) for s in living(m)],
+        "side": m.state["side"] or None,
+    }
+    p = prompt(m)
+    if p:
+        view["prompt"] = {"kind": p["kind"], "players": [nm(m, s) for s in prompt_seats(m)]}
+        if seat is not None and seat in prompt_seats(m):
+            view["prompt"]["text"] = asked(m, seat)
+    if seat is not None and m.state["kit"] and char(m, seat) == "Kit Carlson":
+        view["kit"] = labels(m.state["kit"])
+    if seat is not None and str(seat) in m.state["candidates"]:
+        view["candidates"] = list(m.state["candidates"][str(seat)])
+    return view
