@@ -146,7 +146,7 @@ def demo(game: str = "coup", players: int = 4, seed: int = 0) -> None:
 
 
 # Commands that live with the part of Intrigue they drive register themselves here.
-COMMAND_MODULES: list[str] = ["intrigue.server.commands", "intrigue.bots.commands"]
+COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.bots.commands", "intrigue.graph"]
 
 
 def _register_commands() -> None:
