@@ -167,8 +167,13 @@ class _Parser:
     def parse_compare(self) -> Callable[[Scope], Any]:
         left = self.parse_value()
         if self.at("op"):
-            compare = _COMPARE[self.take().text]
+            operator = self.take().text
             right = self.parse_value()
+            if operator == "==":
+                return lambda scope: left(scope) == right(scope)
+            if operator == "!=":
+                return lambda scope: left(scope) != right(scope)
+            compare = _COMPARE[operator]
             return lambda scope: compare(left(scope), right(scope))
         negate = False
         if self.is_word("not") and self.tokens[self.index + 1].text == "in":

@@ -1,0 +1,1 @@
+"""Benchmarks: ``intrigue bench engine`` (headless random play) and ``intrigue bench server``."""

@@ -1,0 +1,44 @@
+"""``intrigue bench ...`` commands."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+bench = typer.Typer(help="Measure the engine and the server.", no_args_is_help=True)
+console = Console()
+
+
+@bench.command("engine")
+def engine(game: Optional[str] = typer.Option(None, "--game", "-g", help="One game (default: all)."),
+           seconds: float = typer.Option(3.0, "--seconds", "-s"),
+           players: Optional[int] = typer.Option(None, "--players", "-p"),
+           ui: bool = typer.Option(False, "--ui", help="Build UI components too (not headless)."),
+           as_json: bool = typer.Option(False, "--json")) -> None:
+    """Decisions/s, games/s and decisions per game with random choices, single process."""
+    from .. import games as registry
+    from .engine import clone_microseconds, measure
+
+    ids = [game] if game else registry.installed()
+    figures = [measure(g, seconds, players, headless=not ui) for g in ids]
+    clone = clone_microseconds() if "coup" in ids else None
+    if as_json:
+        print(json.dumps({"engine": [f.as_json() for f in figures], "coup_clone_us": clone}, indent=2))
+        return
+    table = Table("game", "players", "games", "decisions/s", "games/s", "decisions/game")
+    for figure in figures:
+        row = figure.as_json()
+        table.add_row(figure.game, str(figure.players), str(figure.games),
+                      f"{row['decisions_per_second']:,.0f}", f"{row['games_per_second']:,.1f}",
+                      f"{row['decisions_per_game']:.1f}")
+    console.print(table)
+    if clone is not None:
+        console.print(f"Coup clone mid-game: {clone:.1f} µs")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(bench, name="bench")
