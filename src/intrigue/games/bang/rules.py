@@ -32,9 +32,9 @@ Option notation (as offered, and as scenario files write them). A card is writte
 ``Barrel QS``, ``Rev. Carabine AC``); players by name.
 
 - play step: ``BANG! 10D at Blake`` (Calamity Janet also ``Missed! 2S at Blake``),
-  ``Duel QD at Blake``, ``Jail JS at Blake``, ``Panic! JH at Blake: hand`` (a
-  random hand card) or ``Panic! JH at Blake: Barrel QS`` (a card in front of him),
-  ``Cat Balou KH at Blake: hand`` / ``Cat Balou KH at Blake: Mustang 8H`` (also
+  ``Duel QD at Blake``, ``Jail JS at Blake``, ``Panic! JH at Blake (hand)`` (a
+  random hand card) or ``Panic! JH at Blake (Barrel QS)`` (a card in front of him),
+  ``Cat Balou KH at Blake (hand)`` / ``Cat Balou KH at Blake (Mustang 8H)`` (also
   ``at`` yourself for a card in front of you), ``Beer 6H``, ``Saloon 5H``,
   ``Stagecoach 9S``, ``Wells Fargo 3H``, ``General Store 9C``, ``Indians! KD``,
   ``Gatling 10H``, blue cards by label (``Barrel QS``, ``Volcanic 10S``,
@@ -556,9 +556,9 @@ def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
                 victims.append(seat)
             for o in victims:
                 if hand(m, o) and o != seat:
-                    menu.setdefault(f"{lab} at {nm(m, o)}: hand", [kind, card, o, None])
+                    menu.setdefault(f"{lab} at {nm(m, o)} (hand)", [kind, card, o, None])
                 for target in table(m, o):
-                    menu.setdefault(f"{lab} at {nm(m, o)}: {label(target)}", [kind, card, o, target])
+                    menu.setdefault(f"{lab} at {nm(m, o)} ({label(target)})", [kind, card, o, target])
         elif kind == "Duel":
             for o in others:
                 menu.setdefault(f"{lab} at {nm(m, o)}", ["Duel", card, o])
@@ -1102,8 +1102,8 @@ def open_play_interface(m: Match) -> None:
 
 @game.tool
 def enable_card_play_or_pass(m: Match) -> None:
-    for seat in m.targets:
-        offer(m, seat, play_menu(m, seat), auto=True)
+    for seat in m.targets:  # never auto-passed: that would tell the table the hand is unplayable
+        offer(m, seat, play_menu(m, seat), auto=False)
     render(m)
 
 
