@@ -5,17 +5,20 @@
 import {h, fill} from "./dom.js";
 import {cardColour} from "./cards.js";
 
-/** A face-up, face-down or lost card. `label` null means face down. */
-export function card(label, {up = label !== null, lost = false, mine = false} = {}) {
+/**
+ * A card: `label` null is face down. `secret` marks a card face down to the others
+ * that this viewer may see (their own hand, or any hand in a fully revealed replay).
+ */
+export function card(label, {lost = false, secret = false, yours = false} = {}) {
   const classes = ["card", label === null ? "down" : "up"];
   if (lost) classes.push("lost");
-  if (mine) classes.push("mine");
+  if (secret) classes.push("secret");
   const attrs = {class: classes.join(" "), dataset: {card: label === null ? "hidden" : label}};
   if (label === null) {
     return h("li", {...attrs, "aria-label": "face-down card"}, h("span", {class: "card-back", "aria-hidden": "true"}));
   }
   attrs.style = {"--card": cardColour(label)};
-  const note = lost ? "lost" : mine && !up ? "only you" : null;
+  const note = lost ? "lost" : secret ? (yours ? "only you" : "hidden") : null;
   return h("li", {...attrs, "aria-label": note ? `${label} (${note})` : label},
     h("span", {class: "card-label"}, label),
     note ? h("span", {class: "card-note"}, note) : null);
@@ -27,13 +30,13 @@ function playerBoard(row, view, hands) {
   if (row.active) classes.push("active");
   if (!row.alive) classes.push("out");
   if (you) classes.push("you");
-  // Your own face-down cards: the board is public, so it shows them face down; your hand
-  // component (if the game shows one) says what they are, in the same order.
-  const hand = hands.find((c) => c.player === row.name);
+  // The board is public, so it shows hidden cards face down; a hand component this viewer
+  // may see (their own; every hand in a revealed replay) says what they are, in order.
+  const hand = hands.find((c) => c.player === row.name && !c.title);
   const secret = hand ? [...(hand.cards || [])] : [];
   const cards = (row.cards || []).map((c) => {
-    if (c.label === null && you && secret.length) return card(secret.shift(), {up: false, mine: true});
-    return card(c.label, {up: c.up, lost: c.lost});
+    if (c.label === null && secret.length) return card(secret.shift(), {secret: true, yours: you});
+    return card(c.label, {lost: c.lost});
   });
   return h("article", {class: classes.join(" "), dataset: {player: row.name}, "aria-label": `${row.name}${row.alive ? "" : " (out)"}`},
     h("header", {class: "player-head"},
@@ -52,13 +55,13 @@ function playerBoard(row, view, hands) {
       : null);
 }
 
-function handView(component) {
+function handView(component, view) {
   const lost = component.lost || [];
   return h("section", {class: "hand", dataset: {kind: "hand", player: component.player || ""}},
     h("h3", {}, component.title || (component.player ? `${component.player}'s hand` : "Hand")),
     component.text ? h("p", {class: "muted"}, component.text) : null,
     h("ul", {class: "cards big"},
-      (component.cards || []).map((c) => card(c, {mine: true, up: true})),
+      (component.cards || []).map((c) => card(c, {secret: true, yours: component.player === view.you})),
       lost.map((c) => card(c, {lost: true}))));
 }
 
@@ -80,6 +83,19 @@ function optionButtons(options, onChoose) {
         disabled: !onChoose,
         onclick: onChoose ? (event) => onChoose(option, event.currentTarget) : null,
       }, option)))));
+}
+
+/**
+ * The option buttons, reused from the previous render when the same decision offers the
+ * same options: a view that arrives between a press and its release must not swallow the click.
+ */
+function keptButtons(root, options, onChoose, decision) {
+  const key = JSON.stringify([decision.phase, decision.kind, options, Boolean(onChoose)]);
+  const previous = root.querySelector(":scope > .decision .options");
+  if (previous && previous.dataset.key === key && !previous.querySelector(".chosen")) return previous;
+  const node = optionButtons(options, onChoose);
+  node.dataset.key = key;
+  return node;
 }
 
 /**
@@ -130,7 +146,7 @@ export function renderView(root, view, ctx = {}) {
     panel = h("section", {class: "decision mine", dataset: {kind: "options"}, "aria-label": "Your decision"},
       h("div", {class: "decision-head"},
         h("h2", {}, (prompt && prompt.prompt) || "Your choice"), ctx.countdown || null),
-      optionButtons(options, ctx.onChoose));
+      keptButtons(root, options, ctx.onChoose, decision));
   } else if (!view.over && (view.waiting || []).length) {
     panel = h("section", {class: "decision", "aria-label": "Waiting"},
       h("div", {class: "decision-head"},
@@ -142,7 +158,7 @@ export function renderView(root, view, ctx = {}) {
     h("section", {class: "board", dataset: {kind: "board"}, "aria-label": "Players"},
       (b.players || []).map((row) => playerBoard(row, view, hands))));
   // Your hand (and any other hand you may see, e.g. an exchange draw) in full size.
-  const handViews = hands.map(handView);
+  const handViews = hands.map((c) => handView(c, view));
 
   const others = components.filter((c) => !known.has(c.kind)).map((c) =>
     h("section", {class: "unknown", dataset: {kind: c.kind}},
@@ -150,6 +166,8 @@ export function renderView(root, view, ctx = {}) {
       Object.entries(c).filter(([k, v]) => !["key", "kind", "title"].includes(k) && typeof v !== "object")
         .map(([k, v]) => h("p", {}, `${k}: ${v}`))));
 
+  root.dataset.version = String(view.version);
+  root.dataset.over = String(Boolean(view.over));
   fill(root,
     indicators,
     results,

@@ -280,6 +280,7 @@ function renderWaiting() {
   if (!room || (state.view && room.status !== "waiting")) return;
   const seated = room.seats.filter((s) => s.name !== null || s.bot).length;
   const game = state.games[room.game];
+  delete $("#table").dataset.version;
   fill($("#table"), h("section", {class: "notice waiting-room"},
     h("h2", {}, room.status === "waiting" ? "Waiting for players" : "Loading the table…"),
     h("p", {}, `${seated} of ${room.seats.length} seats taken.` +
