@@ -40,5 +40,31 @@ def engine(game: Optional[str] = typer.Option(None, "--game", "-g", help="One ga
         console.print(f"Coup clone mid-game: {clone:.1f} µs")
 
 
+@bench.command("server")
+def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-player Coup matches."),
+           seconds: float = typer.Option(15.0, "--seconds", "-s", help="How long they play."),
+           restart: int = typer.Option(0, "--restart", help="Also time a restart with this many "
+                                                            "unfinished matches in the store."),
+           as_json: bool = typer.Option(False, "--json")) -> None:
+    """Real WebSocket clients on loopback: moves/s, latency percentiles, CPU, memory per match."""
+    from .server import run
+
+    figures = run(matches, seconds, restart)
+    if as_json:
+        print(json.dumps(figures, indent=2))
+        return
+    latency = figures["latency_ms"]
+    console.print(f"{figures['matches']} matches, {figures['clients']} WebSocket clients, "
+                  f"{figures['seconds']} s: {figures['moves_per_second']:,.1f} accepted moves/s "
+                  f"({figures['finished_matches']} matches finished, {figures['errors']} errors)")
+    console.print(f"command → view latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
+                  f"p99 {latency['p99']} ms")
+    console.print(f"server CPU {figures['server_cpu_percent']}%, "
+                  f"{figures['kib_per_idle_match']} KiB resident per idle live match")
+    if "restart" in figures:
+        console.print(f"restart with {figures['restart']['unfinished_matches']} unfinished matches: "
+                      f"{figures['restart']['restart_seconds']} s to serving")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bench, name="bench")

@@ -1,0 +1,202 @@
+"""Server load: real WebSocket clients on loopback playing Coup against a real server.
+
+``intrigue bench server`` starts ``intrigue serve`` as a subprocess on a free
+port with a temporary database, opens four real WebSocket clients per match,
+and lets them play random legal moves (rematching when a match ends) for a
+bounded time. It reports accepted moves per second, the latency from sending a
+``choose`` to receiving the view it produced (p50/p95/p99), the server's CPU use,
+its resident memory per idle live match, and, with ``--restart N``, how long the
+server takes to come back with N unfinished matches in its store after
+``kill -9``. Everything stops by itself; only 127.0.0.1 is ever contacted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+PLAYERS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen:
+    command = [sys.executable, "-c", "from intrigue.cli import main; main()", "serve", "--host", HOST,
+               "--port", str(port), "--db", str(db), "--bot-delay", "0", "--room-quota", "1000000"]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_until_serving(port: int, timeout: float = 60.0) -> float:
+    """Seconds until ``GET /api/games`` answers."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/api/games", timeout=2) as answer:
+                if answer.status == 200:
+                    return time.perf_counter() - started
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"the server did not answer within {timeout:.0f} s")
+
+
+def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(f"http://{HOST}:{port}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def open_table(port: int) -> tuple[str, list[str]]:
+    """A private 4-seat Coup room with timers off; returns its code and the seats' tokens."""
+    created = post(port, "/api/rooms", {"game": "coup", "name": "P1", "seats": PLAYERS, "bots": [],
+                                        "options": {"turn_timer": None, "window_timer": None},
+                                        "private": True})
+    tokens = [created["token"]]
+    for index in range(2, PLAYERS + 1):
+        tokens.append(post(port, f"/api/rooms/{created['room']}/join", {"name": f"P{index}"})["token"])
+    return created["room"], tokens
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Load:
+    latencies: list[float] = field(default_factory=list)
+    finished: int = 0
+    errors: int = 0
+
+
+async def player(port: int, room: str, token: str, host: bool, load: Load, stop: asyncio.Event,
+                 ready: asyncio.Event, seed: int) -> None:
+    from websockets.asyncio.client import connect  # noqa: PLC0415
+
+    rng = random.Random(seed)
+    sent: dict[int, float] = {}
+    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22) as ws:
+        await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
+        await ready.wait()
+        if host:
+            await ws.send(json.dumps({"type": "start", "token": token}))
+        voted_for = None
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except asyncio.TimeoutError:
+                continue
+            message = json.loads(raw)
+            if message["type"] == "error":
+                load.errors += 1
+                continue
+            if message["type"] != "view":
+                continue
+            view = message["view"]
+            now = time.perf_counter()
+            for version in [v for v in sent if v < view["version"]]:
+                load.latencies.append(now - sent.pop(version))
+            if view["over"]:
+                if host and voted_for != message["match"]:
+                    load.finished += 1
+                if voted_for != message["match"]:
+                    voted_for = message["match"]
+                    await ws.send(json.dumps({"type": "rematch", "token": token}))
+                continue
+            options = (view.get("decision") or {}).get("options") or []
+            if options and view["version"] not in sent:
+                sent[view["version"]] = time.perf_counter()
+                await ws.send(json.dumps({"type": "choose", "token": token, "version": view["version"],
+                                          "option": rng.choice(options)}))
+
+
+async def play(port: int, pid: int, matches: int, seconds: float) -> dict[str, Any]:
+    baseline = rss_kib(pid)
+    tables = [open_table(port) for _ in range(matches)]
+    load, stop, ready = Load(), asyncio.Event(), asyncio.Event()
+    tasks = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat))))
+             for room, tokens in tables for seat, token in enumerate(tokens)]
+    await asyncio.sleep(1.0 + matches / 200)  # every client attached, nobody playing yet
+    idle = rss_kib(pid)
+    ready.set()
+    cpu_before, started = cpu_seconds(pid), time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    elapsed = time.perf_counter() - started
+    cpu = cpu_seconds(pid) - cpu_before
+    await asyncio.gather(*tasks, return_exceptions=True)
+    latencies = sorted(load.latencies)
+
+    def pct(p: float) -> float:
+        return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000, 2) if latencies else 0.0
+
+    return {
+        "matches": matches, "clients": matches * PLAYERS, "seconds": round(elapsed, 2),
+        "moves": len(latencies), "moves_per_second": round(len(latencies) / elapsed, 1),
+        "finished_matches": load.finished, "errors": load.errors,
+        "latency_ms": {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
+                       "mean": round(statistics.fmean(latencies) * 1000, 2) if latencies else 0.0},
+        "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "rss_baseline_kib": baseline, "rss_idle_kib": idle,
+        "kib_per_idle_match": round((idle - baseline) / matches, 1),
+    }
+
+
+def restart(port: int, db: Path, matches: int) -> dict[str, Any]:
+    """Fill the store with unfinished matches, kill -9 the server, time the restart."""
+    server = start_server(port, db)
+    try:
+        wait_until_serving(port)
+        for _ in range(matches):
+            room, tokens = open_table(port)
+            post(port, f"/api/rooms/{room}/start", {"token": tokens[0]})
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    server = start_server(port, db)
+    try:
+        seconds = wait_until_serving(port, timeout=120)
+    finally:
+        server.terminate()
+        server.wait()
+    return {"unfinished_matches": matches, "restart_seconds": round(seconds, 2)}
+
+
+def run(matches: int = 100, seconds: float = 15.0, restart_matches: int = 0) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        server = start_server(port, Path(folder) / "bench.db")
+        try:
+            wait_until_serving(port)
+            figures = asyncio.run(play(port, server.pid, matches, seconds))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        if restart_matches:
+            figures["restart"] = restart(free_port(), Path(folder) / "restart.db", restart_matches)
+    return figures
