@@ -401,6 +401,9 @@ def t_shot(m: Match, task: dict[str, Any]) -> None:
     if m.state["need"].get(str(seat), 0) <= 0:
         say(m, f"{nm(m, seat)} avoids the shot.")
         return
+    if not hand(m, seat):  # everyone sees the empty hand: nothing to ask
+        push(m, {"do": "damage", "seat": seat, "amount": 1, "source": task["source"]})
+        return
     ask(m, "shot", seat, source=task["source"], card=task["card"])
 
 
@@ -479,8 +482,20 @@ def die(m: Match, seat: int, source: int | None) -> None:
 
 def t_duel(m: Match, task: dict[str, Any]) -> None:
     seat, other = task["seat"], task["other"]
-    if alive(m, seat) and alive(m, other):
+    if not (alive(m, seat) and alive(m, other)):
+        return
+    if hand(m, seat):
         ask(m, "duel", seat, other=other, challenger=task["challenger"])
+    else:
+        duel_lost(m, seat, other, task["challenger"])
+
+
+def duel_lost(m: Match, seat: int, other: int, challenger: int) -> None:
+    source: int | None = other
+    if seat == challenger and m.options["duel_challenger_loss"] == "self":
+        source = None
+    say(m, f"{nm(m, seat)} loses the Duel.")
+    push(m, {"do": "damage", "seat": seat, "amount": 1, "source": source})
 
 
 def t_group(m: Match, task: dict[str, Any]) -> None:
@@ -491,8 +506,11 @@ def t_group(m: Match, task: dict[str, Any]) -> None:
             if m.state["need"].get(str(s), 1) <= 0:
                 say(m, f"{nm(m, s)} avoids the Gatling.")
         seats = [s for s in seats if m.state["need"].get(str(s), 1) > 0]
-    if seats:
-        ask_group(m, kind, seats, source=task["source"])
+    asked = [s for s in seats if hand(m, s)]  # an empty hand is public: no need to ask
+    if asked:
+        ask_group(m, kind, asked, source=task["source"], order=seats)
+    else:
+        answer_group(m, {"kind": kind, "seats": [], "order": seats, "source": task["source"]}, {})
 
 
 def t_store(m: Match, task: dict[str, Any]) -> None:
@@ -696,11 +714,7 @@ def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
             say(m, f"{nm(m, seat)} discards {label(action[1][0])} in the Duel.")
             push(m, {"do": "duel", "seat": p["other"], "other": seat, "challenger": p["challenger"]})
         else:
-            source = p["other"]
-            if seat == p["challenger"] and m.options["duel_challenger_loss"] == "self":
-                source = None
-            say(m, f"{nm(m, seat)} gives up the Duel.")
-            push(m, {"do": "damage", "seat": seat, "amount": 1, "source": source})
+            duel_lost(m, seat, p["other"], p["challenger"])
     elif kind == "save":
         if what == "beer":
             to_discard(m, take_from_hand(m, seat, action[1]))
@@ -738,10 +752,8 @@ def answer_group(m: Match, p: dict[str, Any], answers: dict[int, list[Any]]) -> 
         m.state["candidates"] = {}
         return
     hits = []
-    for seat in p["seats"]:  # clockwise from the player of the card
-        action = answers.get(seat)
-        if action is None:
-            continue
+    for seat in p["order"]:  # clockwise from the player of the card
+        action = answers.get(seat, ["pass"])
         if action[0] == "cards":
             for c in action[1]:
                 to_discard(m, take_from_hand(m, seat, c))
