@@ -23,6 +23,8 @@ from .base import Bot, SeatView
 VALUE = {"Duke": 5.0, "Captain": 4.0, "Assassin": 4.0, "Contessa": 3.5, "Ambassador": 2.5}
 #: A second copy of a character is worth this share of the first.
 DUPLICATE = 0.4
+#: How often a player without the character is assumed to claim it anyway.
+BLUFF_PRIOR = 0.15
 #: Phases in which the turn's claim stands unchallenged (so it is news about the claimant).
 CLAIM_PHASES = {4, 10, 11, 12, 13}
 
@@ -34,14 +36,15 @@ class Style:
     bluff: float          # a bluffed action on a turn where no honest claim suits
     block_bluff: float    # a bluffed block when the block would save coins or an influence
     doubt: float          # scales the chance of challenging a possible (not impossible) claim
+    sure: float           # challenge outright when the odds of a bluff (times the stakes) reach this
     last_stand: bool      # bluff a Contessa rather than lose the last influence
 
 
 STYLES = {
-    None: Style(bluff=0.22, block_bluff=0.22, doubt=0.35, last_stand=True),
-    "cautious": Style(bluff=0.10, block_bluff=0.12, doubt=0.18, last_stand=True),
-    "bold": Style(bluff=0.40, block_bluff=0.40, doubt=0.60, last_stand=True),
-    "honest": Style(bluff=0.0, block_bluff=0.0, doubt=0.30, last_stand=False),
+    None: Style(bluff=0.12, block_bluff=0.15, doubt=0.45, sure=0.6, last_stand=True),
+    "cautious": Style(bluff=0.06, block_bluff=0.08, doubt=0.2, sure=0.75, last_stand=True),
+    "bold": Style(bluff=0.25, block_bluff=0.30, doubt=0.8, sure=0.5, last_stand=True),
+    "honest": Style(bluff=0.0, block_bluff=0.0, doubt=0.2, sure=0.6, last_stand=False),
 }
 
 
@@ -55,6 +58,7 @@ class CoupHeuristic(Bot):
             raise ValueError(f"no heuristic personality {personality!r} (known: {', '.join(self.PERSONALITIES)})")
         self.style = STYLES[personality]
         self._claims: dict[str, set[str]] = {}
+        self._denied: dict[str, set[str]] = {}
         self._version = -1
         self._table: tuple[str, ...] = ()
 
@@ -85,9 +89,16 @@ class CoupHeuristic(Bot):
     def _remember(self, table: "Table") -> None:
         if table.version < self._version or table.names != self._table:  # a new match
             self._claims = {}
+            self._denied = {}
         self._version, self._table = table.version, table.names
         if table.phase in CLAIM_PHASES and table.claim and table.actor is not None:
-            self._claims.setdefault(table.names[table.actor], set()).add(table.claim)
+            who = table.names[table.actor]
+            if table.claim == "Ambassador":  # an Exchange reshuffles what they hold
+                self._claims[who] = set()
+                self._denied[who] = set()
+            self._claims.setdefault(who, set()).add(table.claim)
+        if table.phase == 10 and table.actor is not None:  # Foreign Aid: why not Tax, if you had the Duke?
+            self._denied.setdefault(table.names[table.actor], set()).add("Duke")
         if table.phase == 13 and table.block_claim and table.blocker is not None:
             self._claims.setdefault(table.names[table.blocker], set()).add(table.block_claim)
 
@@ -170,9 +181,13 @@ class CoupHeuristic(Bot):
                 stakes = 0.9 if table.coins(claimant) >= 4 else 0.5
         if table.influence(me) == 1 and stakes < 3.0:
             stakes *= 0.4  # a wrong challenge would end my game
-        doubt = 1.0 - table.chance_holds(claimant, character)
+        doubt = table.bluff_odds(claimant, character)
         if len(self.claimed(table, claimant) - {character}) >= 2:
             doubt = min(1.0, doubt + 0.3)  # three different characters from two cards
+        if character in self._denied.get(table.names[claimant], ()):
+            doubt = max(doubt, 0.7)  # they acted as if they had none
+        if doubt * min(stakes, 1.5) >= self.style.sure:
+            return "Challenge"
         chance = self.style.doubt * stakes * doubt ** 2
         return "Challenge" if self.rng.random() < chance else "Pass"
 
@@ -254,6 +269,16 @@ class Table:
         if self.unseen < hidden:
             return 1.0
         return 1.0 - comb(self.unseen - left, hidden) / comb(self.unseen, hidden)
+
+    def bluff_odds(self, seat: int, character: str, propensity: float = BLUFF_PRIOR) -> float:
+        """P(a claim of ``character`` by ``seat`` is a bluff), by Bayes.
+
+        A player who holds the character claims it; one who does not bluffs it
+        with probability ``propensity``. Few unseen copies make a bluff likely.
+        """
+        holds = self.chance_holds(seat, character)
+        bluffing = (1.0 - holds) * propensity
+        return bluffing / (bluffing + holds) if bluffing + holds else 1.0
 
 
 def hand_value(cards: list[str]) -> float:
