@@ -35,8 +35,9 @@ def free_port() -> int:
 class ServerThread:
     """uvicorn serving ``create_app`` on a free port, in a background thread."""
 
-    def __init__(self, db: Path | str, settings: Settings = FAST, static: Path | None = None):
-        self.store = open_store(str(db), synchronous="NORMAL")
+    def __init__(self, db: Path | str, settings: Settings = FAST, static: Path | None = None,
+                 busy_timeout: float = 5.0):
+        self.store = open_store(str(db), synchronous="NORMAL", busy_timeout=busy_timeout)
         self.app = create_app(self.store, settings, static)
         self.port = free_port()
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="error",

@@ -365,3 +365,35 @@ def test_leaving_during_a_match_hands_the_seat_to_the_default(server, http):
     assert room["seats"][actor.view["seat"]]["left"] is True
     actor.send({"type": "choose", "token": actor.token, "version": other.view["version"], "option": "Income"})
     assert actor.error()["code"] == "bad_token"
+
+
+# -- the web client's files and the schema ---------------------------------------------------------------
+def test_pages_and_static_files_are_served_and_nothing_else(server, http):
+    for path in ("/", "/history", "/room/K7QX", "/replay/1"):
+        answer = http.get(path)
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
+    for path in ("/static/../../../pyproject.toml", "/static/%2e%2e/%2e%2e/%2e%2e/pyproject.toml",
+                 "/static/..%2f..%2f..%2fpyproject.toml", "/room/../../pyproject.toml"):
+        answer = http.get(path)
+        assert answer.status_code == 404 or "[project]" not in answer.text, path
+    assert http.get("/openapi.json").json()["paths"]["/api/rooms"]["post"]
+
+
+def test_a_missing_page_says_which_file_is_missing(tmp_path):
+    from .support import ServerThread
+
+    with ServerThread(tmp_path / "x.db", static=tmp_path / "empty") as bare, bare.http() as http:
+        answer = http.get("/")
+        assert answer.status_code == 404 and "index.html" in answer.json()["error"]["message"]
+
+
+def test_room_creation_is_limited_per_client(tmp_path):
+    from intrigue.server.rooms import Settings
+
+    from .support import ServerThread
+
+    with ServerThread(tmp_path / "q.db", Settings(room_quota=2)) as limited, limited.http() as http:
+        create_room(http)
+        create_room(http)
+        third = http.post("/api/rooms", json={"game": "coup", "name": "A", "seats": 2})
+        assert third.status_code == 429 and third.json()["error"]["code"] == "quota"

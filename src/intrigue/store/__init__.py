@@ -111,10 +111,11 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-def open_store(path: str, synchronous: str = "FULL") -> "Store":
+def open_store(path: str, synchronous: str = "FULL", busy_timeout: float = 5.0) -> "Store":
+    """Open (creating and migrating if needed) the SQLite store at ``path``."""
     from .sqlite import SQLiteStore  # noqa: PLC0415
 
-    return SQLiteStore(path, synchronous=synchronous)
+    return SQLiteStore(path, synchronous=synchronous, busy_timeout=busy_timeout)
 
 
 __all__ = ["ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "MatchRecord", "RoomRecord",

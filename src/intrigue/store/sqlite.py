@@ -83,7 +83,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 class SQLiteStore:
     """See the module docstring. Safe to share between threads (one lock)."""
 
-    def __init__(self, path: str | Path, synchronous: str = "FULL"):
+    def __init__(self, path: str | Path, synchronous: str = "FULL", busy_timeout: float = 5.0):
         self.path = str(path)
         self._lock = threading.RLock()
         if self.path != ":memory:":
@@ -103,7 +103,7 @@ class SQLiteStore:
             if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
                 raise StoreError(f"unknown synchronous mode {synchronous!r}")
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             self._check_integrity()
             self._migrate()
         except sqlite3.DatabaseError as exc:

@@ -1,0 +1,187 @@
+"""History, replay (HTTP and terminal), export/import round trips, and a store that cannot write."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+
+import pytest
+from typer.testing import CliRunner
+
+from intrigue import cli, games
+from intrigue.engine import Match
+from intrigue.server.history import fingerprint
+from intrigue.server.rooms import game_version, rebuild
+from intrigue.store import ChoiceRecord, open_store
+
+from .support import Client, ServerThread, create_room, join
+
+cli._register_commands()
+runner = CliRunner()
+
+
+def record_match(store, seed: int, moves: int | None = None) -> tuple[int, Match]:
+    """Play random legal choices into the store, as the server would; ``moves`` stops early."""
+    game = games.get("coup")
+    names = ["Aria", "Blake", "Casey"]
+    match = Match(game, names, seed)
+    match_id = store.create_match(None, "coup", game_version(game), names, [None] * 3, seed, {}, "2026-11-22T12:00:00Z")
+    rng = random.Random(seed)
+    while not match.over and (moves is None or match.version < moves):
+        seat = rng.choice(match.pending)
+        option = rng.choice(match.legal(seat))
+        store.append_choice(match_id, ChoiceRecord(match.version, seat, option, "player", "t"))
+        match.choose(seat, option)
+    if match.over:
+        store.finish_match(match_id, match.winners, "2026-11-22T12:10:00Z")
+    return match_id, match
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    path = tmp_path_factory.mktemp("history") / "history.db"
+    store = open_store(str(path))
+    finished, played = record_match(store, 11)
+    live, _ = record_match(store, 12, moves=6)
+    store.close()
+    return path, finished, played, live
+
+
+def test_history_lists_finished_matches(recorded):
+    path, finished, played, live = recorded
+    with ServerThread(path) as server, server.http() as http:
+        listed = http.get("/api/matches", params={"status": "finished"}).json()
+        assert [m["match"] for m in listed] == [finished]
+        entry = listed[0]
+        assert entry["players"] == ["Aria", "Blake", "Casey"] and entry["moves"] == played.version
+        assert entry["winners"] == [played.names[s] for s in played.winners]
+        assert [m["match"] for m in http.get("/api/matches", params={"status": "playing"}).json()] == [live]
+
+
+def test_replay_steps_through_a_finished_match_from_any_seat(recorded):
+    path, finished, played, live = recorded
+    with ServerThread(path) as server, server.http() as http:
+        start = http.get(f"/api/matches/{finished}/replay", params={"step": 0, "seat": "0"}).json()
+        assert start["step"] == 0 and start["steps"] == played.version and start["choice"] is None
+        assert start["view"]["version"] == 0 and start["view"]["seat"] == 0
+        middle = played.version // 2
+        seat1 = http.get(f"/api/matches/{finished}/replay", params={"step": middle, "seat": "1"}).json()
+        hands = [c["player"] for c in seat1["view"]["components"] if c["kind"] == "hand"]
+        assert hands == ["Blake"], "a seat's replay shows only that seat's hand"
+        everything = http.get(f"/api/matches/{finished}/replay", params={"step": middle, "seat": "all"}).json()
+        shown = {c["player"] for c in everything["view"]["components"] if c["kind"] == "hand"}
+        alive = {played.names[s] for s in range(3)
+                 if any(not i["revealed"] for i in rebuild_at(played, middle).players[s]["influences"].values())}
+        assert shown == alive, "with seat=all every hand still held is shown"
+        assert everything["choice"]["version"] == middle - 1
+        end = http.get(f"/api/matches/{finished}/replay", params={"step": played.version, "seat": "all"}).json()
+        assert end["view"]["over"] and end["view"]["winners"] == [played.names[s] for s in played.winners]
+        too_far = http.get(f"/api/matches/{finished}/replay", params={"step": played.version + 1})
+        assert too_far.status_code == 400 and "step must be from 0" in too_far.json()["error"]["message"]
+        bad_seat = http.get(f"/api/matches/{finished}/replay", params={"step": 1, "seat": "9"})
+        assert bad_seat.status_code == 400
+        missing = http.get("/api/matches/9999/replay")
+        assert missing.status_code == 404
+
+
+def rebuild_at(played: Match, step: int) -> Match:
+    return rebuild_from(played, played.log[:step])
+
+
+def rebuild_from(played: Match, log) -> Match:
+    match = Match(played.game, played.names, played.seed)
+    for choice in log:
+        match.choose(choice.seat, choice.option)
+    return match
+
+
+def test_a_match_in_progress_is_never_replayed(recorded):
+    path, finished, played, live = recorded
+    with ServerThread(path) as server, server.http() as http:
+        for seat in ("all", "0"):
+            answer = http.get(f"/api/matches/{live}/replay", params={"step": 1, "seat": seat})
+            assert answer.status_code == 409 and answer.json()["error"]["code"] == "in_progress"
+    result = runner.invoke(cli.app, ["replay", str(live), "--db", str(path)])
+    assert result.exit_code == 1 and "still being played" in result.output
+    result = runner.invoke(cli.app, ["export", str(live), "--db", str(path)])
+    assert result.exit_code == 1
+
+
+def test_replay_prints_the_match_move_by_move(recorded):
+    path, finished, played, live = recorded
+    result = runner.invoke(cli.app, ["replay", str(finished), "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"Match {finished}: coup, Aria, Blake, Casey")
+    first = played.log[0]
+    assert f"   1. {played.names[first.seat]}: {first.option}" in lines
+    assert lines[-1] == "Winner: " + ", ".join(played.names[s] for s in played.winners)
+
+
+def test_export_then_import_reproduces_the_same_match(recorded, tmp_path):
+    path, finished, played, live = recorded
+    out = tmp_path / "match.json"
+    result = runner.invoke(cli.app, ["export", str(finished), "-o", str(out), "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["seed"] == 11 and len(data["choices"]) == played.version
+    assert data["result"]["fingerprint"] == fingerprint(played)
+    fresh = tmp_path / "fresh.db"
+    result = runner.invoke(cli.app, ["import", str(out), "--db", str(fresh)])
+    assert result.exit_code == 0, result.output
+    assert "same final state" in result.output
+    store = open_store(str(fresh))
+    imported = store.list_matches("finished")[0]
+    again = rebuild(imported, store.choices(imported.id))
+    assert fingerprint(again) == fingerprint(played) and again.winners == played.winners
+
+
+def test_a_tampered_export_is_refused_and_stores_nothing(recorded, tmp_path):
+    path, finished, played, live = recorded
+    out = tmp_path / "match.json"
+    runner.invoke(cli.app, ["export", str(finished), "-o", str(out), "--db", str(path)])
+    data = json.loads(out.read_text())
+    data["seed"] = 12  # another deal: the moves no longer fit, or end elsewhere
+    out.write_text(json.dumps(data))
+    fresh = tmp_path / "fresh.db"
+    result = runner.invoke(cli.app, ["import", str(out), "--db", str(fresh)])
+    assert result.exit_code == 1 and "error:" in result.output
+    assert open_store(str(fresh)).list_matches() == []
+    out.write_text("{\"format\": \"something else\"}")
+    result = runner.invoke(cli.app, ["import", str(out), "--db", str(fresh)])
+    assert result.exit_code == 1 and "not an exported Intrigue match" in result.output
+
+
+def test_serve_refuses_a_damaged_database_with_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\xff" * 3000)
+    before = bad.read_bytes()
+    result = runner.invoke(cli.app, ["serve", "--db", str(bad)])
+    assert result.exit_code == 2
+    assert "bad.db" in result.output and "left untouched" in result.output
+    assert bad.read_bytes() == before
+
+
+def test_a_move_that_cannot_be_stored_is_not_applied(tmp_path):
+    path = tmp_path / "locked.db"
+    with ServerThread(path, busy_timeout=0.1) as server, server.http() as http:
+        created = create_room(http, private=True, options={"turn_timer": None, "window_timer": None})
+        joined = join(http, created["room"], "Blake")
+        players = [Client(server.ws_url, created["room"], created["token"]),
+                   Client(server.ws_url, created["room"], joined["token"])]
+        players[0].send({"type": "start", "token": created["token"]})
+        for player in players:
+            player.settle(lambda v: v["decision"] is not None)
+        actor = next(p for p in players if p.options)
+        other = sqlite3.connect(path, timeout=0.1)  # another process holds the write lock
+        other.execute("BEGIN EXCLUSIVE")
+        actor.choose("Income")
+        error = actor.error()
+        assert error["code"] == "storage" and "not applied" in error["message"]
+        other.rollback()
+        other.close()
+        actor.drain()
+        assert actor.view["version"] == 0
+        actor.choose("Income")
+        actor.settle(lambda v: v["version"] == 1)
