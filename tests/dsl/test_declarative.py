@@ -1,0 +1,219 @@
+"""The declarative extension: the validator catches every mistake; the statements do what they say."""
+
+import json
+import random
+
+import jsonschema
+import pytest
+import yaml
+
+from intrigue.dsl import json_schema, validate_text
+from intrigue.engine import Match
+from intrigue.games import load_path
+from intrigue.simulate import random_play
+
+from ..conftest import ROOT
+
+GAMES = ROOT / "src" / "intrigue" / "games"
+
+#: A small valid game using every statement; each test breaks one thing.
+BASE = """
+declaration:
+  min_players: 3
+  max_players: 4
+  roles: [{name: Cat}, {name: Mouse}]
+  player_states:
+    name: {type: string}
+    role: {type: string, visibility: player.caught == true}
+    caught: {type: boolean}
+    turn: {type: boolean}
+    note: {type: string, visibility: owner}
+  audience_groups:
+    cats: {selection_criteria: player.role == 'Cat'}
+  game_state: {round: 1, mice: 0, ayes: 0, agreed: false, picked: 0}
+  role_deal:
+    roles:
+      Cat: {counts: {3: 1, 4: 1}, fields: {note: hunter}}
+      Mouse: {rest: true, fields: {note: prey}}
+phases:
+  0:
+    name: Deal
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - deal: roles
+    - show: role
+      to: owner
+    - show: role
+      where: player.role == 'Cat'
+      to: cats
+    - advance: turn
+    next_phase: {id: 1, name: Pick}
+  1:
+    name: Pick
+    completion_criteria:
+      type: player_action
+      wait_for: single_player_choice
+      target_players: {condition: player.turn == true}
+      options:
+      - option: Rest
+        if: player.caught == false
+      - players: player.caught == false
+        except_self: true
+    effects:
+    - set: game.picked
+      to: chosen.id
+    - say: '{actor.name} picks {chosen.name}'
+    next_phase:
+      Rest: {id: 3, name: Next, when: choice == 'Rest'}
+      Vote: {id: 2, name: Vote}
+  2:
+    name: Vote
+    completion_criteria:
+      type: player_action
+      wait_for: all_players_action
+      target_players: {condition: player.caught == false}
+      options: ['Yes', 'No']  # quoted: YAML reads a bare Yes as true
+    effects:
+    - tally: 'Yes'
+      into: game.ayes
+      majority: game.agreed
+    - set: players.caught
+      where: player.id == picked and agreed == true
+      to: true
+    next_phase: {id: 3, name: Next}
+  3:
+    name: Next
+    completion_criteria: {type: UI_displayed}
+    actions:
+    - description: count
+      effects:
+      - count: player.role == 'Mouse' and player.caught == false
+        into: game.mice
+      - advance: turn
+        where: player.caught == false
+        rounds: game.round
+    next_phase:
+      Mice gone: {id: 9, name: End, when: mice == 0}
+      Late: {id: 9, name: End, when: round > 3}
+      Again: {id: 1, name: Pick}
+  9:
+    name: End
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - win: player.role == 'Cat' and mice == 0 or player.role == 'Mouse' and mice > 0
+    next_phase: null
+"""
+
+
+def problems(text):
+    return [f"{p.path}: {p.message}" for p in validate_text(text).problems]
+
+
+def broken(old, new):
+    assert old in BASE, old
+    return problems(BASE.replace(old, new, 1))
+
+
+def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
+    assert problems(BASE) == []
+    path = tmp_path / "cats.yaml"
+    path.write_text(BASE)
+    game = load_path(path)
+    for seed in range(50):
+        match = Match(game, ["A", "B", "C", "D"][: 3 + seed % 2], seed=seed, headless=True)
+        random_play(match, random.Random(seed))
+        assert match.over and match.winners
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("when: mice == 0", "when: mice = 0",
+     "phases.3.next_phase.Mice gone.when: unexpected character '=' (column 6) in 'mice = 0'"),
+    ("when: round > 3", "when: rounds > 3",
+     "phases.3.next_phase.Late.when: unknown name 'rounds' (column 1) in 'rounds > 3'"),
+    ("when: choice == 'Rest'", "when: player.sleepy == true",
+     "phases.1.next_phase.Rest.when: player field 'sleepy' is not declared in player_states (column 1) "
+     "in 'player.sleepy == true'"),
+    ("      Mice gone: {id: 9, name: End, when: mice == 0}", "      Mice gone: {id: 9, name: End}",
+     "phases.3.next_phase.Mice gone: every branch but the last needs 'when' once one has it"),
+    ("    - set: game.picked\n      to: chosen.id", "    - set: game.pick\n      to: chosen.id",
+     "phases.1.effects.0.set: game name 'pick' is not declared in declaration.game_state"),
+    ("    - set: players.caught\n", "    - set: players.cought\n",
+     "phases.2.effects.1.set: player field 'cought' is not declared in player_states"),
+    ("    - set: game.picked\n", "    - set: someone.picked\n",
+     "phases.1.effects.0.set: cannot set 'someone.picked': write game.<name>, actor.<field>, "
+     "chosen.<field> or players.<field>"),
+    ("      to: chosen.id", "      to: chosen.id\n      where: player.turn == true",
+     "phases.1.effects.0.where: 'where' goes with players.<field>"),
+    ("      into: game.ayes", "      into: ayes", "phases.2.effects.0.into: 'ayes' must be game.<name>"),
+    ("      to: cats", "      to: dogs",
+     "phases.0.effects.2.to: cannot show to 'dogs': write owner, actor, everyone or an audience group"),
+    ("    - say: '{actor.name} picks {chosen.name}'", "    - say: '{actor.name} picks {chosen.nam}'",
+     "phases.1.effects.1.say: unknown name 'chosen.nam' (column 1) in 'chosen.nam'"),
+    ("    - deal: roles", "    - deal: roles\n      to: owner", "phases.0.effects.0: 'deal' does not take 'to'"),
+    ("    - deal: roles", "    - deal: roles\n      shuffle: twice",
+     "phases.0.effects.0.shuffle: extra inputs are not permitted"),
+    ("    - deal: roles", "    - deal: roles\n      say: hi",
+     "phases.0.effects.0: an effect needs exactly one of set, count, tally, advance, deal, show, say, win "
+     "(found: deal, say)"),
+    ("    - tally: 'Yes'\n      into: game.ayes\n", "    - tally: 'Yes'\n",
+     "phases.2.effects.0: 'tally' needs 'into'"),
+    ("      Cat: {counts: {3: 1, 4: 1}, fields: {note: hunter}}", "      Cat: {counts: {3: 1}, fields: {note: hunter}}",
+     "declaration.role_deal.roles.Cat.counts: no count for 4 players"),
+    ("      Mouse: {rest: true, fields: {note: prey}}", "      Dog: {rest: true, fields: {bark: loud}}",
+     "declaration.role_deal.roles.Dog: role 'Dog' is not declared in roles"),
+    ("      - players: player.caught == false", "      - players: player.caught == false\n        if: true",
+     "phases.1.completion_criteria.options.1: 'if' goes with 'option'"),
+    ("  game_state: {round: 1,", "  game_state: {choice: 1, round: 1,",
+     "declaration.game_state.choice: 'choice' is a reserved name; choose another"),
+    ("    role: {type: string, visibility: player.caught == true}",
+     "    role: {type: string, visibility: player.caught === true}",
+     "declaration.player_states.role.visibility: unexpected character '=' (column 17) in 'player.caught === true'"),
+])
+def test_each_mistake_is_reported_where_it_is(old, new, expected):
+    assert expected in broken(old, new)
+
+
+def test_an_unknown_statement_is_an_error_not_a_warning():
+    found = validate_text(BASE.replace("    - deal: roles", "    - shuffle: roles", 1))
+    assert not found.ok
+    assert any("an effect needs exactly one of" in p.message and p.path == "phases.0.effects.0"
+               for p in found.errors)
+
+
+def test_files_without_extensions_mean_what_they_meant():
+    seed = (GAMES / "dsfgs" / "seed.yaml").read_text()
+    assert validate_text(seed).ok
+    assert "when" not in seed and "effects" not in seed
+
+
+@pytest.mark.parametrize("path", ["dsfgs/dsfgs.yaml", "heist/heist.yaml"])
+def test_the_json_schema_accepts_the_extended_files(path):
+    data = yaml.safe_load((GAMES / path).read_text())
+    jsonschema.validate(json.loads(json.dumps(data)), json_schema())
+
+
+def test_the_json_schema_rejects_an_unknown_statement():
+    data = yaml.safe_load((GAMES / "heist" / "heist.yaml").read_text())
+    data["phases"][0]["effects"].append({"shuffle": "roles"})
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(json.loads(json.dumps(data)), json_schema())
+
+
+def test_visibility_shows_each_field_to_whom_it_may(tmp_path):
+    path = tmp_path / "cats.yaml"
+    path.write_text(BASE)
+    game = load_path(path)
+    match = Match(game, ["A", "B", "C", "D"], seed=3, setup={"roles": {"A": "Cat", "B": "Mouse", "C": "Mouse",
+                                                                      "D": "Mouse"}, "first": "A"})
+    view = {p["name"]: p for p in match.observe(1)["state"]["players"]}
+    assert view["B"]["role"] == "Mouse" and view["B"]["note"] == "prey"
+    assert view["A"]["role"] is None and view["A"]["note"] is None and view["A"]["caught"] is False
+    match.choose(0, "B")
+    match.choose(0, "Yes")
+    match.choose(1, "No")
+    match.choose(2, "Yes")
+    match.choose(3, "Yes")
+    assert match.players[1]["caught"] is True and match.state["ayes"] == 3 and match.state["agreed"] is True
+    spectator = {p["name"]: p for p in match.observe(None)["state"]["players"]}
+    assert spectator["B"]["role"] == "Mouse" and spectator["C"]["role"] is None
+    assert spectator["B"]["note"] is None  # 'owner' stays with the owner
