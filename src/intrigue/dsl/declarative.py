@@ -110,6 +110,40 @@ def run_effects(match: "Match", effects: list[Effect]) -> None:
     for effect in effects:
         decided = _Decided(match)
         _STATEMENTS[effect.statement](match, effect, decided)
+    if not match.headless:
+        show_board(match)
+
+
+#: Fields the board shows as the row's state rather than as a fact.
+_BOARD_FLAGS = {"name", "id", "is_alive", "is_active"}
+
+
+def show_board(match: "Match") -> None:
+    """The public table: each player's publicly visible fields (the generic client draws it).
+
+    Statements are the only way a game without Python changes its state, so the
+    board is redrawn after each run of them. Secrets never reach it: it is built
+    from what a spectator may see.
+    """
+    specs = match.game.definition.declaration.player_states
+    rows = []
+    for owner in range(len(match.players)):
+        public = visible_fields(match, owner, None)
+        stats, tags = [], []
+        for name, value in public.items():
+            if name in _BOARD_FLAGS or value is None or value == "":
+                continue
+            spec = specs.get(name)
+            if spec is not None and spec.type in ("boolean", "bool"):
+                if value:
+                    tags.append(name.replace("_", " "))
+            else:
+                stats.append({"label": name.replace("_", " "), "value": value})
+        player = match.players[owner]
+        rows.append({"name": match.names[owner], "alive": bool(player.get("is_alive", True)),
+                     "active": bool(player.get("is_active", False)), "stats": stats, "cards": [],
+                     "tags": tags, "table": []})
+    match.canvas.show("board", key="board", players=rows)
 
 
 def _set(match: "Match", effect: Effect, decided: _Decided) -> None:
@@ -236,10 +270,12 @@ def _show(match: "Match", effect: Effect, decided: _Decided) -> None:
                     seen.append([viewer, owner, field])
         if viewers == []:
             continue
-        facts = ", ".join(f"{field}: {match.players[owner].get(field)}" for field in fields)
+        values = [match.players[owner].get(field) for field in fields]
+        facts = ", ".join(f"{field}: {value}" for field, value in zip(fields, values))
         audience = _audience(viewers)
         match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
-                          title=match.names[owner], text=facts, player=match.names[owner])
+                          title=" · ".join(_text(value) for value in values), text=facts,
+                          player=match.names[owner])
         match.announce(f"{match.names[owner]} — {facts}", audience)
 
 
