@@ -397,3 +397,13 @@ def test_room_creation_is_limited_per_client(tmp_path):
         create_room(http)
         third = http.post("/api/rooms", json={"game": "coup", "name": "A", "seats": 2})
         assert third.status_code == 429 and third.json()["error"]["code"] == "quota"
+
+
+def test_windows_get_the_window_timer_and_turns_the_turn_timer():
+    from intrigue.engine.match import Decision
+    from intrigue.server.rooms import is_window
+
+    assert not is_window(Decision(3, "single_player_choice", {0: ["Income", "Tax"]}))
+    assert not is_window(Decision(8, "single_player_choice", {1: ["Lose Duke", "Lose Captain"]}))
+    assert is_window(Decision(4, "all_players_action", {1: ["Challenge", "Pass"], 2: ["Challenge", "Pass"]}))
+    assert is_window(Decision(14, "single_player_choice", {2: ["Block Captain", "Block Ambassador", "Pass"]}))

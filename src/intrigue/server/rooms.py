@@ -10,9 +10,11 @@ A choice flows: checked by the engine (``Match.check``) → appended to the stor
 (committed) → applied (``Match.choose``) → views sent. If the store refuses, the
 move is not applied and the client gets ``storage``.
 
-Timers (decided here, documented in docs/protocol.md): a decision whose
-``wait_for`` is ``single_player_choice`` runs the room's ``turn_timer``; any other
-kind (challenge, block and response windows) runs ``window_timer``. The timer
+Timers (decided here, documented in docs/protocol.md): a *window* runs the
+room's ``window_timer`` and every other decision its ``turn_timer``. A window is
+a decision that waits for several players (``wait_for`` other than
+``single_player_choice``) or that a seat may decline (``Pass`` is offered): the
+challenge and block windows, including a block only the target may make. The timer
 restarts whenever a new decision opens. On expiry every seat still pending gets
 the game's timeout choice (``binding.timeout_choice``; without one, ``Pass`` if
 offered, else the first option). With timers off (``null``, private rooms only), a
@@ -35,6 +37,7 @@ from typing import Any, Callable, Protocol
 from .. import bots as bot_registry
 from .. import games as game_registry
 from ..engine import Game, Match
+from ..engine.match import Decision
 from ..engine.errors import Refused
 from ..store import ChatRecord, ChoiceRecord, Conflict, MatchRecord, RoomRecord, SeatRecord, Store, StoreError
 from .protocol import Bucket, Refusal, clean_chat, clean_name
@@ -44,7 +47,7 @@ log = logging.getLogger("intrigue.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 4
 TIMER_OPTIONS = {"turn_timer": 30, "window_timer": 15}
-TIMER_RANGE = (5, 3600)
+TIMER_RANGE = (1, 3600)
 
 
 @dataclass
@@ -91,6 +94,12 @@ def timeout_choice(match: Match, seat: int, options: list[str]) -> str:
         except Exception:  # noqa: BLE001 - a rules bug must not stall the game
             log.exception("%s: timeout choice failed", match.game.id)
     return "Pass" if "Pass" in options else options[0]
+
+
+def is_window(decision: Decision) -> bool:
+    """Challenge/block/response windows get the short timer (see the module docstring)."""
+    return decision.wait_for != "single_player_choice" or any("Pass" in options
+                                                              for options in decision.offers.values())
 
 
 class Sink(Protocol):
@@ -463,10 +472,10 @@ class Room:
     def _timer_mode(self) -> tuple[str, float] | None:
         match = self.match
         assert match is not None and match.decision is not None
-        if match.decision.wait_for == "single_player_choice":
-            mode, seconds = "turn", self.options.get("turn_timer")
-        else:
+        if is_window(match.decision):
             mode, seconds = "window", self.options.get("window_timer")
+        else:
+            mode, seconds = "turn", self.options.get("turn_timer")
         if seconds:
             return mode, float(seconds)
         absent = [s for s in match.pending if self.seats[s].human and not self.seats[s].connected]
