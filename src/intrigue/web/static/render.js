@@ -85,6 +85,11 @@ function optionButtons(options, onChoose) {
       }, option)))));
 }
 
+function winnersLine(winners) {
+  if (!winners || !winners.length) return null;
+  return h("p", {class: "winners"}, `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}`);
+}
+
 /**
  * The option buttons, reused from the previous render when the same decision offers the
  * same options: a view that arrives between a press and its release must not swallow the click.
@@ -118,19 +123,30 @@ export function renderView(root, view, ctx = {}) {
           turnName === view.you ? "Your turn" : `${turnName}'s turn`)
       : null);
 
-  const results = byKind("result").map((r) =>
+  // A result is the winner banner once the match is over; before that (a game may show
+  // interim outcomes with the same tool) it is a plain notice among the texts.
+  const results = byKind("result").filter(() => view.over).map((r) =>
     h("section", {class: "result", dataset: {kind: "result"}, role: "status"},
       h("h2", {}, r.title || "Game over"),
       r.text ? h("p", {}, r.text) : null,
-      (r.winners || []).length ? h("p", {class: "winners"}, `Winner${r.winners.length > 1 ? "s" : ""}: ${r.winners.join(", ")}`) : null));
+      winnersLine(r.winners && r.winners.length ? r.winners : view.winners)));
+  const interim = byKind("result").filter(() => !view.over).map((r) =>
+    h("section", {class: "interim", dataset: {kind: "interim-result"}},
+      h("h3", {}, r.title || ""), r.text ? h("p", {}, r.text) : null));
   if (view.over && !results.length) {
     results.push(h("section", {class: "result", dataset: {kind: "result"}, role: "status"},
       h("h2", {}, "Game over"),
-      h("p", {class: "winners"}, (view.winners || []).length ? `Winners: ${view.winners.join(", ")}` : "No winner")));
+      winnersLine(view.winners) || h("p", {class: "winners"}, "No winner")));
   }
 
-  const texts = byKind("text").map((t) =>
+  // Text lines: the latest few in full, older ones folded away.
+  const lines = byKind("text").map((t) =>
     h("p", {class: `line tone-${t.tone || "plain"}`, dataset: {kind: "text"}}, t.text));
+  const RECENT = 6;
+  const texts = lines.length > RECENT + 2
+    ? [h("details", {class: "older"}, h("summary", {}, `${lines.length - RECENT} earlier lines`), lines.slice(0, -RECENT)),
+       lines.slice(-RECENT)]
+    : lines;
   const characters = byKind("character_card").map((c) =>
     h("section", {class: "character", dataset: {kind: "character_card"}, style: {"--card": cardColour(c.title || "")}},
       h("h3", {}, c.title || ""),
@@ -171,6 +187,7 @@ export function renderView(root, view, ctx = {}) {
   fill(root,
     indicators,
     results,
+    interim,
     h("div", {class: "texts"}, texts),
     characters,
     panel,

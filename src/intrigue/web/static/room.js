@@ -152,7 +152,11 @@ function onError(message) {
     reconnectNow();
     return;
   }
-  toast(message.message || message.code);
+  if (message.code === "stale_version") {
+    toast("The table changed before your choice arrived: choose again.", "info");
+  } else {
+    toast(message.message || message.code);
+  }
   // A refused choice changes nothing: let the player choose again.
   for (const button of document.querySelectorAll("button.option")) {
     button.disabled = false;
