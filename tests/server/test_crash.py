@@ -19,8 +19,11 @@ class Table:
     def __init__(self, server: ServerProcess, http: httpx.Client, rng: random.Random, index: int):
         humans = rng.randint(2, 3)
         bots = [{"kind": "random"}] if rng.random() < 0.5 else []
+        # one room keeps (long) timers: they must be running again after a restart
+        self.timed = index == 0
+        timers = {"turn_timer": 600, "window_timer": 300} if self.timed else {"turn_timer": None, "window_timer": None}
         created = create_room(http, name=f"H{index}a", seats=humans + len(bots), bots=bots, private=True,
-                              options={"turn_timer": None, "window_timer": None})
+                              options=timers)
         self.code = created["room"]
         self.tokens = [created["token"]] + [join(http, self.code, f"H{index}{chr(98 + n)}")["token"]
                                             for n in range(humans - 1)]
@@ -98,8 +101,14 @@ def test_sigkill_at_random_moments_loses_no_accepted_move(tmp_path):
                     table.settle()
                 else:
                     assert after == before[table.code], f"room {table.code} changed across kill {kill}"
-                    # timers are off here; only the grace period for seats not yet back may run
-                    assert all(c.timer is None or c.timer["kind"] == "grace" for c in table.clients)
+                    for client in table.clients:
+                        if table.over:
+                            assert client.timer is None
+                        elif table.timed:  # restarted from its full length
+                            assert client.timer["seconds"] in (600, 300)
+                            assert client.timer["seconds_left"] > client.timer["seconds"] - 30
+                        else:  # timers off: only the grace period for seats not yet back may run
+                            assert client.timer is None or client.timer["kind"] == "grace"
         for table in tables:
             deadline = time.monotonic() + 60
             while not table.over:

@@ -150,6 +150,13 @@ async def play(lobby: Lobby, rng: random.Random, number: int) -> dict[str, int]:
             cheat = rng.randrange(len(seat_tokens))
             command = {"type": "choose", "token": seat_tokens[cheat], "version": match.version - rng.randint(0, 1),
                        "option": rng.choice(match.legal(seat) + list(CHARACTERS))}
+        if rng.random() < 0.02:
+            talker = rng.randrange(len(seat_tokens))
+            try:
+                handle(lobby, recorders[talker], parse(encode({"type": "chat", "token": seat_tokens[talker],
+                                                               "text": f"I have the {rng.choice(CHARACTERS)}"})))
+            except Refusal as refusal:  # chatting too fast
+                recorders[talker].send(refusal.message_json())
         before = match.version
         sender = recorders[seat_tokens.index(command["token"])]
         try:
@@ -161,21 +168,24 @@ async def play(lobby: Lobby, rng: random.Random, number: int) -> dict[str, int]:
     assert room.match.over, f"game {number} did not finish"
     for recorder in recorders + [watcher]:
         room.detach(recorder)
+    kinds = set(watcher.kinds).union(*(r.kinds for r in recorders))
     return {"messages": sum(r.sent for r in recorders) + watcher.sent, "refusals": refusals,
-            "moves": room.match.version}
+            "moves": room.match.version, "kinds": kinds}
 
 
 def test_no_message_carries_another_seats_secret():
     async def main() -> dict[str, int]:
         lobby = Lobby(open_store(":memory:"), Settings(bot_delay=0, room_quota=10**6))
         rng = random.Random(20261122)
-        totals = {"messages": 0, "refusals": 0, "moves": 0}
+        totals = {"messages": 0, "refusals": 0, "moves": 0, "kinds": set()}
         for number in range(GAMES):
             for key, value in (await play(lobby, rng, number)).items():
-                totals[key] += value
+                totals[key] = totals[key] | value if key == "kinds" else totals[key] + value
         return totals
 
     totals = asyncio.run(main())
+    # every kind of message a room sends went through the checks (pong is constant)
+    assert totals["kinds"] == {"welcome", "room", "view", "error", "chat"}
     assert totals["moves"] > GAMES * 10
     assert totals["messages"] > totals["moves"] * 2
     assert totals["refusals"] > 0
