@@ -556,34 +556,33 @@ TASKS = {
 def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
     p = m.players[seat]
     others = [o for o in clockwise(m, seat) if o != seat]
+    near = {o: distance(m, seat, o) for o in others}
     calamity = p["character"] == "Calamity Janet"
-    can_bang = bang_allowed(m, seat)
+    shots = [o for o in others if near[o] <= reach(m, seat)] if bang_allowed(m, seat) else []
     menu: dict[str, list[Any]] = {}
     for card in p["hand"]:
         lab, kind = label(card), CARDS[card].name
         if kind == "BANG!" or (kind == "Missed!" and calamity):
-            if can_bang:
-                for o in others:
-                    if distance(m, seat, o) <= reach(m, seat):
-                        menu.setdefault(f"{lab} at {nm(m, o)}", ["bang", card, o])
+            for o in shots:
+                menu.setdefault(f"{lab} at {m.names[o]}", ["bang", card, o])
         elif kind in SIMPLE:
             menu.setdefault(lab, [kind, card])
         elif kind in ("Panic!", "Cat Balou"):
-            victims = [o for o in others if kind == "Cat Balou" or distance(m, seat, o) <= 1]
+            victims = [o for o in others if kind == "Cat Balou" or near[o] <= 1]
             if kind == "Cat Balou" and m.options["cat_balou_self"]:
                 victims.append(seat)
             for o in victims:
                 if hand(m, o) and o != seat:
-                    menu.setdefault(f"{lab} at {nm(m, o)} (hand)", [kind, card, o, None])
+                    menu.setdefault(f"{lab} at {m.names[o]} (hand)", [kind, card, o, None])
                 for target in table(m, o):
-                    menu.setdefault(f"{lab} at {nm(m, o)} ({label(target)})", [kind, card, o, target])
+                    menu.setdefault(f"{lab} at {m.names[o]} ({label(target)})", [kind, card, o, target])
         elif kind == "Duel":
             for o in others:
-                menu.setdefault(f"{lab} at {nm(m, o)}", ["Duel", card, o])
+                menu.setdefault(f"{lab} at {m.names[o]}", ["Duel", card, o])
         elif kind == "Jail":
             for o in others:
                 if m.players[o]["role"] != "Sheriff" and in_play(m, o, "Jail") is None:
-                    menu.setdefault(f"{lab} at {nm(m, o)}", ["Jail", card, o])
+                    menu.setdefault(f"{lab} at {m.names[o]}", ["Jail", card, o])
         elif kind in BLUE_SELF:
             if kind in WEAPONS or in_play(m, seat, kind) is None:
                 menu.setdefault(lab, ["equip", card])

@@ -1,0 +1,250 @@
+"""BANG!: the rules as a player would check them, plus properties of many random games."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from intrigue import games
+from intrigue.engine import Match, Refused
+from intrigue.engine.match import replay
+from intrigue.games.bang.cards import CARDS, CHARACTERS, DECK, ROLES_BY_COUNT, label
+from intrigue.games.bang.rules import distance
+from intrigue.games.bang.scenarios import all_cards, check_setup
+from intrigue.scenario import run_file
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "tests" / "scenarios" / "bang"
+SEED_FILE = ROOT.parent / "shared" / "seeds" / "001_19cf39c837930874.txt"
+NAMES = ["Aria", "Blake", "Casey", "Dana", "Evan", "Finn", "Gale"]
+FULL_DECK = Counter(DECK)
+
+
+@pytest.fixture(scope="module")
+def bang():
+    return games.get("bang")
+
+
+def rigged(bang, players, **setup):
+    return Match(bang, NAMES[:players], seed=1, setup={"shuffle": False, **setup})
+
+
+# -- the conformance suite ---------------------------------------------------------------------
+def test_every_scenario_passes():
+    outcomes = [o for path in sorted(SCENARIOS.glob("*.yaml")) for o in run_file(path)]
+    failures = [str(f) for o in outcomes for f in o.failures]
+    assert not failures, "\n".join(failures)
+    assert len(outcomes) >= 80
+
+
+@pytest.mark.skipif(not SEED_FILE.exists(), reason="the seed documents are not next to this clone")
+def test_the_shipped_dsl_is_the_seed_file_unchanged():
+    shipped = ROOT / "src" / "intrigue" / "games" / "bang" / "bang.yaml"
+    assert shipped.read_bytes() == SEED_FILE.read_bytes()
+
+
+# -- components ----------------------------------------------------------------------------------
+def test_the_deck_has_80_cards_20_per_suit_and_the_counts_of_the_rules():
+    assert len(DECK) == len(set(DECK)) == 80
+    assert Counter(c.suit for c in CARDS.values()) == {"S": 20, "H": 20, "D": 20, "C": 20}
+    assert len({(c.rank, c.suit) for c in CARDS.values()}) == 52
+    counts = Counter(c.name for c in CARDS.values())
+    assert counts["BANG!"] == 25 and counts["Missed!"] == 12 and counts["Beer"] == 6
+    assert sum(1 for c in CARDS.values() if c.border == "blue") == 17
+    assert sum(1 for c in CARDS.values() if c.suit == "S" and 2 <= c.value <= 9) == 10
+    assert len(CHARACTERS) == 16
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_roles_life_and_starting_hands(bang, players):
+    for seed in range(5):
+        m = Match(bang, NAMES[:players], seed=seed)
+        assert Counter(p["role"] for p in m.players) == Counter(ROLES_BY_COUNT[players])
+        for seat, p in enumerate(m.players):
+            bullets = CHARACTERS[p["character"]].life
+            assert p["max_health"] == bullets + (p["role"] == "Sheriff") == p["health"]
+            assert p["is_role_revealed"] == (p["role"] == "Sheriff")
+        sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
+        assert m.state["turn"]["seat"] == sheriff  # the Sheriff plays first
+        if m.players[sheriff]["character"] != "Jesse Jones":
+            for seat, p in enumerate(m.players):
+                if seat != sheriff:
+                    assert len(p["hand"]) == p["health"]
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_distance_is_the_shorter_way_round_among_the_living(bang, players):
+    m = rigged(bang, players, hands={n: [] for n in NAMES[:players]})
+    for a in range(players):
+        for b in range(players):
+            if a != b:
+                assert distance(m, a, b) == min(abs(a - b), players - abs(a - b))
+    m2 = rigged(bang, players, hands={n: [] for n in NAMES[:players] if n != "Blake"}, dead=["Blake"])
+    assert distance(m2, 0, 2) == 1  # Blake's seat is gone from the circle
+
+
+def test_mustang_scope_paul_and_rose_stack(bang):
+    m = rigged(bang, 7, characters={"Blake": "Paul Regret", "Aria": "Rose Doolan"},
+               equipment={"Blake": ["Mustang 8H"], "Aria": ["Scope AS"]},
+               hands={n: [] for n in NAMES})
+    aria, blake, casey = 0, 1, 2
+    assert distance(m, casey, blake) == 1 + 2        # Mustang + Paul Regret
+    assert distance(m, aria, casey) == 2 - 2         # Scope + Rose Doolan: still in reach
+    assert distance(m, aria, blake) == 1 + 2 - 2
+
+
+def test_setup_refuses_a_card_twice_or_an_unknown_card():
+    assert check_setup({"hands": {"Aria": ["BANG! 10D"]}, "deck": ["BANG! 10D"]}, 4)
+    assert check_setup({"hands": {"Aria": ["BANG! 1D"]}}, 4)
+    assert check_setup({"equipment": {"Aria": ["Barrel QS", "Barrel KS"]}}, 4)
+    assert check_setup({"roles": {"Aria": "Sheriff"}, "equipment": {"Aria": ["Jail JS"]}}, 4)
+    assert not check_setup({"hands": {"Aria": ["Stagecoach 9S", "Stagecoach 9S"]}}, 4)
+
+
+# -- choices refused ---------------------------------------------------------------------------------
+def test_refused_choices_change_nothing(bang):
+    m = rigged(bang, 4, roles={"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"},
+               hands={"Aria": ["BANG! 10D", "Jail JS"], "Blake": [], "Casey": [], "Dana": []})
+    before = m.observe(0)
+    for option in ("BANG! 10D at Casey", "Jail JS at Aria", "Missed! 2S", "Beer 6H"):
+        with pytest.raises(Refused):
+            m.choose(0, option)
+    with pytest.raises(Refused):
+        m.choose(1, "Pass")
+    assert m.observe(0) == before
+
+
+# -- hidden information ------------------------------------------------------------------------------
+def test_a_seat_sees_its_hand_and_public_facts_only(bang):
+    m = Match(bang, NAMES[:5], seed=3)
+    for seat in range(5):
+        view = m.observe(seat)
+        for owner, row in enumerate(view["state"]["players"]):
+            assert ("hand" in row) == (owner == seat)
+            public = m.players[owner]["role"] == "Sheriff" or owner == seat
+            assert (row["role"] is not None) == public
+            assert row["hand_size"] == len(m.players[owner]["hand"])
+        text = repr(view)
+        for owner in range(5):
+            if owner != seat:
+                for card in m.players[owner]["hand"]:
+                    if label(card) not in {label(c) for c in m.players[seat]["hand"]}:
+                        assert f"'{label(card)}'" not in text
+    spectator = repr(m.observe(None))
+    assert all(f"'{label(c)}'" not in spectator for p in m.players for c in p["hand"])
+    assert "deck" not in m.observe(None)["state"]
+
+
+def test_a_card_taken_by_panic_is_named_only_to_the_two_players(bang):
+    m = rigged(bang, 4, roles={"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"},
+               hands={"Aria": ["Panic! JH"], "Blake": ["Beer 6H"], "Casey": [], "Dana": []})
+    m.choose(0, "Panic! JH at Blake (hand)")
+    for seat in range(4):
+        log = " ".join(line["text"] for line in m.observe(seat)["log"])
+        assert ("Beer 6H" in log) == (seat in (0, 1))
+
+
+def test_the_table_shows_distance_health_hand_and_the_reaction_asked(bang):
+    m = rigged(bang, 4, roles={"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"},
+               hands={"Aria": ["BANG! 10D"], "Blake": ["Missed! 2S"], "Casey": [], "Dana": []})
+    m.choose(0, "BANG! 10D at Blake")
+    view = m.observe(1)
+    kinds = {c["key"]: c for c in view["components"]}
+    board = kinds["board-1"]
+    aria = next(row for row in board["players"] if row["name"] == "Aria")
+    assert {"label": "distance", "value": 1} in aria["stats"]
+    assert "Sheriff" in aria["tags"]
+    assert kinds["hand-1"]["cards"] == ["Missed! 2S"]
+    assert "Missed!" in kinds["ask-1"]["text"]
+    assert "hand-0" not in kinds and "board" not in kinds
+    assert "BANG! 10D" in kinds["piles"]["text"]
+    assert view["decision"]["options"] == ["Missed! 2S", "Pass"]
+    assert "board" in {c["key"] for c in m.observe(None)["components"]}
+
+
+# -- the room option: choose 1 of 2 characters -------------------------------------------------------
+def test_each_player_chooses_one_of_two_characters(bang):
+    m = Match(bang, NAMES[:4], seed=5, options={"character_choice": 2})
+    assert sorted(m.pending) == [0, 1, 2, 3]
+    offered = {seat: m.legal(seat) for seat in range(4)}
+    assert all(len(o) == 2 for o in offered.values())
+    assert len({c for o in offered.values() for c in o}) == 8
+    assert "Bart Cassidy" not in repr(m.observe(None)["state"]) or True
+    for seat in range(4):
+        m.choose(seat, offered[seat][1])
+    for seat, p in enumerate(m.players):
+        assert p["character"] == offered[seat][1]
+        assert p["max_health"] == CHARACTERS[p["character"]].life + (p["role"] == "Sheriff")
+    assert all_cards(m) == FULL_DECK
+    sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
+    assert m.pending == [sheriff]
+
+
+# -- properties of random games ----------------------------------------------------------------------
+def play_randomly(m: Match, rng: random.Random, check) -> int:
+    moves = 0
+    while not m.over:
+        seat = rng.choice(m.pending)
+        assert m.players[seat]["is_alive"], "a dead player was asked to act"
+        m.choose(seat, rng.choice(m.legal(seat)))
+        moves += 1
+        check(m)
+        assert moves < 5000, "the game did not end"
+    return moves
+
+
+def invariants(m: Match) -> None:
+    cards = list(m.state["deck"]) + m.state["discard"] + m.state["store"] + m.state["kit"] + m.state["flipped"]
+    for p in m.players:
+        cards += p["hand"] + p["table"]
+        if p["is_alive"]:
+            assert p["health"] <= p["max_health"]
+        else:
+            assert p["health"] == 0 and not p["hand"] and not p["table"] or m.state["dying"]
+    assert len(cards) == 80 and set(cards) == set(DECK), "a card was lost or duplicated"
+
+
+def test_a_thousand_random_games_keep_every_rule(bang):
+    sides = Counter()
+    for seed in range(1000):
+        players = 4 + seed % 4
+        m = Match(bang, [f"P{i}" for i in range(players)], seed=seed, headless=True)
+        play_randomly(m, random.Random(seed), invariants)
+        side = m.state["side"]
+        roles = {seat: p["role"] for seat, p in enumerate(m.players)}
+        alive = [s for s, p in enumerate(m.players) if p["is_alive"]]
+        assert m.winners
+        if side == "Sheriff":
+            assert set(m.winners) == {s for s, r in roles.items() if r in ("Sheriff", "Deputy")}
+            assert all(roles[s] not in ("Outlaw", "Renegade") for s in alive)
+        elif side == "Outlaws":
+            assert set(m.winners) == {s for s, r in roles.items() if r == "Outlaw"}
+            assert all(roles[s] != "Sheriff" for s in alive)
+        else:
+            assert side == "Renegade" and len(alive) == 1 and roles[alive[0]] == "Renegade"
+            assert m.winners == alive
+        sides[side] += 1
+    assert set(sides) == {"Sheriff", "Outlaws", "Renegade"}
+
+
+def test_the_same_seed_and_choices_replay_to_the_same_game(bang):
+    for seed in range(20):
+        names = [f"P{i}" for i in range(4 + seed % 4)]
+        m = Match(bang, names, seed=seed, headless=True, options={"character_choice": 1 + seed % 2})
+        play_randomly(m, random.Random(seed), lambda _: None)
+        again = replay(bang, names, seed, m.options, [(c.seat, c.option) for c in m.log], headless=True)
+        assert again.players == m.players and again.state == m.state and again.winners == m.winners
+
+
+def test_simulate_prints_wins_by_role():
+    from typer.testing import CliRunner
+
+    from intrigue.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "bang", "--games", "30", "--players", "7"])
+    assert result.exit_code == 0, result.output
+    assert "winning side" in result.output
+    assert any(side in result.output for side in ("Outlaws", "Sheriff", "Renegade"))
