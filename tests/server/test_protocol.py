@@ -407,3 +407,17 @@ def test_windows_get_the_window_timer_and_turns_the_turn_timer():
     assert not is_window(Decision(8, "single_player_choice", {1: ["Lose Duke", "Lose Captain"]}))
     assert is_window(Decision(4, "all_players_action", {1: ["Challenge", "Pass"], 2: ["Challenge", "Pass"]}))
     assert is_window(Decision(14, "single_player_choice", {2: ["Block Captain", "Block Ambassador", "Pass"]}))
+
+
+def test_empty_seats_leave_the_table_and_connections_learn_their_new_seat(server, http):
+    created = create_room(http, seats=4)
+    code = created["room"]
+    blake = join(http, code, "Blake")
+    casey = join(http, code, "Casey")
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    watcher = Client(server.ws_url, code, casey["token"])
+    assert watcher.until(lambda m: m["type"] == "welcome")["seat"] == 2
+    assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
+    assert watcher.until(lambda m: m["type"] == "welcome")["seat"] == 1
+    watcher.settle(lambda v: v is not None)
+    assert watcher.view["seat"] == 1 and watcher.view["players"] == ["Aria", "Casey"]

@@ -63,6 +63,7 @@ class Settings:
     chat_rate: float = 0.5          # chat lines per second per seat…
     chat_burst: float = 5.0         # …with this burst
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
+    max_connections: int = 200      # connections (players + spectators) per room
 
 
 def now_iso() -> str:
@@ -276,8 +277,11 @@ class Room:
         self.seats = seated
         self.host = mapping[self.host]
         for sink in self._all_sinks():
-            if sink.seat is not None:
+            if sink.seat is not None and mapping.get(sink.seat) != sink.seat:
                 sink.seat = mapping.get(sink.seat)
+                seat_now = self.seats[sink.seat] if sink.seat is not None else None
+                sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
+                           "name": seat_now.name if seat_now else None, "spectator": sink.seat is None})
         self._new_match()
 
     def _new_match(self) -> None:
@@ -312,6 +316,9 @@ class Room:
     # -- connections -------------------------------------------------------------
     def attach(self, sink: Sink, token: str | None) -> Seat | None:
         seat = self.seat_for(token) if token else None
+        if seat is None and len(self._all_sinks()) >= self.lobby.settings.max_connections:
+            raise Refusal("quota", f"room {self.code} has {self.lobby.settings.max_connections} connections "
+                                   "already; try again later", 429)
         self.detach(sink, announce=False)
         sink.seat = seat.seat if seat else None
         if seat:
@@ -399,7 +406,12 @@ class Room:
         except StoreError as exc:
             log.error("room %s: could not store a move: %s", self.code, exc)
             raise Refusal("storage", f"your move could not be stored, so it was not applied ({exc})", 503) from exc
-        match.choose(seat, option, version)
+        try:
+            match.choose(seat, option, version)
+        except Exception as exc:  # a rules bug: the move is logged, so recovery will name it
+            log.exception("room %s: the rules failed on %r (version %s)", self.code, option, version)
+            raise Refusal("internal", f"the game's rules failed on this move ({type(exc).__name__}); "
+                                      "it is kept in the log for the maintainers", 500) from None
         if match.over:
             self._finish()
         self.after_change()
