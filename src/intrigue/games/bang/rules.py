@@ -679,6 +679,8 @@ def answer_menu(m: Match, p: dict[str, Any], seat: int) -> dict[str, list[Any]]:
         for c in response_cards(m, seat, "BANG!"):
             menu.setdefault(label(c), ["cards", [c]])
         menu["Pass"] = ["pass"]
+    if kind in ("shot", "duel") and m.players[seat]["health"] < m.players[seat]["max_health"]:
+        menu.update(sid_menu(m, seat))  # Sid Ketchum may heal at any time, then answer
     elif kind == "save":
         menu = save_menu(m, seat)
     elif kind == "pick":
@@ -695,6 +697,12 @@ def answer_menu(m: Match, p: dict[str, Any], seat: int) -> dict[str, list[Any]]:
 # -- answers -------------------------------------------------------------------------------------------
 def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
     kind, what = p["kind"], action[0]
+    if what == "sid" and kind in ("shot", "duel"):
+        sid_heal(m, seat, action[1])
+        task = {"do": "shot", "seat": seat, "source": p.get("source"), "card": p.get("card")} if kind == "shot" \
+            else {"do": "duel", "seat": seat, "other": p["other"], "challenger": p["challenger"]}
+        push(m, task)  # and the same question again
+        return
     if kind in ("shot", "gatling"):
         if what == "cards":
             for c in action[1]:

@@ -106,6 +106,8 @@ def render(m: Match) -> None:
     if m.headless:
         return
     canvas = m.canvas
+    if m.state["turn"]["number"]:
+        canvas.delete("intro")
     canvas.show("phase", key="phase", name=m.phase.name)
     if m.state["turn"]["stage"] != "setup":
         canvas.show("turn", key="turn", player=nm(m, active(m)))
