@@ -84,3 +84,17 @@ def test_a_wrong_conviction_leaving_one_guard_lets_the_thief_win():
                   {"expect": {"winner": "Blaise", "sees": {"Aria": {"Cass": {"role": "Guard"}}}}}],
     })
     assert outcome.passed, [str(f) for f in outcome.failures]
+
+
+def test_a_folder_holding_only_a_dsl_file_is_an_installed_game(tmp_path, monkeypatch, heist):
+    """The tutorial's promise: copy a YAML file into games/<id>/ and it is a game."""
+    folder = tmp_path / "my_heist"
+    folder.mkdir()
+    (folder / "my_heist.yaml").write_text(heist.binding.dsl_path.read_text().replace("title: Heist", "title: My Heist"))
+    monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path)])
+    assert "my_heist" in games.installed()
+    mine = games.get("my_heist")
+    assert mine.title == "My Heist" and mine.id == "my_heist"
+    match = Match(mine, NAMES[:5], seed=4, headless=True)
+    random_play(match, random.Random(4))
+    assert match.over and match.winners

@@ -352,18 +352,19 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
 
     A field is hidden by ``visibility: owner`` or an expression (visible to all
     while it holds). The owner always sees their own fields; a viewer keeps
-    seeing what a ``show`` statement showed them; once the match is over,
-    everything is public.
+    seeing what a ``show`` statement showed them; once the match is over (or a
+    ``win`` statement has named the winners), everything is public.
     """
     player = match.players[owner]
     specs = match.game.definition.declaration.player_states
     seen = match.state.get(SEEN, ())
+    ended = match.over or bool(match.winners)  # a 'win' statement ends the secrecy too
     view: dict[str, Any] = {"name": match.names[owner], "id": player.get("id", owner + 1)}
     for name, spec in specs.items():
         if name in view:
             continue
         rule = spec.visibility
-        if rule is None or rule == "public" or rule is True or match.over or seat == owner:
+        if rule is None or rule == "public" or rule is True or ended or seat == owner:
             visible = True
         elif rule == "owner" or rule is False:
             visible = False

@@ -16,13 +16,30 @@ from ..engine import Game, GameBinding, load
 
 
 def installed() -> list[str]:
-    return sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
+    packages = {info.name for info in pkgutil.iter_modules(__path__) if info.ispkg}
+    return sorted(packages | set(_dsl_only()))
+
+
+def _dsl_only() -> dict[str, Path]:
+    """Folders holding only ``<id>/<id>.yaml``: games written without any Python."""
+    found: dict[str, Path] = {}
+    for folder in __path__:
+        for child in Path(folder).iterdir():
+            dsl = child / f"{child.name}.yaml"
+            if dsl.is_file() and not (child / "__init__.py").exists() and child.name.isidentifier():
+                found[child.name] = dsl
+    return found
 
 
 @lru_cache(maxsize=None)
 def get(game_id: str) -> Game:
     if game_id not in installed():
         raise KeyError(f"no installed game {game_id!r} (installed: {', '.join(installed())})")
+    bare = _dsl_only().get(game_id)
+    if bare is not None:
+        from ..dsl.declarative import binding_from_dsl  # noqa: PLC0415
+
+        return load(binding_from_dsl(bare, game_id))
     module = importlib.import_module(f"{__name__}.{game_id}")
     return load(module.game)
 
