@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -172,7 +173,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         return [history.summary(record) for record in store.list_matches(status, limit)]
 
     @app.get("/api/matches/{match}/replay", responses=ERRORS)
-    async def replay(match: int, step: int = Query(0, ge=0, le=1_000_000),
+    async def replay(match: int = FastPath(ge=1, le=2**62), step: int = Query(0, ge=0, le=1_000_000),
                      seat: str = Query("all", max_length=8)) -> dict[str, Any]:
         return history.replay_step(store, match, step, seat)
 

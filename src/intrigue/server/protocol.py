@@ -110,8 +110,12 @@ def clean_chat(text: str) -> str:
 
 
 def encode(message: dict[str, Any]) -> str:
-    """The exact text sent on the wire (one place, so tests can check what is sent)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """The exact text sent on the wire (one place, so tests can check what is sent).
+
+    ASCII-escaped, so even a lone surrogate a client smuggled into an option
+    string is sent back as valid JSON and valid UTF-8.
+    """
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"))
 
 
 @dataclass

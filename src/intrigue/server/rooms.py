@@ -251,6 +251,8 @@ class Room:
         for sink in sinks:
             sink.seat = None
             self.spectators.append(sink)
+        if self.status == "finished" and not self.rematch_needed():
+            self.status = "closed"
         self.save()
         self.broadcast_room()
         if self.status == "closed":
@@ -428,6 +430,16 @@ class Room:
             log.error("room %s: could not mark match %s finished: %s", self.code, self.match_id, exc)
             self.status = "finished"
         self.broadcast_room()
+        if not self.rematch_needed():  # every human has left: nobody can ask for a rematch
+            self.close()
+
+    def close(self) -> None:
+        self.status = "closed"
+        try:
+            self.save()
+        except Refusal as refusal:
+            log.error("room %s: %s", self.code, refusal.message)
+        self.lobby.forget(self)
 
     def chat(self, token: str | None, text: str) -> None:
         if not token:
