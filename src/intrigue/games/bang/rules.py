@@ -52,14 +52,21 @@ Option notation (as offered, and as scenario files write them). A card is writte
 - Lucky Duke's "draw!": ``Choose Beer 6H``; General Store: ``Take Beer 6H``;
   discard step: ``Discard BANG! 10D``; 1-of-2 characters (room option): the name.
 
-Scenario setup keys (all optional): ``roles``, ``characters``, ``health``,
+Sid Ketchum may also heal before answering a shot or a Duel. Prompts are never
+skipped in a way that reveals a hand: the play step and every response are asked
+even when ``Pass`` is the only option, unless the hand is empty (which is public).
+
+Scenario setup keys (all optional): ``roles``, ``characters`` (on a rigged table,
+players not named have no character: 4 bullets, no ability), ``health``,
 ``hands``, ``equipment`` (cards in front of a player, Jail and Dynamite included),
 ``deck`` (top first; every card not named anywhere follows, shuffled unless
 ``shuffle: false``), ``discard`` (top first), ``dead`` (players already out),
 ``first``. Extra ``expect`` keys: ``health``, ``max_health``, ``hand``,
 ``hand_size``, ``equipment``, ``role``, ``role_revealed``, ``character``,
-``distance`` (``{Aria: {Blake: 2}}``), ``bangs``, ``discard_top``, ``discard``,
-``deck``, ``deck_size``, ``side``, ``active``, ``stage``.
+``distance`` (``{Aria: {Blake: 2}}``), ``range``, ``bangs``, ``discard_top``,
+``discard``, ``discard_size``, ``deck``, ``deck_size``, ``store``, ``side``,
+``active``, ``stage``. Decisions on every [choice] of the rules reference:
+docs/games/bang.md.
 """
 
 from __future__ import annotations
