@@ -79,7 +79,8 @@ def shorten(condition: str, limit: int = 60) -> str:
     """A branch condition short enough to sit on an edge."""
     text = re.sub(r"\s+", " ", condition).strip()
     text = re.sub(r"^(if|when)\s+", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"^otherwise\b[,:]?.*", "otherwise", text, flags=re.IGNORECASE)
+    text = re.sub(r"^otherwise\b[,:]?\s*", lambda m: "otherwise, " if m.group(0).strip() != "otherwise" else
+                  "otherwise", text, flags=re.IGNORECASE).rstrip(", ")
     for filler in ("the declared action is ", "the original action is ", "the original action was ",
                    "the active player chooses ", "the active player ", "the played card "):
         if text.lower().startswith(filler):
@@ -349,7 +350,8 @@ def _layout(graph: PhaseGraph) -> dict[str, Any]:
         labels[index] = text
         start, end = 2 * layer[source], 2 * layer[target]
         chain: list[Any] = [("n", source)]
-        label_rank = (end - 1) if index in back else (start + 1)
+        # a loop back is labelled halfway, on its dashed line, away from both ends
+        label_rank = (start + (end - start) // 2) | 1 if index in back else start + 1
         for rank in range(start + 1, end):
             key = ("d", index, rank)
             width = max(_width(line, LABEL_SIZE) for line in text) + 10 if text and rank == label_rank else 0
@@ -481,6 +483,7 @@ def _crossings(ranks: dict[int, list[_Item]], items: dict[Any, _Item]) -> int:
 COLOURS = {"UI_displayed": ("#eef3fb", "#5b7db1"), "player_action": ("#fff6df", "#b7862b"),
            "timer": ("#e8f6ea", "#4f9a5a"), "missing": ("#fde2e2", "#c62828")}
 RED = "#c62828"
+LEGEND_WIDTH = 790.0
 
 
 def _port(items: dict[Any, _Item], node: _Item, neighbour: Any, below: bool, width: float) -> float:
@@ -512,7 +515,7 @@ def svg(game_or_definition: Any, highlight: int | None = None) -> str:
     items: dict[Any, _Item] = layout["items"]
     tops: dict[int, float] = layout["tops"]
     margin = 24.0
-    width = max(layout["width"] + 2 * margin, 620.0)
+    width = max(layout["width"] + 2 * margin, LEGEND_WIDTH + 2 * margin)
     height = layout["height"] + margin
     parts: list[str] = []
 

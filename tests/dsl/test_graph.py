@@ -99,7 +99,8 @@ def test_the_current_phase_is_highlighted():
 def test_long_conditions_are_shortened():
     assert shorten("If the declared action is Foreign Aid (no claim, blockable by Duke)") == \
         "Foreign Aid (no claim, blockable by Duke)"
-    assert shorten("Otherwise, proceed to the next turn") == "otherwise"
+    assert shorten("Otherwise, proceed to the next turn") == "otherwise, proceed to the next turn"
+    assert shorten("Otherwise") == "otherwise"
     long = shorten("If " + "a very long condition " * 10)
     assert len(long) <= 60 and long.endswith("…")
 
