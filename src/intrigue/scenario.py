@@ -101,11 +101,10 @@ def start(scenario: dict[str, Any]) -> Match:
         raise ScenarioError("'players' must be a list of names")
     players = [str(p) for p in players]
     setup = dict(scenario.get("setup") or {})
-    first = scenario.get("first")
-    if first is not None:
-        if first not in players:
-            raise ScenarioError(f"first player {first!r} is not among the players")
-        setup["first"] = first
+    first = scenario.get("first", players[0])  # the format's default: the first listed
+    if first not in players:
+        raise ScenarioError(f"first player {first!r} is not among the players")
+    setup["first"] = first
     check_setup(game, setup, players)
     return Match(game, players, scenario.get("seed", 0), scenario.get("options") or {}, setup)
 

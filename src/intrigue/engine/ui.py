@@ -22,7 +22,7 @@ kind                  props
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,11 +31,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class Audience:
-    """Who may see something: everyone, a DSL audience group, or listed seats."""
+    """Who may see something: everyone, a DSL audience group, or listed seats.
+
+    ``pending`` narrows it live: ``True`` keeps only seats whose choice is pending
+    (a prompt vanishes once answered), ``False`` only the others (spectators
+    included), for "Waiting for …" lines.
+    """
 
     public: bool = False
     group: str | None = None
     seats: frozenset[int] = frozenset()
+    pending: bool | None = None
 
     @staticmethod
     def everyone() -> "Audience":
@@ -55,7 +61,15 @@ class Audience:
     def in_group(name: str) -> "Audience":
         return Audience(group=name)
 
+    def while_pending(self) -> "Audience":
+        return replace(self, pending=True)
+
+    def unless_pending(self) -> "Audience":
+        return replace(self, pending=False)
+
     def includes(self, match: "Match", seat: int | None) -> bool:
+        if self.pending is not None and (seat is not None and seat in match.pending) != self.pending:
+            return False
         if self.public:
             return True
         if seat is None:
@@ -66,10 +80,12 @@ class Audience:
 
     def describe(self) -> str:
         if self.public:
-            return "public"
-        if self.group is not None:
-            return f"group:{self.group}"
-        return "seats:" + ",".join(str(s) for s in sorted(self.seats))
+            who = "public"
+        elif self.group is not None:
+            who = f"group:{self.group}"
+        else:
+            who = "seats:" + ",".join(str(s) for s in sorted(self.seats))
+        return who if self.pending is None else f"{who}:{'pending' if self.pending else 'not pending'}"
 
 
 PUBLIC = Audience(public=True)

@@ -28,7 +28,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ...engine import Audience, GameBinding, Match
+from ...engine import PUBLIC, Audience, GameBinding, Match
 
 CHARACTERS = ("Duke", "Assassin", "Ambassador", "Captain", "Contessa")
 TREASURY = 50
@@ -46,6 +46,7 @@ game = GameBinding(
     min_players=2,
     max_players=10,
     summary="Bluff, challenge and eliminate: the last player with influence wins.",
+    options={"turn_timer": 30, "window_timer": 15},
     state={
         "current_turn": {"player_id": 0, "target_player_id": 0, "action": "", "character": ""},
         "challenge": {"challenger_id": 0, "claim_true": False},
@@ -128,6 +129,8 @@ def gain(m: Match, seat: int, amount: int) -> None:
 
 def show_hands(m: Match) -> None:
     """Each player's own influences, visible to that player only."""
+    if m.headless:
+        return
     for seat in range(len(m.players)):
         m.canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
                       cards=hand(m, seat), lost=revealed(m, seat))
@@ -135,6 +138,8 @@ def show_hands(m: Match) -> None:
 
 def show_board(m: Match, everything: bool = False) -> None:
     """The public table: coins, face-down and lost influences, who is out."""
+    if m.headless:
+        return
     active = actor(m) if m.state["current_turn"]["player_id"] else None
     m.canvas.show("board", key="board", players=[
         {"name": m.names[seat], "alive": p["is_alive"], "active": seat == active,
@@ -147,30 +152,37 @@ def show_board(m: Match, everything: bool = False) -> None:
     ])
 
 
-def waiting_text(m: Match, text: str) -> None:
-    """Tell everyone not deciding what is awaited."""
-    deciders = set(m.targets)
-    others = [seat for seat in range(len(m.players)) if seat not in deciders]
-    if others:
-        m.canvas.show("text", Audience.of(others), key="waiting", text=text, tone="muted")
+def prompt(m: Match, text: str, waiting: str) -> None:
+    """The deciding players get the prompt (their buttons are their options) until they
+    answer; everyone else, spectators and those who answered included, is told who is awaited."""
+    m.canvas.show("options", Audience.of(m.targets).while_pending(), key="options", prompt=text)
+    m.canvas.show("text", PUBLIC.unless_pending(), key="waiting", text=waiting, tone="muted")
+
+
+def decided(m: Match) -> bool:
+    """One player has influence left: the game is won, whatever remains of the turn."""
+    return len(living(m)) == 1
 
 
 # -- phase 0: introduction ------------------------------------------------------------
-@game.tool
+@game.tool(display=True)
 def clear_previous_ui(m: Match) -> None:
-    m.canvas.clear(keep=("board", "turn") + tuple(f"hand-{s}" for s in range(len(m.players))))
+    """A new step of the turn: the table, the hands and what was declared this turn stay."""
+    m.canvas.clear(keep=("board", "turn", "declared", "block") + tuple(f"hand-{s}" for s in range(len(m.players))))
 
 
-@game.tool
+@game.tool(display=True)
 def display_game_intro(m: Match) -> None:
     m.canvas.show("text", key="intro", text=(
         "Coup: claim characters (truthfully or not) to take actions; challenge claims you "
         "doubt; the last player with influence wins."))
 
 
-@game.tool
+@game.tool(display=True)
 def display_player_setup(m: Match) -> None:
-    m.announce(f"Players in seat order: {', '.join(m.names)}.")
+    text = f"Players in seat order: {', '.join(m.names)}."
+    m.canvas.show("text", key="setup", text=text)
+    m.announce(text)
 
 
 # -- phase 1: the deal ---------------------------------------------------------------
@@ -206,7 +218,7 @@ def initialize_player_coins_and_status(m: Match) -> None:
     m.state["treasury"] = TREASURY - 2 * len(m.players)
 
 
-@game.tool
+@game.tool(display=True)
 def notify_player_influences_privately(m: Match) -> None:
     show_hands(m)
     for seat in range(len(m.players)):
@@ -234,13 +246,13 @@ def highlight_active_player(m: Match) -> None:
     m.canvas.show("turn", key="turn", player=name(m, actor(m)))
 
 
-@game.tool
+@game.tool(display=True)
 def display_public_state(m: Match) -> None:
     show_board(m)
     show_hands(m)
 
 
-@game.tool
+@game.tool(display=True)
 def display_forced_coup_rule(m: Match) -> None:
     if m.players[actor(m)]["coins"] >= 10:
         m.canvas.show("text", key="forced", tone="warning",
@@ -261,11 +273,11 @@ def action_options(m: Match, seat: int) -> list[str]:
     return options + coups
 
 
-@game.tool
+@game.tool(display=True)
 def show_action_menu(m: Match) -> None:
     seat = actor(m)
-    m.canvas.show("options", Audience.of(seat), key="options", prompt="Choose your action")
-    waiting_text(m, f"Waiting for {name(m, seat)} to choose an action…")
+    forced = " (10 or more coins: you must Coup)" if m.players[seat]["coins"] >= 10 else ""
+    prompt(m, f"Choose your action{forced}", f"Waiting for {name(m, seat)} to choose an action…")
 
 
 @game.tool
@@ -298,9 +310,16 @@ def set_claimed_action_and_character(m: Match) -> None:
     player = m.players[seat]
     player.update(claimed_action=verb, claimed_character=CLAIMS.get(verb, ""),
                   target_player_id=turn["target_player_id"])
-    claim = f" claiming {CLAIMS[verb]}" if verb in CLAIMS else ""
+    m.canvas.show("text", key="declared", text=declaration(m))
+    m.announce(declaration(m))
+
+
+def declaration(m: Match) -> str:
+    """``Aria declares Assassinate on Blake, claiming Assassin.``"""
+    verb, victim = action(m), target(m)
     aim = f" on {m.names[victim]}" if victim is not None else ""
-    m.announce(f"{m.names[seat]} declares {verb}{aim}{claim}.")
+    claim = f", claiming {CLAIMS[verb]}" if verb in CLAIMS else ""
+    return f"{name(m, actor(m))} declares {verb}{aim}{claim}."
 
 
 @game.tool
@@ -324,19 +343,18 @@ def after_action_declaration(m: Match) -> int:
 
 
 # -- phase 4: the action's challenge window -----------------------------------------------------
-@game.tool
+@game.tool(display=True)
 def display_declared_action(m: Match) -> None:
-    verb, victim = action(m), target(m)
-    aim = f" on {m.names[victim]}" if victim is not None else ""
-    m.canvas.show("text", key="declared", text=(
-        f"{name(m, actor(m))} claims {m.state['current_turn']['character']} to {verb}{aim}."))
+    m.canvas.show("text", key="declared", text=declaration(m))
 
 
 @game.tool
 def collect_action_challenge_responses(m: Match) -> None:
+    turn = m.state["current_turn"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
-    waiting_text(m, "Waiting for the others to challenge or pass…")
+    prompt(m, f"Challenge {name(m, actor(m))}'s {turn['character']} ({turn['action']})?",
+           "Waiting for the others to challenge or pass…")
 
 
 @game.route(4)
@@ -356,8 +374,9 @@ def evaluate_action_claim_truth(m: Match) -> None:
     challenger = m.last_decision.who_chose("Challenge")[0]
     truth = m.state["current_turn"]["character"] in hand(m, actor(m))
     m.state["challenge"].update(challenger_id=challenger + 1, claim_true=truth)
-    m.announce(f"{m.names[challenger]} challenges {name(m, actor(m))}'s "
-               f"{m.state['current_turn']['character']}.")
+    text = f"{m.names[challenger]} challenges {name(m, actor(m))}'s {m.state['current_turn']['character']}."
+    m.canvas.show("text", key="challenge", text=text)
+    m.announce(text)
 
 
 @game.route(5)
@@ -422,9 +441,8 @@ def set_action_outcome_challenged_and_won(m: Match) -> None:
 def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
         m.offer(seat, [f"Lose {c}" for c in sorted(set(hand(m, seat)))])
-        m.canvas.show("text", Audience.of(seat), key="loss", tone="warning",
-                      text=f"Choose a card to lose ({reason}).")
-        waiting_text(m, f"Waiting for {m.names[seat]} to lose an influence ({reason})…")
+        prompt(m, f"Choose a card to lose ({reason})",
+               f"Waiting for {m.names[seat]} to lose an influence ({reason})…")
 
 
 @game.tool
@@ -490,29 +508,28 @@ def after_challenger_loses(m: Match) -> int:
 
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
-def offer_blocks(m: Match) -> None:
+def offer_blocks(m: Match, waiting: str) -> None:
+    """Only the players the DSL's condition selects may block: the target, or anyone for Foreign Aid."""
     characters = BLOCKERS[action(m)]
+    blocks = [f"Block {c}" for c in characters]
     for seat in m.targets:
-        m.offer(seat, [f"Block {c}" for c in characters] + ["Pass"],
-                closing=[f"Block {c}" for c in characters])
+        m.offer(seat, blocks + ["Pass"], closing=blocks)
+    prompt(m, f"Block {name(m, actor(m))}'s {action(m)} ({' or '.join(characters)})?", waiting)
 
 
 @game.tool
 def collect_block_responses_foreign_aid(m: Match) -> None:
-    offer_blocks(m)
-    waiting_text(m, "Waiting for the others to block (Duke) or pass…")
+    offer_blocks(m, "Waiting for the others to block (Duke) or pass…")
 
 
 @game.tool
 def prompt_target_block_assassination(m: Match) -> None:
-    offer_blocks(m)
-    waiting_text(m, f"Waiting for {name(m, target(m))} to block (Contessa) or pass…")
+    offer_blocks(m, f"Waiting for {name(m, target(m))} to block (Contessa) or pass…")
 
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
-    offer_blocks(m)
-    waiting_text(m, f"Waiting for {name(m, target(m))} to block (Captain or Ambassador) or pass…")
+    offer_blocks(m, f"Waiting for {name(m, target(m))} to block (Captain or Ambassador) or pass…")
 
 
 def blocked(m: Match) -> bool:
@@ -540,16 +557,19 @@ def display_block_announcement(m: Match) -> None:
     seat, option = next((s, a) for s, a in m.last_decision.answers.items() if a.startswith("Block "))
     character = option.removeprefix("Block ")
     m.state["block"].update(blocker_id=seat + 1, character=character, failed=False)
-    m.announce(f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}.")
-    m.canvas.show("text", key="declared", text=(
-        f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}."))
+    m.players[seat]["claimed_character"] = character
+    text = f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}."
+    m.announce(text)
+    m.canvas.show("text", key="block", text=text)
 
 
 @game.tool
 def collect_block_challenge_responses(m: Match) -> None:
+    block = m.state["block"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
-    waiting_text(m, "Waiting for the others to challenge the block or pass…")
+    prompt(m, f"Challenge {name(m, seat_of_id(block['blocker_id']))}'s {block['character']} (block)?",
+           "Waiting for the others to challenge the block or pass…")
 
 
 @game.route(13)
@@ -563,7 +583,9 @@ def evaluate_block_claim_truth(m: Match) -> None:
     blocker = seat_of_id(m.state["block"]["blocker_id"])
     truth = m.state["block"]["character"] in hand(m, blocker)
     m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
-    m.announce(f"{m.names[challenger]} challenges {m.names[blocker]}'s {m.state['block']['character']}.")
+    text = f"{m.names[challenger]} challenges {m.names[blocker]}'s {m.state['block']['character']}."
+    m.canvas.show("text", key="challenge", text=text)
+    m.announce(text)
 
 
 @game.route(14)
@@ -585,49 +607,63 @@ def after_blocker_loses(m: Match) -> int:
 @game.tool
 def set_action_outcome_blocked(m: Match) -> None:
     m.players[actor(m)]["last_action_outcome"] = "blocked"
-    m.announce(f"{name(m, actor(m))}'s {action(m)} is blocked.")
+    text = f"{name(m, actor(m))}'s {action(m)} is blocked."
+    m.canvas.show("text", key="outcome", text=text)
+    m.announce(text)
 
 
 # -- phase 20: effects ---------------------------------------------------------------------------------------
+#: What Income, Foreign Aid and Tax take from the treasury.
+INCOME = {"Income": 1, "Foreign Aid": 2, "Tax": 3}
+
+
 @game.tool
 def apply_action_effects(m: Match) -> None:
     seat, verb, victim = actor(m), action(m), target(m)
-    if not m.players[seat]["is_alive"]:
-        return
-    if verb == "Income":
-        gain(m, seat, 1)
-    elif verb == "Foreign Aid":
-        gain(m, seat, 2)
-    elif verb == "Tax":
-        gain(m, seat, 3)
+    if verb in INCOME:
+        gain(m, seat, INCOME[verb])
+        text = f"{m.names[seat]} takes {INCOME[verb]} coin{'s' if INCOME[verb] > 1 else ''}."
     elif verb == "Steal" and victim is not None:
+        # A target who died during the turn has returned its coins: nothing is left to take.
         taken = min(2, m.players[victim]["coins"]) if m.players[victim]["is_alive"] else 0
         m.players[victim]["coins"] -= taken
         m.players[seat]["coins"] += taken
-        m.announce(f"{m.names[seat]} steals {taken} from {m.names[victim]}.")
+        text = f"{m.names[seat]} steals {taken} coin{'' if taken == 1 else 's'} from {m.names[victim]}."
+    else:
         return
-    m.announce(f"{m.names[seat]} takes {({'Income': 1, 'Foreign Aid': 2, 'Tax': 3})[verb]} "
-               f"coin{'s' if verb != 'Income' else ''}.")
+    m.canvas.show("text", key="outcome", text=text)
+    m.announce(text)
+    show_board(m)
 
 
 @game.tool
 def set_action_outcome_success(m: Match) -> None:
-    m.players[actor(m)]["last_action_outcome"] = "success"
+    """The action went through. A claim proven against a challenge stays on record as such."""
+    proven = m.state["challenge"]["claim_true"]
+    m.players[actor(m)]["last_action_outcome"] = "challenged_and_won" if proven else "success"
 
 
 # -- phase 22: Exchange -------------------------------------------------------------------------------------------
 @game.tool
 def deal_exchange_cards_to_player(m: Match) -> None:
-    drawn = [draw(m) for _ in range(min(2, len(m.state["court_deck"])))]
-    m.state["exchange"]["drawn"] = drawn
+    """Draw two from the court, seen by the exchanging player only.
+
+    If the challenger of the Ambassador claim lost its last influence, the game is
+    already won: nothing is drawn and the player keeps the hand (see the prompt).
+    """
+    if decided(m):
+        return
     seat = actor(m)
-    m.announce(f"{m.names[seat]} draws {len(drawn)} cards from the court.")
+    drawn = [draw(m) for _ in range(2)]
+    m.state["exchange"]["drawn"] = drawn
+    m.announce(f"{m.names[seat]} draws 2 cards from the court.")
     m.announce(f"You drew {' and '.join(drawn)}.", Audience.of(seat))
     m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
                   cards=hand(m, seat) + drawn, title="Choose the cards to keep")
 
 
 def keep_options(cards: list[str], keep: int) -> list[str]:
+    """One option per distinct multiset of ``keep`` cards, names in alphabetical order."""
     kept = sorted({tuple(sorted(combo)) for combo in combinations(cards, keep)})
     return ["Keep " + ", ".join(combo) for combo in kept]
 
@@ -636,25 +672,34 @@ def keep_options(cards: list[str], keep: int) -> list[str]:
 def prompt_exchange_selection(m: Match) -> None:
     for seat in m.targets:
         m.offer(seat, keep_options(hand(m, seat) + m.state["exchange"]["drawn"], len(hand(m, seat))))
+        prompt(m, f"Keep {len(hand(m, seat))} of these cards",
+               f"Waiting for {m.names[seat]} to exchange with the court…")
 
 
 @game.tool
 def finalize_exchange_and_shuffle(m: Match) -> None:
+    """Kept cards already in hand stay in their slots; the others fill the freed slots."""
     seat = actor(m)
     answer = m.last_decision.answer_of(seat)
-    if answer is None:
+    drawn = m.state["exchange"]["drawn"]
+    if answer is None or not drawn:
         return
-    pool = Counter(hand(m, seat) + m.state["exchange"]["drawn"])
-    kept = answer.removeprefix("Keep ").split(", ")
+    pool = Counter(hand(m, seat) + drawn)
+    kept = Counter(answer.removeprefix("Keep ").split(", "))
     pool.subtract(kept)
-    slots = [s for s in m.players[seat]["influences"].values() if not s["revealed"]]
-    for slot, card in zip(slots, kept):
+    freed = []
+    for slot in (s for s in m.players[seat]["influences"].values() if not s["revealed"]):
+        if kept[slot["character"]]:
+            kept[slot["character"]] -= 1
+        else:
+            freed.append(slot)
+    for slot, card in zip(freed, sorted(kept.elements())):
         slot["character"] = card
     m.state["exchange"]["drawn"] = []
     return_to_court(m, sorted(pool.elements()))
     m.canvas.delete("exchange")
     show_hands(m)
-    m.announce(f"{m.names[seat]} returns two cards to the court.")
+    m.announce(f"{m.names[seat]} returns 2 cards to the court.")
 
 
 @game.tool
@@ -704,16 +749,18 @@ def reset_turn_fields(m: Match) -> None:
     for player in m.players:
         player.update(claimed_action="", claimed_character="", target_player_id=0)
     m.state["current_turn"].update(target_player_id=0, action="", character="")
+    m.canvas.delete("declared")
+    m.canvas.delete("block")
 
 
-@game.tool
+@game.tool(display=True)
 def display_turn_order(m: Match) -> None:
     order = [m.names[s] for s in living(m)]
     m.canvas.show("text", key="order", text="Turn order: " + " → ".join(order), tone="muted")
 
 
 # -- phase 99: game over ----------------------------------------------------------------------------------------------------
-@game.tool
+@game.tool(display=True)
 def display_winner(m: Match) -> None:
     winner = m.winners[0] if m.winners else None
     m.canvas.show("result", key="result", title=f"{name(m, winner)} wins!",
@@ -721,7 +768,7 @@ def display_winner(m: Match) -> None:
     m.announce(f"{name(m, winner)} wins the game.")
 
 
-@game.tool
+@game.tool(display=True)
 def reveal_final_states(m: Match) -> None:
     show_board(m, everything=True)
 
