@@ -185,3 +185,30 @@ def test_a_move_that_cannot_be_stored_is_not_applied(tmp_path):
         assert actor.view["version"] == 0
         actor.choose("Income")
         actor.settle(lambda v: v["version"] == 1)
+
+
+def test_a_room_whose_log_does_not_replay_is_reported_and_kept(tmp_path):
+    from intrigue.store import RoomRecord, SeatRecord
+
+    path = tmp_path / "mixed.db"
+    store = open_store(str(path))
+    good, _ = record_match(store, 21, moves=5)
+    bad, _ = record_match(store, 22, moves=5)
+    for code, match_id in (("GOOD", good), ("BADX", bad)):
+        store.save_room(RoomRecord(code, "coup", 0, True, {"turn_timer": None, "window_timer": None}, "playing",
+                                   "2026-11-22T12:00:00Z", "", match_id,
+                                   [SeatRecord(i, name, None, f"{code}{i}") for i, name in
+                                    enumerate(["Aria", "Blake", "Casey"])]))
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE choices SET option = 'Teleport' WHERE match = ? AND version = 3", (bad,))
+    db.commit()
+    db.close()
+    with ServerThread(path) as server, server.http() as http:
+        problems = server.app.state.lobby.problems
+        assert len(problems) == 1 and "BADX" in problems[0] and "does not replay at version 3" in problems[0]
+        assert http.get("/api/rooms/GOOD").json()["status"] == "playing"
+        assert http.get("/api/rooms/BADX").status_code == 404
+    kept = open_store(str(path))
+    assert [c.option for c in kept.choices(bad)][3] == "Teleport", "the damaged log is left as it was"
+    assert kept.load_room("BADX").status == "playing"
