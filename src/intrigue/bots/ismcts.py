@@ -49,8 +49,12 @@ class ISMCTS(Bot):
     BUDGETS = {"fast": 40, "strong": 600}
 
     def __init__(self, seed: int | str = 0, personality: str | None = None,
-                 iterations: int | None = None, milliseconds: float | None = None):
+                 iterations: int | None = None, milliseconds: float | None = None,
+                 playouts: str | None = "auto", opponents: str = "auto"):
         super().__init__(seed, personality)
+        if personality and personality.startswith("pure"):
+            playouts = "random"
+            personality = personality.removeprefix("pure").lstrip("-") or None
         if iterations is None and milliseconds is None:
             iterations, milliseconds = self.parse_budget(personality)
         if iterations is not None and iterations < 1:
@@ -59,6 +63,18 @@ class ISMCTS(Bot):
             raise ValueError("an ISMCTS time budget must be positive")
         self.iterations = iterations
         self.milliseconds = milliseconds
+        #: Who plays the playouts: "auto" (the game's own bot if it has one, else random
+        #: moves), "random", or a bot spec.
+        self.playouts = playouts
+        if opponents not in ("auto", "model", "search"):
+            raise ValueError(f"opponents is 'model' or 'search', not {opponents!r}")
+        #: How the others move inside the tree: "model" (as the playout bot would,
+        #: from their own views) or "search" (UCB for each seat, on the sample).
+        #: "auto": model when the playouts are played by a bot, search otherwise.
+        self.opponents = opponents
+        self._mode = "search"
+        self._playout_spec: dict[str, str | None] = {}
+        self._players: list[Bot] = []
         #: Decisions taken at random because no determinisation was possible.
         self.fallbacks = 0
         #: Iterations run by the last decision (for tests and reports).
@@ -67,7 +83,7 @@ class ISMCTS(Bot):
     # -- budgets ------------------------------------------------------------------
     @classmethod
     def accepts(cls, personality: str) -> bool:
-        return bool(re.fullmatch(r"[1-9]\d*(ms)?", personality))
+        return bool(re.fullmatch(r"(pure-?)?([1-9]\d*(ms)?|fast|strong)?", personality))
 
     @classmethod
     def parse_budget(cls, personality: str | None) -> tuple[int | None, float | None]:
@@ -91,6 +107,13 @@ class ISMCTS(Bot):
             return self.rng.choice(view.options)
         root = _Node()
         offered = set(view.options)
+        spec = self.playout_spec(view.game.id)
+        self._mode = self.opponents if self.opponents != "auto" else ("model" if spec else "search")
+        if spec is not None:
+            from . import make  # noqa: PLC0415 - the registry imports this module
+
+            self._players = [make(spec, seed=self.rng.getrandbits(32))
+                             for _ in view.observation.get("players", ())]
         deadline = time.perf_counter() + self.milliseconds / 1000 if self.milliseconds else None
         done = failures = 0
         while True:
@@ -114,15 +137,44 @@ class ISMCTS(Bot):
             return self.rng.choice(view.options)
         return max(mine)[2]
 
+    def playout_spec(self, game_id: str) -> str | None:
+        """The bot that plays this game's playouts (``None``: random moves)."""
+        if game_id not in self._playout_spec:
+            from . import REGISTRY  # noqa: PLC0415
+
+            spec = None
+            if self.playouts == "auto":
+                spec = next((kind for kind, (_, _, games) in REGISTRY.items()
+                             if games and game_id in games and kind != self.kind), None)
+            elif self.playouts not in (None, "random"):
+                spec = self.playouts
+            self._playout_spec[game_id] = spec
+        return self._playout_spec[game_id]
+
     def _iterate(self, root: _Node, match: Any, me: int) -> None:
         rng = self.rng
+        players = self._players if self._playout_spec.get(match.game.id) else None
+        modelled = players is not None and self._mode == "model"
         node = root
         path = [root]
-        # Selection and expansion: the root decision is ours; below it, the first
-        # pending seat moves (simultaneous windows are answered in seat order).
+        # Selection and expansion. The root decision is ours. Below it, in "search"
+        # mode every seat's move is a tree node chosen by UCB for that seat (the
+        # first pending seat moves: simultaneous windows are answered in seat
+        # order); in "model" mode the others play as the playout bot would, from
+        # their own views, and only our moves branch the tree.
         while not match.over:
             pending = match.pending
             seat = me if node is root else pending[0]
+            if modelled and seat != me:
+                if me in pending:
+                    seat = me
+                else:
+                    seat = pending[0] if len(pending) == 1 else pending[rng.randrange(len(pending))]
+                    options = match.decision.offers[seat]
+                    option = options[0] if len(options) == 1 else players[seat].choose(
+                        SeatView(match.game, seat, match.observe(seat), tuple(options)))
+                    match.choose(seat, option)
+                    continue
             keys = [(seat, option) for option in match.legal(seat)]
             children = node.children
             untried = []
@@ -139,32 +191,36 @@ class ISMCTS(Bot):
                 match.choose(seat, key[1])
                 path.append(child)
                 break
-            log_n = math.log
             best, best_score = None, -1.0
             for key in keys:
                 child = children[key]
-                score = child.wins / child.visits + EXPLORATION * math.sqrt(log_n(child.avail) / child.visits)
+                score = child.wins / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
                 if score > best_score:
                     best, best_score = key, score
             assert best is not None
             node = children[best]
             match.choose(seat, best[1])
             path.append(node)
-        winners = set(playout(match, rng))
+        winners = set(playout(match, rng, players))
         for visited in path:
             visited.visits += 1
             if visited.seat is not None and visited.seat in winners:
                 visited.wins += 1.0
 
 
-def playout(match: Any, rng: Any, limit: int = PLAYOUT_LIMIT) -> list[int]:
-    """Random legal moves to the end; the winners (none if the limit is hit)."""
+def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int = PLAYOUT_LIMIT) -> list[int]:
+    """Play to the end, by random legal moves or by ``players`` (one bot per seat,
+    each given only its seat's view); the winners (none if the limit is hit)."""
     made = 0
     while not match.over:
         pending = match.pending
         seat = pending[0] if len(pending) == 1 else pending[rng.randrange(len(pending))]
         options = match.decision.offers[seat]
-        match.choose(seat, options[rng.randrange(len(options))])
+        if players is None or len(options) == 1:
+            option = options[rng.randrange(len(options))]
+        else:
+            option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))
+        match.choose(seat, option)
         made += 1
         if made >= limit:
             return []

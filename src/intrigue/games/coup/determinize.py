@@ -37,7 +37,7 @@ BLOCK_CLAIM_STANDS = {13}
 def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random) -> Match | None:
     plan = _plans.get(seat)
     if plan is None or plan.observation is not observation:
-        plan = _Plan.read(g, observation, seat, rng)
+        plan = _Plan.read(g, observation, seat)
         if plan is None:
             return None
         _plans[seat] = plan
@@ -77,7 +77,8 @@ class _Plan:
         match.state["court_deck"] = cards
 
     @classmethod
-    def read(cls, g: Game, observation: dict[str, Any], seat: int, rng: random.Random) -> "_Plan | None":
+    def read(cls, g: Game, observation: dict[str, Any], seat: int) -> "_Plan | None":
+        rng = random.Random(0)  # any deal will do: every sample deals the unknown cards again
         view = observation["state"]
         names = list(observation["players"])
         if observation["over"] or not observation.get("decision") or seat is None:

@@ -1,0 +1,94 @@
+"""Bots see exactly what a seat sees, and are made from specs."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from intrigue.bots import REGISTRY, Bot, SeatView, kinds, make, suits
+from intrigue.engine import Match
+
+from .helpers import dealt
+
+COURT = ["Duke", "Assassin", "Ambassador", "Captain", "Contessa"]
+
+
+def reachable(value, seen=None):
+    """Everything a bot can walk to from what it was handed, through data (not code)."""
+    seen = seen if seen is not None else set()
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    yield value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from reachable(key, seen)
+            yield from reachable(item, seen)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from reachable(item, seen)
+    elif isinstance(value, SeatView):
+        for field in dataclasses.fields(value):
+            if field.name != "game":  # the game's immutable rules, shared by every match
+                yield from reachable(getattr(value, field.name), seen)
+
+
+def test_two_deals_that_differ_only_in_hidden_cards_give_a_seat_the_same_view(coup):
+    # P1 holds the same hand in both; P2's cards and the court's order differ.
+    one = dealt(coup, {"P1": ["Duke", "Captain"], "P2": ["Assassin", "Contessa"]},
+                ["Ambassador", "Duke", "Duke", "Captain", "Captain", "Assassin", "Assassin", "Ambassador",
+                 "Ambassador", "Contessa", "Contessa"])
+    two = dealt(coup, {"P1": ["Duke", "Captain"], "P2": ["Ambassador", "Ambassador"]},
+                ["Contessa", "Contessa", "Contessa", "Assassin", "Assassin", "Assassin", "Duke", "Duke",
+                 "Captain", "Captain", "Ambassador"])
+    assert SeatView.of(one, 0) == SeatView.of(two, 0)
+    bots = [make("heuristic", seed=7), make("heuristic", seed=7)]
+    assert bots[0].choose(SeatView.of(one, 0)) == bots[1].choose(SeatView.of(two, 0))
+    # ...while the opponent, whose hand differs, sees a different table.
+    assert SeatView.of(one, 1) != SeatView.of(two, 1)
+
+
+def test_nothing_a_bot_is_handed_leads_to_the_match_or_to_hidden_cards(coup):
+    match = dealt(coup, {"P1": ["Duke", "Captain"], "P2": ["Assassin", "Contessa"]},
+                  ["Ambassador", "Duke", "Duke", "Captain", "Captain", "Assassin", "Assassin", "Ambassador",
+                   "Ambassador", "Contessa", "Contessa"])
+    view = SeatView.of(match, 0)
+    everything = list(reachable(view))
+    assert not any(isinstance(item, Match) for item in everything)
+    strings = {item for item in everything if isinstance(item, str)}
+    assert {"Duke", "Captain"} <= strings          # its own hand
+    assert not {"Assassin", "Contessa"} & strings  # not the opponent's
+    assert view.options == tuple(match.legal(0))
+
+
+def test_specs_make_bots_with_their_personality_and_refuse_unknown_ones():
+    assert make("random").label == "random"
+    assert make("heuristic:bold").label == "heuristic:bold"
+    assert make("ismcts:200ms").milliseconds == 200
+    assert make("ismcts:80").iterations == 80
+    assert make("ismcts:pure-30").playouts == "random"
+    with pytest.raises(ValueError, match="unknown bot 'genius'.*random, heuristic, ismcts"):
+        make("genius")
+    with pytest.raises(ValueError, match="no personality 'reckless'.*cautious, bold, honest"):
+        make("heuristic:reckless")
+    with pytest.raises(ValueError, match="no personality 'slow'"):
+        make("ismcts:slow")
+
+
+def test_kinds_lists_every_bot_with_its_personalities_and_games():
+    listed = {entry["kind"]: entry for entry in kinds()}
+    assert set(listed) == set(REGISTRY)
+    assert listed["heuristic"]["personalities"] == ["cautious", "bold", "honest"]
+    assert listed["heuristic"]["games"] == ["coup"]
+    assert listed["random"]["games"] is None and listed["ismcts"]["games"] is None
+    assert suits("heuristic:bold", "coup") and not suits("heuristic", "bang") and suits("ismcts", "bang")
+
+
+def test_the_same_seed_makes_the_same_choices(coup):
+    match = Match(coup, ["P1", "P2", "P3"], 5, headless=True)
+    view = SeatView.of(match, match.pending[0])
+    for spec in ("random", "heuristic", "ismcts:20"):
+        assert make(spec, seed=3).choose(view) == make(spec, seed=3).choose(view)
+        assert make(spec, seed=3).choose(view) in view.options
+    assert isinstance(make("random"), Bot)
