@@ -134,7 +134,7 @@ async def play(lobby: Lobby, rng: random.Random, number: int) -> dict[str, int]:
         handle(lobby, recorder, parse(encode({"type": "hello", "room": room.code, "token": token})))
     handle(lobby, watcher, parse(encode({"type": "hello", "room": room.code})))
     handle(lobby, recorders[0], parse(encode({"type": "start", "token": host})))
-    refusals = 0
+    refusals = ghosts = 0
     for _ in range(5000):
         await asyncio.sleep(0)  # let bots act
         match = room.match
@@ -150,6 +150,19 @@ async def play(lobby: Lobby, rng: random.Random, number: int) -> dict[str, int]:
             cheat = rng.randrange(len(seat_tokens))
             command = {"type": "choose", "token": seat_tokens[cheat], "version": match.version - rng.randint(0, 1),
                        "option": rng.choice(match.legal(seat) + list(CHARACTERS))}
+        dead = [s for s in range(len(seat_tokens)) if not match.alive(s)]
+        if dead and rng.random() < 0.2:  # an eliminated player tries to act
+            ghost = rng.choice(dead)
+            try:
+                handle(lobby, recorders[ghost], parse(encode({"type": "choose", "token": seat_tokens[ghost],
+                                                              "version": match.version,
+                                                              "option": rng.choice(match.legal(seat))})))
+            except Refusal as refusal:
+                assert refusal.code == "not_pending"
+                ghosts += 1
+                recorders[ghost].send(refusal.message_json())
+            else:
+                raise AssertionError(f"game {number}: eliminated seat {ghost} acted")
         if rng.random() < 0.02:
             talker = rng.randrange(len(seat_tokens))
             try:
@@ -170,14 +183,14 @@ async def play(lobby: Lobby, rng: random.Random, number: int) -> dict[str, int]:
         room.detach(recorder)
     kinds = set(watcher.kinds).union(*(r.kinds for r in recorders))
     return {"messages": sum(r.sent for r in recorders) + watcher.sent, "refusals": refusals,
-            "moves": room.match.version, "kinds": kinds}
+            "moves": room.match.version, "kinds": kinds, "ghosts": ghosts}
 
 
 def test_no_message_carries_another_seats_secret():
     async def main() -> dict[str, int]:
         lobby = Lobby(open_store(":memory:"), Settings(bot_delay=0, room_quota=10**6))
         rng = random.Random(20261122)
-        totals = {"messages": 0, "refusals": 0, "moves": 0, "kinds": set()}
+        totals = {"messages": 0, "refusals": 0, "moves": 0, "ghosts": 0, "kinds": set()}
         for number in range(GAMES):
             for key, value in (await play(lobby, rng, number)).items():
                 totals[key] = totals[key] | value if key == "kinds" else totals[key] + value
@@ -189,6 +202,7 @@ def test_no_message_carries_another_seats_secret():
     assert totals["moves"] > GAMES * 10
     assert totals["messages"] > totals["moves"] * 2
     assert totals["refusals"] > 0
+    assert totals["ghosts"] > 0, "eliminated players tried to act and were refused"
 
 
 def test_the_checker_catches_a_leak(coup):

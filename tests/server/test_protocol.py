@@ -421,3 +421,50 @@ def test_empty_seats_leave_the_table_and_connections_learn_their_new_seat(server
     assert watcher.until(lambda m: m["type"] == "welcome")["seat"] == 1
     watcher.settle(lambda v: v is not None)
     assert watcher.view["seat"] == 1 and watcher.view["players"] == ["Aria", "Casey"]
+
+
+def test_names_are_plain_text_cut_to_length(server, http):
+    created = create_room(http, name="<b onclick=x>Aria</b>\u0007\u202e" + "z" * 150)
+    seat = http.get(f"/api/rooms/{created['room']}").json()["seats"][0]
+    assert seat["name"] == "<b onclick=x>Aria</b>zzz"  # control/format characters gone, 24 characters
+    long = http.post("/api/rooms", json={"game": "coup", "name": "x" * 201, "seats": 2})
+    assert long.status_code == 422
+
+
+def test_an_unanswered_window_closes_when_its_timer_runs_out(server, http):
+    created = create_room(http, options={"turn_timer": 60, "window_timer": 1})
+    joined = join(http, created["room"], "Blake")
+    players = [Client(server.ws_url, created["room"], created["token"]),
+               Client(server.ws_url, created["room"], joined["token"])]
+    players[0].send({"type": "start", "token": created["token"]})
+    for player in players:
+        player.settle(lambda v: v["decision"] is not None)
+    actor = pending(players)
+    assert actor.timer["kind"] == "turn" and actor.timer["seconds"] == 60
+    actor.choose("Tax")
+    other = idle(players)
+    other.settle(lambda v: v["version"] == 1)
+    assert other.options == ["Challenge", "Pass"] and other.timer["kind"] == "window"
+    other.settle(lambda v: v["version"] == 2, timeout=5)  # nobody answered: Pass
+    assert any("takes 3 coins" in line["text"] for line in other.view["log"])
+    assert other.timer["kind"] == "turn" and other.timer["seconds"] == 60
+
+
+def test_a_burst_of_rooms_all_play_to_the_end(server, http):
+    rooms = []
+    for _ in range(25):
+        created = create_room(http, seats=4, bots=[{"kind": "random"}] * 3, private=True,
+                              options={"turn_timer": None, "window_timer": None})
+        assert http.post(f"/api/rooms/{created['room']}/start", json={"token": created["token"]}).status_code == 200
+        rooms.append(created)
+    for created in rooms:  # the human leaves at once: the bots and the default play every seat
+        assert http.post(f"/api/rooms/{created['room']}/leave", json={"token": created["token"]}).status_code == 200
+    deadline = time.monotonic() + 60
+    while True:
+        states = [http.get(f"/api/rooms/{c['room']}") for c in rooms]
+        if all(state.status_code == 404 for state in states):  # finished, nobody human left: closed
+            break
+        assert time.monotonic() < deadline, "some rooms never finished"
+        time.sleep(0.2)
+    finished = {m["room"] for m in http.get("/api/matches", params={"limit": 500}).json()}
+    assert {c["room"] for c in rooms} <= finished
