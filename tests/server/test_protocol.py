@@ -468,3 +468,19 @@ def test_a_burst_of_rooms_all_play_to_the_end(server, http):
         time.sleep(0.2)
     finished = {m["room"] for m in http.get("/api/matches", params={"limit": 500}).json()}
     assert {c["room"] for c in rooms} <= finished
+
+
+@pytest.mark.parametrize("game_id", __import__("intrigue.games", fromlist=["installed"]).installed())
+def test_every_installed_game_plays_through_the_server(server, http, game_id):
+    game = next(g for g in http.get("/api/games").json() if g["id"] == game_id)
+    seats = max(game["min_players"], min(4, game["max_players"]))
+    created = create_room(http, game=game_id, seats=seats, bots=[{"kind": "random"}] * (seats - 1), private=True,
+                          options={"turn_timer": None, "window_timer": None})
+    watcher = Client(server.ws_url, created["room"])
+    watcher.until(lambda m: m["type"] == "welcome")
+    assert http.post(f"/api/rooms/{created['room']}/start", json={"token": created["token"]}).status_code == 200
+    assert http.post(f"/api/rooms/{created['room']}/leave", json={"token": created["token"]}).status_code == 200
+    watcher.settle(lambda v: v["over"], timeout=60)
+    assert watcher.view["game"] == game_id and watcher.view["seat"] is None
+    replay = http.get(f"/api/matches/{watcher.match}/replay", params={"step": watcher.view["version"], "seat": "all"})
+    assert replay.status_code == 200 and replay.json()["view"]["over"]

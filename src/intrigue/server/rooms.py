@@ -613,7 +613,10 @@ class Lobby:
         if game_id not in game_registry.installed():
             raise Refusal("bad_message", f"no installed game {game_id!r} "
                                          f"(installed: {', '.join(game_registry.installed())})")
-        game = game_registry.get(game_id)
+        try:
+            game = game_registry.get(game_id)
+        except Exception as exc:  # noqa: BLE001 - a game under construction that does not load
+            raise Refusal("bad_message", f"the game {game_id!r} does not load: {str(exc)[:300]}") from None
         if not game.min_players <= seats <= game.max_players:
             raise Refusal("bad_message", f"{game.title} takes {game.min_players} to {game.max_players} seats, "
                                          f"not {seats}")
