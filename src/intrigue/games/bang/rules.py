@@ -563,9 +563,11 @@ TASKS = {
 def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
     p = m.players[seat]
     others = [o for o in clockwise(m, seat) if o != seat]
-    near = {o: distance(m, seat, o) for o in others}
     calamity = p["character"] == "Calamity Janet"
-    shots = [o for o in others if near[o] <= reach(m, seat)] if bang_allowed(m, seat) else []
+    kinds = {CARDS[c].name for c in p["hand"]}
+    aims = "BANG!" in kinds or "Panic!" in kinds or (calamity and "Missed!" in kinds)
+    near = {o: distance(m, seat, o) for o in others} if aims else {}
+    shots = [o for o in others if near[o] <= reach(m, seat)] if aims and bang_allowed(m, seat) else []
     menu: dict[str, list[Any]] = {}
     for card in p["hand"]:
         lab, kind = label(card), CARDS[card].name
