@@ -219,6 +219,10 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
         progress: Callable[[int], None] | None = None) -> Report:
     """Play ``games`` matches of ``game`` between the bots ``specs`` (see :func:`lineup`)."""
     entries = lineup(specs, players)
+    for spec in dict.fromkeys(entries):
+        make(spec)  # an unknown kind or personality is refused before any game is played
+        if not suits(spec, game.id):
+            raise ValueError(f"bot {spec!r} is not made for {game.id}")
     count = len(entries)
     if not game.min_players <= count <= game.max_players:
         raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, not {count}")
@@ -226,10 +230,6 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
         raise ValueError("--games must be at least 1")
     if workers < 1:
         raise ValueError("--workers must be at least 1")
-    for spec in dict.fromkeys(entries):
-        make(spec)  # an unknown kind or personality is refused before any game is played
-        if not suits(spec, game.id):
-            raise ValueError(f"bot {spec!r} is not made for {game.id}")
     report = Report(game.id, count, games, seed, entries, workers)
     for spec in entries:
         report.standings.setdefault(spec, Standing(spec)).entries += 1
