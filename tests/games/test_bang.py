@@ -248,3 +248,23 @@ def test_simulate_prints_wins_by_role():
     assert result.exit_code == 0, result.output
     assert "winning side" in result.output
     assert any(side in result.output for side in ("Outlaws", "Sheriff", "Renegade"))
+
+
+def test_a_timeout_passes_but_drinks_a_beer_to_survive(bang):
+    m = rigged(bang, 4, roles={"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"},
+               health={"Blake": 1},
+               hands={"Aria": ["BANG! 10D"], "Blake": ["Missed! 2S", "Beer 6H"], "Casey": [], "Dana": []})
+    timeout = bang.binding.timeout_choice
+    assert timeout(m, 0, m.legal(0)) == "Pass"
+    m.choose(0, "BANG! 10D at Blake")
+    assert timeout(m, 1, m.legal(1)) == "Pass"  # a shot: take it (the player did not answer)
+    m.choose(1, "Pass")
+    assert timeout(m, 1, m.legal(1)) == "Beer 6H"
+
+
+def test_lucky_duke_timeout_picks_the_card_that_helps(bang):
+    m = rigged(bang, 4, roles={"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"},
+               characters={"Aria": "Lucky Duke"}, equipment={"Aria": ["Dynamite 2H"]},
+               hands={n: [] for n in NAMES[:4]}, deck=["Missed! 2S", "Missed! 10C"])
+    assert m.legal(0) == ["Choose Missed! 2S", "Choose Missed! 10C"]
+    assert bang.binding.timeout_choice(m, 0, m.legal(0)) == "Choose Missed! 10C"
