@@ -69,3 +69,21 @@ def test_timer_options_are_accepted(tmp_path):
     path.write_text(yaml.safe_dump(scenario([{"Aria": "Income"}, {"expect": {"coins": {"Aria": 3}}}],
                                             options={"turn_timer": None, "window_timer": None})))
     assert [o.passed for o in run_file(path)] == [True]
+
+
+def test_a_setup_must_deal_every_player():
+    setup = dict(STANDARD, hands={"Aria": ["Duke", "Assassin"], "Blake": ["Captain", "Contessa"]},
+                 deck=STANDARD["deck"] + ["Ambassador", "Duke"])
+    outcome = run(scenario([], setup=setup), "setup")
+    assert "setup.hands must deal every player (3), not 2" in str(outcome.failures[0])
+
+
+def test_a_deck_without_hands_is_the_whole_court():
+    outcome = run(scenario([], setup={"deck": STANDARD["deck"]}), "setup")
+    assert "setup.deck is the whole court of 15 cards" in str(outcome.failures[0])
+    court = ["Duke", "Duke", "Assassin", "Captain", "Contessa", "Ambassador"] + STANDARD["deck"]
+    outcome = run(scenario([{"expect": {"hand": {"Aria": ["Duke", "Duke"], "Blake": ["Assassin", "Captain"],
+                                                 "Casey": ["Contessa", "Ambassador"]},
+                                        "deck": STANDARD["deck"]}}],
+                           setup={"deck": court, "shuffle": False}), "deal")
+    assert outcome.passed, [str(f) for f in outcome.failures]

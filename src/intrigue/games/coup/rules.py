@@ -678,25 +678,33 @@ def prompt_exchange_selection(m: Match) -> None:
 
 @game.tool
 def finalize_exchange_and_shuffle(m: Match) -> None:
-    """Kept cards already in hand stay in their slots; the others fill the freed slots."""
+    """Kept cards already in hand stay in their slots; kept drawn cards fill the freed
+    slots; the rest go back under the court (hand first, then in draw order), shuffled."""
     seat = actor(m)
     answer = m.last_decision.answer_of(seat)
     drawn = m.state["exchange"]["drawn"]
     if answer is None or not drawn:
         return
-    pool = Counter(hand(m, seat) + drawn)
-    kept = Counter(answer.removeprefix("Keep ").split(", "))
-    pool.subtract(kept)
+    kept = answer.removeprefix("Keep ").split(", ")
+    returned = hand(m, seat) + drawn
+    for card in kept:
+        returned.remove(card)
+    incoming = Counter(kept)
     freed = []
     for slot in (s for s in m.players[seat]["influences"].values() if not s["revealed"]):
-        if kept[slot["character"]]:
-            kept[slot["character"]] -= 1
+        if incoming[slot["character"]]:
+            incoming[slot["character"]] -= 1
         else:
             freed.append(slot)
-    for slot, card in zip(freed, sorted(kept.elements())):
+    arriving = []
+    for card in drawn:
+        if incoming[card]:
+            incoming[card] -= 1
+            arriving.append(card)
+    for slot, card in zip(freed, arriving):
         slot["character"] = card
     m.state["exchange"]["drawn"] = []
-    return_to_court(m, sorted(pool.elements()))
+    return_to_court(m, returned)
     m.canvas.delete("exchange")
     show_hands(m)
     m.announce(f"{m.names[seat]} returns 2 cards to the court.")
@@ -839,7 +847,9 @@ def timeout_choice(m: Match, seat: int, options: list[str]) -> str:
 def check_setup(setup: dict[str, Any], players: int) -> list[str]:
     problems = []
     hands = setup.get("hands")
-    if hands is not None:
+    if hands:
+        if len(hands) != players:
+            problems.append(f"setup.hands must deal every player ({players}), not {len(hands)}")
         cards = [card for cards in hands.values() for card in cards] + list(setup.get("deck", []))
         if Counter(cards) != Counter(court(players)):
             problems.append(f"hands and deck must hold exactly the court of {court_size(players)} cards "
@@ -847,6 +857,9 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
         for who, cards in hands.items():
             if len(cards) != 2:
                 problems.append(f"{who} must be dealt 2 cards, not {len(cards)}")
+    elif "deck" in setup and Counter(setup["deck"]) != Counter(court(players)):
+        problems.append(f"without hands, setup.deck is the whole court of {court_size(players)} cards "
+                        f"before the deal (dealt 2 each from the top, in seat order)")
     for card in setup.get("deck", []):
         if card not in CHARACTERS:
             problems.append(f"unknown character {card!r} in the deck")
