@@ -91,13 +91,11 @@ def board_rows(m: Match, seat: int | None) -> list[dict[str, Any]]:
             tags.append(p["role"])
         if p["character"]:
             tags.append(p["character"])
-        if owner == current and p["is_alive"]:
-            tags.append("active")
-        if not p["is_alive"]:
-            tags.append("out")
+        shown = m.over or bool(m.state["side"])  # at the end every hand may be shown
         rows.append({"name": m.names[owner], "alive": p["is_alive"], "active": owner == current,
                      "stats": stats, "tags": tags, "table": labels(p["table"]),
-                     "cards": [{"label": None, "up": False, "lost": False} for _ in p["hand"]]})
+                     "cards": [{"label": label(c) if shown else None, "up": shown, "lost": False}
+                               for c in p["hand"]]})
     return rows
 
 
