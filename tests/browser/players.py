@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 #: The order a test player prefers actions in: it keeps the game short.
-ACTION_ORDER = ("Coup", "Assassinate", "Steal", "Tax", "Foreign Aid", "Income")
+ACTION_ORDER = ("Coup", "Assassinate", "Tax", "Steal", "Foreign Aid", "Income")
 
 
 @dataclass

@@ -47,7 +47,11 @@ function renderOptions() {
   const box = $("#options");
   if (!game) return fill(box);
   const isPrivate = $("#private").checked;
-  fill(box, Object.entries(game.options || {}).map(([key, value]) => {
+  // Keep what the user typed when the form is redrawn (e.g. ticking "private").
+  const typed = box.dataset.game === game.id ? collectOptions() : {};
+  box.dataset.game = game.id;
+  fill(box, Object.entries(game.options || {}).map(([key, fallback]) => {
+    const value = key in typed && typeof typed[key] === typeof fallback ? typed[key] : fallback;
     const id = `opt-${key}`;
     if (typeof value === "boolean") {
       return h("label", {class: "check"}, h("input", {id, type: "checkbox", dataset: {option: key, type: "bool"}, checked: value}),
