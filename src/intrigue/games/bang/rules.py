@@ -1013,6 +1013,8 @@ def set_life(m: Match, seat: int) -> None:
     p["max_health"] = life + (p["role"] == "Sheriff")
     health = (m.setup.get("health") or {}).get(m.names[seat])
     p["health"] = p["max_health"] if health is None else int(health)
+    if p["health"] > p["max_health"]:
+        raise ValueError(f"setup.health.{m.names[seat]}: {health} is above the maximum of {p['max_health']}")
     if not p["is_alive"]:
         p["health"] = 0
 

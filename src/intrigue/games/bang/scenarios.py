@@ -66,6 +66,11 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
             problems.append(f"setup.equipment.{who}: one weapon at most")
         if "Jail" in names and roles.get(who) == "Sheriff":
             problems.append(f"setup.equipment.{who}: the Sheriff cannot be in Jail")
+    for who in setup.get("dead") or []:
+        if (setup.get("hands") or {}).get(who) or (setup.get("equipment") or {}).get(who):
+            problems.append(f"setup: {who} is dead and cannot hold cards")
+        if who in (setup.get("health") or {}):
+            problems.append(f"setup: {who} is dead and has no life to set")
     if not 4 <= players <= 7:
         problems.append(f"BANG! takes 4 to 7 players, not {players}")
     return problems
