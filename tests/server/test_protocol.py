@@ -484,3 +484,20 @@ def test_every_installed_game_plays_through_the_server(server, http, game_id):
     assert watcher.view["game"] == game_id and watcher.view["seat"] is None
     replay = http.get(f"/api/matches/{watcher.match}/replay", params={"step": watcher.view["version"], "seat": "all"})
     assert replay.status_code == 200 and replay.json()["view"]["over"]
+
+
+def test_idle_waiting_and_finished_rooms_are_swept_but_never_a_live_match(server, http):
+    from intrigue.store import open_store
+
+    lobby = server.app.state.lobby
+    waiting = create_room(http)["room"]
+    code, players = table(server, http)  # playing, and its players are connected
+    for player in players:
+        player.close()
+    time.sleep(0.2)
+    later = time.monotonic() + lobby.settings.idle_close + 1
+    closed = lobby.sweep(now=later)  # (the test reads the lobby from its own thread: only a sweep, no awaits)
+    assert waiting in closed and code not in closed
+    assert http.get(f"/api/rooms/{waiting}").status_code == 404
+    assert http.get(f"/api/rooms/{code}").json()["status"] == "playing"
+    assert open_store(server.store.path).load_room(waiting).status == "closed"

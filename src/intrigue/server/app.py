@@ -92,7 +92,9 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):  # noqa: ANN202
         lobby.resume()
+        janitor = asyncio.create_task(sweep_forever(lobby))
         yield
+        janitor.cancel()
 
     app = FastAPI(title="Intrigue", version="1", lifespan=lifespan,
                   description="Lobby, history and replay routes; live play is on the /ws WebSocket "
@@ -207,6 +209,16 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     app.mount("/static", StaticFiles(directory=static_dir), name="static")
     return app
+
+
+async def sweep_forever(lobby: Lobby, every: float = 300.0) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            for code in lobby.sweep():
+                log.info("closed idle room %s", code)
+        except Exception:  # noqa: BLE001 - the janitor must keep running
+            log.exception("sweeping idle rooms failed")
 
 
 class BodyLimit:

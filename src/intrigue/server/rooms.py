@@ -29,6 +29,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -64,6 +65,7 @@ class Settings:
     chat_burst: float = 5.0         # …with this burst
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
     max_connections: int = 200      # connections (players + spectators) per room
+    idle_close: float = 6 * 3600    # a waiting or finished room nobody is in is closed after this long
 
 
 def now_iso() -> str:
@@ -171,6 +173,7 @@ class Room:
         self.votes: set[int] = set()
         self.timer: Timer | None = None
         self._scheduled: set[tuple[int, int, int]] = set()
+        self.idle_since: float = time.monotonic()
 
     # -- facts -----------------------------------------------------------------
     @property
@@ -345,6 +348,8 @@ class Room:
             if sink in seat.sinks:
                 seat.sinks.remove(sink)
                 changed = True
+        if self.idle:
+            self.idle_since = time.monotonic()
         if changed and announce:
             self.broadcast_room()
             self.after_change()
@@ -707,6 +712,21 @@ class Lobby:
         """Start timers and bots of recovered rooms (needs the running loop)."""
         for room in self.rooms.values():
             room.after_change()
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Close waiting and finished rooms nobody has been in for ``idle_close`` seconds.
+
+        A match being played is never closed: its timers (or the grace period)
+        finish it. Closed rooms keep their matches in the history.
+        """
+        now = time.monotonic() if now is None else now
+        closed = []
+        for room in list(self.rooms.values()):
+            if room.status in ("waiting", "finished") and room.idle and \
+                    now - room.idle_since > self.settings.idle_close:
+                room.close()
+                closed.append(room.code)
+        return closed
 
 
 def rebuild(record: MatchRecord, choices: list[ChoiceRecord]) -> Match:
