@@ -969,7 +969,8 @@ def assign_characters_randomly(m: Match) -> None:
     given = {seat_named(m, who, "characters"): c for who, c in (m.setup.get("characters") or {}).items()}
     names = [c for c in CHARACTERS if c not in given.values()]
     m.shuffle(names)
-    choice = int(m.options["character_choice"])
+    free = len(names) // max(1, sum(1 for seat in range(len(m.players)) if seat not in given))
+    choice = max(1, min(int(m.options["character_choice"]), free))  # 16 characters to share out
     for seat, p in enumerate(m.players):
         if seat in given:
             character = CHARACTERS[given[seat]] if given[seat] else NO_CHARACTER
