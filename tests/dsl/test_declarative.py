@@ -163,6 +163,9 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
      "declaration.role_deal.roles.Dog: role 'Dog' is not declared in roles"),
     ("      - players: player.caught == false", "      - players: player.caught == false\n        if: true",
      "phases.1.completion_criteria.options.1: 'if' goes with 'option'"),
+    ("      options: ['Yes', 'No']  # quoted: YAML reads a bare Yes as true",
+     "      options: ['Yes', 'No']\n      default: Maybe",
+     "phases.2.completion_criteria.default: default 'Maybe' is not one of this phase's literal options"),
     ("  game_state: {round: 1,", "  game_state: {choice: 1, round: 1,",
      "declaration.game_state.choice: 'choice' is a reserved name; choose another"),
     ("    role: {type: string, visibility: player.caught == true}",
@@ -171,6 +174,15 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
 ])
 def test_each_mistake_is_reported_where_it_is(old, new, expected):
     assert expected in broken(old, new)
+
+
+def test_a_player_whose_time_runs_out_gets_the_declared_default():
+    heist = load_path(GAMES / "heist" / "heist.yaml")
+    match = Match(heist, ["A", "B", "C"], seed=1, setup={"first": "A"})
+    assert heist.binding.timeout_choice(match, 0, match.legal(0)) == "Pass"
+    match.choose(0, "B")
+    assert match.legal(1) == ["Guilty", "Innocent"]
+    assert heist.binding.timeout_choice(match, 1, match.legal(1)) == "Innocent"
 
 
 def test_an_unknown_statement_is_an_error_not_a_warning():

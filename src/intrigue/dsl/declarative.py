@@ -417,6 +417,14 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> "GameBindi
     def sees(match: "Match", seat: int) -> dict[str, Any]:
         return {match.names[owner]: visible_fields(match, owner, seat) for owner in range(len(match.players))}
 
+    @binding.on_timeout
+    def timeout_choice(match: "Match", seat: int, options: list[str]) -> str:
+        """The phase's declared ``default``, else ``Pass``, else the first option."""
+        default = match.phase.completion_criteria.default
+        if default in options:
+            return default
+        return "Pass" if "Pass" in options else options[0]
+
     @binding.summarize
     def result(match: "Match") -> dict[str, Any]:
         """The side that won is named by the phase the game ended in."""

@@ -19,6 +19,7 @@ On a ``completion_criteria`` of type ``player_action``:
 - ``options``: a list; each entry is a literal option, ``{option: X, if: expr}``
   (offered when ``expr`` holds for the deciding ``player``), or
   ``{players: expr, except_self: true}`` (the name of every player matching).
+- ``default``: the option taken for a player whose time runs out (one of the literals).
 
 On a conditional ``next_phase`` entry:
 

@@ -83,6 +83,8 @@ class CompletionCriteria(_Open):
     seconds: float | None = Field(None, gt=0, description="For `timer` phases: how long to wait.")
     options: list[OptionSpec] | None = Field(
         None, description="Extension: the options offered to each target player.")
+    default: str | None = Field(
+        None, description="Extension: the option chosen for a player whose time runs out.")
 
 
 class NextRef(_Open):

@@ -236,6 +236,12 @@ class _Semantics:
             self.role_deal(deal)
         for phase_id, phase in self.d.phases.items():
             base = ("phases", phase_id)
+            criteria = phase.completion_criteria
+            if criteria.default is not None:
+                literals = {e if isinstance(e, str) else e.option for e in criteria.options or []}
+                if criteria.default not in literals:
+                    self.source.problem(base + ("completion_criteria", "default"),
+                                        f"default {criteria.default!r} is not one of this phase's literal options")
             for number, entry in enumerate(phase.completion_criteria.options or []):
                 where = base + ("completion_criteria", "options", number)
                 if phase.completion_criteria.type != "player_action":
