@@ -95,9 +95,9 @@ def test_a_foreign_aid_block_is_offered_to_every_opponent_and_its_challenge_to_a
 def test_losing_an_influence_shows_the_reason_to_the_loser(coup):
     m = new(coup, Aria=7)
     m.choose(0, "Coup Blake")
-    assert components(m, 1)["options"]["prompt"] == "Choose a card to lose (coup)"
+    assert components(m, 1)["options"]["prompt"] == "Choose a card to lose (Coup)"
     assert m.observe(1)["decision"]["options"] == ["Lose Captain", "Lose Contessa"]
-    assert components(m, 0)["waiting"]["text"] == "Waiting for Blake to lose an influence (coup)…"
+    assert components(m, 0)["waiting"]["text"] == "Waiting for Blake to lose an influence (Coup)…"
 
 
 def test_announcements_are_public_and_draws_are_private(coup):

@@ -188,7 +188,7 @@ def display_player_setup(m: Match) -> None:
 # -- phase 1: the deal ---------------------------------------------------------------
 @game.tool
 def initialize_and_shuffle_deck(m: Match) -> None:
-    if "deck" in m.setup and "hands" not in m.setup:  # a scenario's whole court, top first
+    if "deck" in m.setup and not m.setup.get("hands"):  # a scenario's whole court, top first
         m.state["court_deck"] = list(m.setup["deck"])
         return
     deck = court(len(m.players))
@@ -310,8 +310,9 @@ def set_claimed_action_and_character(m: Match) -> None:
     player = m.players[seat]
     player.update(claimed_action=verb, claimed_character=CLAIMS.get(verb, ""),
                   target_player_id=turn["target_player_id"])
-    m.canvas.show("text", key="declared", text=declaration(m))
-    m.announce(declaration(m))
+    text = declaration(m)
+    m.canvas.show("text", key="declared", text=text)
+    m.announce(text)
 
 
 def declaration(m: Match) -> str:
@@ -467,7 +468,7 @@ def prompt_blocker_reveal_loss(m: Match) -> None:
 
 @game.tool
 def prompt_target_reveal_loss(m: Match) -> None:
-    offer_loss(m, action(m).lower())
+    offer_loss(m, "Coup" if action(m) == "Coup" else "assassinated")
 
 
 @game.tool
@@ -724,6 +725,7 @@ def update_alive_statuses(m: Match) -> None:
 
 @game.tool
 def announce_eliminations(m: Match) -> None:
+    """The log said who went out when it happened; the board now shows them out."""
     show_board(m)
     m.state["eliminated"] = []
 
