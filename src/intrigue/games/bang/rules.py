@@ -335,6 +335,16 @@ def explodes(card: str | None) -> bool:
     return card is not None and CARDS[card].suit == "S" and 2 <= CARDS[card].value <= 9
 
 
+def under_check(m: Match, card: str, check_card: str | None) -> None:
+    """Discard a Jail or Dynamite just under the "draw!" card that decided it, which stays on
+    top (Pedro Ramirez may take it)."""
+    pile = m.state["discard"]
+    depth = 0
+    if check_card is not None and check_card in pile:
+        depth = len(pile) - pile.index(check_card)
+    pile.insert(len(pile) - depth, card)
+
+
 def resolve_check(m: Match, seat: int, reason: str, card: str | None) -> None:
     heart = card is not None and CARDS[card].suit == "H"
     if reason == "barrel":
@@ -346,7 +356,7 @@ def resolve_check(m: Match, seat: int, reason: str, card: str | None) -> None:
         if dynamite is None:
             return
         if explodes(card):
-            to_discard(m, take_from_table(m, seat, dynamite))
+            under_check(m, take_from_table(m, seat, dynamite), card)
             say(m, f"The Dynamite explodes on {nm(m, seat)}!")
             push(m, {"do": "damage", "seat": seat, "amount": 3, "source": None})
         else:
@@ -359,7 +369,7 @@ def resolve_check(m: Match, seat: int, reason: str, card: str | None) -> None:
         jail = in_play(m, seat, "Jail")
         if jail is None:
             return
-        to_discard(m, take_from_table(m, seat, jail))
+        under_check(m, take_from_table(m, seat, jail), card)
         if heart:
             say(m, f"A Heart: {nm(m, seat)} escapes from Jail.")
         else:
