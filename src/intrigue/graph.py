@@ -229,7 +229,7 @@ def _width(text: str, size: float, bold: bool = False) -> float:
     """An estimate of rendered text width (no font metrics needed)."""
     narrow = sum(1 for c in text if c in "iljtfr.,:;'|! ·")
     wide = sum(1 for c in text if c in "MWmw—")
-    return size * ((len(text) - narrow - wide) * (0.58 if bold else 0.54) + narrow * 0.3 + wide * 0.85)
+    return size * ((len(text) - narrow - wide) * (0.63 if bold else 0.55) + narrow * 0.3 + wide * 0.85)
 
 
 def _wrap(text: str, size: float, limit: float, lines: int, bold: bool = False) -> list[str]:
@@ -507,11 +507,25 @@ def _shape(kind: str, x: float, y: float, w: float, h: float, fill: str, stroke:
             f'fill="{fill}" stroke="{stroke}"{extra}/>')
 
 
+#: Layouts by definition: the server redraws a game's graph for every phase it highlights.
+_LAYOUTS: dict[int, tuple[GameDefinition, PhaseGraph, dict[str, Any]]] = {}
+
+
+def _laid_out(definition: GameDefinition, title: str) -> tuple[PhaseGraph, dict[str, Any]]:
+    cached = _LAYOUTS.get(id(definition))
+    if cached is None or cached[0] is not definition or cached[1].title != title:
+        graph = build(definition, title)
+        cached = (definition, graph, _layout(graph))
+        if len(_LAYOUTS) > 64:
+            _LAYOUTS.clear()
+        _LAYOUTS[id(definition)] = cached
+    return cached[1], cached[2]
+
+
 def svg(game_or_definition: Any, highlight: int | None = None) -> str:
     """The phase graph as a standalone SVG document; ``highlight`` marks the current phase."""
     definition, title = _definition(game_or_definition)
-    graph = build(definition, title)
-    layout = _layout(graph)
+    graph, layout = _laid_out(definition, title)
     items: dict[Any, _Item] = layout["items"]
     tops: dict[int, float] = layout["tops"]
     margin = 24.0
