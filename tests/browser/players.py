@@ -50,12 +50,14 @@ class Player:
     def log(self) -> list[str]:
         return self.page.eval_on_selector_all("#log li", "lines => lines.map(l => l.textContent)")
 
-    def board(self) -> dict[str, list[dict]]:
-        """Per player on the board: each card's label ('hidden' when face down) and state."""
-        return self.page.eval_on_selector_all("[data-kind=board] .player", """players => Object.fromEntries(
-            players.map(p => [p.dataset.player, [...p.querySelectorAll('.cards .card')].map(c => ({
-                card: c.dataset.card, up: c.classList.contains('up'), lost: c.classList.contains('lost'),
-                secret: c.classList.contains('secret'), text: c.textContent.trim()}))]))""")
+    def board(self) -> tuple[int, dict[str, list[dict]]]:
+        """The view's version and, per player on the board, each card's label ('hidden' when
+        face down) and state, read in one go so that both belong to the same view."""
+        return self.page.evaluate("""() => [Number(document.querySelector('#table').dataset.version),
+            Object.fromEntries([...document.querySelectorAll('[data-kind=board] .player')].map(p => [
+                p.dataset.player, [...p.querySelectorAll('.cards .card')].map(c => ({
+                    card: c.dataset.card, up: c.classList.contains('up'), lost: c.classList.contains('lost'),
+                    secret: c.classList.contains('secret'), text: c.textContent.trim()}))]))]""")
 
 
 def pick(options: list[str], wanted: set[str]) -> str:

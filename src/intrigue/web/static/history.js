@@ -22,13 +22,14 @@ async function start() {
     fill(body, h("tr", {}, h("td", {colspan: 7, class: "muted"}, "No finished games yet.")));
     return;
   }
+  // data-label names each cell for the phone layout, where rows become cards.
   fill(body, matches.map((m) => h("tr", {dataset: {match: m.match}},
-    h("td", {}, String(m.match)),
-    h("td", {}, m.title || m.game),
-    h("td", {}, (m.players || []).join(", ")),
-    h("td", {}, (m.winners || []).join(", ")),
-    h("td", {}, when(m.finished)),
-    h("td", {}, String(m.moves ?? "")),
+    h("td", {dataset: {label: "#"}}, String(m.match)),
+    h("td", {dataset: {label: "Game"}}, m.title || m.game),
+    h("td", {dataset: {label: "Players"}}, (m.players || []).join(", ")),
+    h("td", {dataset: {label: "Winner"}}, (m.winners || []).join(", ")),
+    h("td", {dataset: {label: "Finished"}}, when(m.finished)),
+    h("td", {dataset: {label: "Moves"}}, String(m.moves ?? "")),
     h("td", {}, h("a", {class: "button", href: `/replay/${encodeURIComponent(m.match)}`}, "Replay")))));
 }
 
