@@ -1,0 +1,270 @@
+"""What each seat must never learn, per installed game, and a checker for anything sent to it.
+
+The secrets are stated here from each game's rulebook (docs/games/*.md and the
+rules module's docstring), not derived from its observer, so a mistake in an
+observer shows up as a difference:
+
+* Coup: another seat's face-down influence, the court deck, another seat's Exchange draw.
+* BANG!: another seat's hand, another seat's role (until it is revealed: the
+  Sheriff's at once, the others' on elimination), Kit Carlson's three cards,
+  another seat's character candidates, the deck's order.
+* DSFGS: another seat's role and team until revealed or shown to this seat, and
+  its ``secret_info_access`` flag.
+* Heist: another seat's role until they are jailed.
+
+For every game: the match seed (it fixes every shuffle, so it is the whole
+secret), seat tokens and their hashes never leave the server; a view is the
+viewer's own; options are shown only to a pending seat; a log line reaches only
+its audience; once the match is over everything may be shown.
+
+``Checker(match, viewer).problems(message)`` returns what is wrong with one
+message (empty when it is clean). Checks that need history (BANG!'s log content)
+keep it in a :class:`Watch` per match.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from intrigue.engine import Match
+from intrigue.server.protocol import encode
+
+from ..server.test_leak import Leak, check_view as coup_check_view
+
+# ---------------------------------------------------------------------------- generic checks
+
+
+def generic_view_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+    problems = []
+    if view.get("seat") != viewer:
+        problems.append(f"a view of seat {view.get('seat')} sent to seat {viewer}")
+    if view.get("version") != match.version:
+        problems.append(f"a view of version {view.get('version')} at version {match.version}")
+    decision = view.get("decision")
+    if decision and decision.get("options"):
+        if viewer is None or viewer not in match.pending or decision["options"] != match.legal(viewer):
+            problems.append(f"options {decision['options']} shown to seat {viewer}, who may not choose them")
+    allowed = {(e.version, e.text) for e in match.events if e.audience.includes(match, viewer)}
+    for line in view.get("log", []):
+        if (line.get("version"), line.get("text")) not in allowed:
+            problems.append(f"the log line {line.get('text')!r} is not meant for seat {viewer}")
+    return problems
+
+
+# ---------------------------------------------------------------------------- per game
+def coup_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+    try:
+        coup_check_view(view, match, viewer, f"seat {viewer}")
+    except Leak as leak:
+        return [str(leak)]
+    return []
+
+
+def _bang_hidden_labels(match: Match, viewer: int | None) -> set[str]:
+    """Card labels the viewer cannot know now: in another seat's hand or Kit's draw, and in no
+    place the viewer sees (a label can name two copies).
+
+    The deck is left out here: which cards it holds is public after a reshuffle of the
+    (public) discard pile, only its order is secret, and that is checked on the log
+    (:func:`new_event_problems`), where drawn cards are named.
+    """
+    return _bang_hidden_all(match, [viewer], deck=False)[viewer]
+
+
+def _bang_hidden_all(match: Match, viewers: list[int | None], deck: bool = True) -> dict[int | None, set[str]]:
+    from intrigue.games.bang.cards import label
+
+    state = match.state
+    public: set[str] = set()
+    for p in match.players:
+        public.update(label(c) for c in p["table"])
+    for pile in ("discard", "store", "flipped"):
+        public.update(label(c) for c in state[pile])
+    hands = [{label(c) for c in p["hand"]} for p in match.players]
+    kit = {label(c) for c in state["kit"]}
+    unseen = ({label(c) for c in state["deck"]} if deck else set()) | kit
+    everyone = set().union(unseen, *hands)
+    answer = {}
+    for viewer in viewers:
+        if viewer is None:
+            answer[viewer] = everyone - public
+            continue
+        own = hands[viewer] | (kit if match.players[viewer]["character"] == "Kit Carlson" else set())
+        others = set(unseen).union(*(h for o, h in enumerate(hands) if o != viewer))
+        answer[viewer] = others - public - own
+    return answer
+
+
+def _bang_role_visible(match: Match, owner: int, viewer: int | None) -> bool:
+    p = match.players[owner]
+    return owner == viewer or p["role"] == "Sheriff" or not p["is_alive"] or match.over
+
+
+def bang_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+    problems = []
+    if match.over:
+        return problems
+    state = view["state"]
+    for owner, (row, p) in enumerate(zip(state["players"], match.players)):
+        if owner == viewer:
+            if sorted(row.get("hand") or []) != sorted(_labels(p["hand"])):
+                problems.append(f"seat {viewer} is not shown its own hand")
+            continue
+        if "hand" in row:
+            problems.append(f"seat {viewer} sees {match.names[owner]}'s hand")
+        if row.get("role") is not None and not _bang_role_visible(match, owner, viewer):
+            problems.append(f"seat {viewer} sees {match.names[owner]}'s hidden role {row['role']}")
+    if "kit" in state and (viewer is None or match.players[viewer]["character"] != "Kit Carlson"):
+        problems.append(f"seat {viewer} sees Kit Carlson's draw")
+    if "candidates" in state and (viewer is None or str(viewer) not in match.state["candidates"]):
+        problems.append(f"seat {viewer} sees another seat's character candidates")
+    if "deck" in state:
+        problems.append("the deck is in the view")
+    hidden_roles = {match.names[o]: p["role"] for o, p in enumerate(match.players)
+                    if not _bang_role_visible(match, o, viewer)}
+    for component in view["components"]:
+        if component["kind"] == "hand" and component.get("key") not in ("store",):
+            owner = component.get("player")
+            if viewer is None or owner != match.names[viewer]:
+                problems.append(f"seat {viewer} gets the hand component of {owner}")
+        if component["kind"] == "board":
+            for row in component["players"]:
+                if row["name"] in hidden_roles and hidden_roles[row["name"]] in row.get("tags", []):
+                    problems.append(f"seat {viewer}'s board shows {row['name']}'s hidden role")
+                if any(card.get("label") is not None for card in row.get("cards", [])) and \
+                        (viewer is None or row["name"] != match.names[viewer]):
+                    problems.append(f"seat {viewer}'s board shows {row['name']}'s cards face up")
+    # Anything but the log: no label of a card the viewer cannot know.
+    named = _named_cards(encode({k: v for k, v in view.items() if k != "log"}))
+    for hidden in sorted(named & _bang_hidden_labels(match, viewer)):
+        problems.append(f"seat {viewer}'s view names the hidden card {hidden}")
+    return problems
+
+
+def _labels(cards: list[str]) -> list[str]:
+    from intrigue.games.bang.cards import label
+
+    return [label(c) for c in cards]
+
+
+_CARD_PATTERN: re.Pattern[str] | None = None
+
+
+def _named_cards(text: str) -> set[str]:
+    """Every BANG! card label written in ``text`` (one regex over all labels, longest first)."""
+    global _CARD_PATTERN  # noqa: PLW0603
+    if _CARD_PATTERN is None:
+        from intrigue.games.bang.cards import DECK, label
+
+        names = sorted({label(c) for c in DECK}, key=len, reverse=True)
+        _CARD_PATTERN = re.compile("(" + "|".join(re.escape(n) for n in names) + ")(?![0-9])")
+    return set(_CARD_PATTERN.findall(text))
+
+
+def declarative_problems(fields: dict[str, Any]):  # noqa: ANN201
+    """For a DSL-only game: ``{field: rule(match, owner) -> public?}`` of its secret player fields."""
+
+    def problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+        found = []
+        if match.over:
+            return found
+        seen = match.state.get("_seen", [])
+        for owner, row in enumerate(view["state"]["players"]):
+            if owner == viewer:
+                continue
+            for name, public in fields.items():
+                shown = [-1, owner, name] in seen or (viewer is not None and [viewer, owner, name] in seen)
+                if row.get(name) is not None and not public(match, owner) and not shown:
+                    found.append(f"seat {viewer} sees {match.names[owner]}'s hidden {name} ({row[name]!r})")
+        return found
+
+    return problems
+
+
+GAME_PROBLEMS = {
+    "coup": coup_problems,
+    "bang": bang_problems,
+    "dsfgs": declarative_problems({
+        "role": lambda m, o: m.players[o]["role_revealed"] is True,
+        "team": lambda m, o: m.players[o]["role_revealed"] is True,
+        "secret_info_access": lambda m, o: False,
+    }),
+    "heist": declarative_problems({"role": lambda m, o: m.players[o]["is_alive"] is False}),
+}
+
+
+# ---------------------------------------------------------------------------- history (BANG! log content)
+@dataclass
+class Watch:
+    """Per-match memory: which events were already checked, and the hidden cards before the last move."""
+
+    checked: int = 0
+    hidden_before: dict[int | None, set[str]] = field(default_factory=dict)
+
+
+def new_event_problems(match: Match, watch: Watch) -> list[str]:
+    """BANG!: a log line that names a card hidden from one of its readers before and after it was written.
+
+    Black Jack's second card is shown to everyone by the rules, so his "shows" line is not a leak.
+    """
+    problems = []
+    if match.game.id != "bang":
+        watch.checked = len(match.events)
+        return problems
+    viewers = [None, *range(len(match.names))]
+    after = _bang_hidden_all(match, viewers)
+    if match.over:
+        after = {v: set() for v in viewers}
+    fresh = match.events[watch.checked:]
+    compare = after
+    if any("shuffled into a new deck" in event.text for event in fresh):
+        # the discard pile, public a moment ago, became the deck during this move
+        from intrigue.games.bang.cards import label
+
+        deck = {label(c) for c in match.state["deck"]}
+        compare = {v: hidden - deck for v, hidden in after.items()}
+    for event in fresh:
+        named = _named_cards(event.text)
+        if "shows his second card" in event.text or not named:
+            continue
+        for viewer in viewers:
+            if not event.audience.includes(match, viewer):
+                continue
+            before = watch.hidden_before.get(viewer, after[viewer])
+            for hidden in sorted(named & before & compare[viewer]):
+                problems.append(f"the log line {event.text!r} tells seat {viewer} the hidden card {hidden}")
+    watch.checked = len(match.events)
+    watch.hidden_before = after
+    return problems
+
+
+# ---------------------------------------------------------------------------- one message
+def wire_problems(wire: str, match: Match | None, secrets: set[str]) -> list[str]:
+    """Checks on the exact text: no token, no token hash, no seed."""
+    problems = []
+    for secret in secrets:
+        if secret and secret in wire:
+            problems.append("a seat token or token hash is on the wire")
+    if '"token_hash"' in wire:
+        problems.append("a token_hash field is on the wire")
+    if match is not None and not match.over and re.search(rf"(?<![0-9]){match.seed}(?![0-9])", wire):
+        problems.append("the match seed is on the wire")
+    return problems
+
+
+def view_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+    return generic_view_problems(view, match, viewer) + GAME_PROBLEMS[match.game.id](view, match, viewer)
+
+
+def non_view_problems(wire: str, match: Match | None, viewer: int | None) -> list[str]:
+    """A message that is not a view must name no card the viewer cannot know (BANG!'s labels are unique)."""
+    if match is None or match.over or match.game.id != "bang":
+        return []
+    return [f"a message names the hidden card {h}" for h in sorted(_named_cards(wire) & _bang_hidden_labels(match, viewer))]
+
+
+def loads(wire: str) -> dict[str, Any]:
+    return json.loads(wire)

@@ -1,0 +1,332 @@
+"""The outbound audit: every message type the server can send, checked against every seat's secrets.
+
+1. The message types are read from the server's source (every ``{"type": "..."}``
+   it builds), so a new type fails :func:`test_every_message_type_is_classified`
+   until a check is written for it in ``CHECKS``.
+2. A real server is played through real WebSocket clients for every installed
+   game (humans, bots, a spectator, chat, cheats, a reconnection, HTTP lookups).
+   Every message is checked at the moment the server queues it
+   (``Connection.send``), against the true match at that moment; every bot input
+   (``SeatView``) likewise; every HTTP answer about a live room or match too.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+import intrigue.bots as bot_registry
+from intrigue import games
+from intrigue.server import app as server_app
+from intrigue.server.protocol import clean_chat, encode
+
+from ..server.support import Client, ServerThread
+from . import hidden
+from .table import Table, hang_up
+
+SERVER_SOURCE = Path(server_app.__file__).resolve().parent
+
+ROOM_KEYS = {"type", "room", "game", "title", "status", "host", "match", "private", "seats", "min_players",
+             "max_players", "rematch", "options", "created"}
+SEAT_KEYS = {"seat", "name", "bot", "connected", "left"}
+VIEW_KEYS = {"type", "match", "view", "timer"}
+OBSERVATION_KEYS = {"game", "title", "version", "seat", "you", "players", "phase", "waiting", "decision", "state",
+                    "components", "log", "over", "winners"}
+
+
+class Audit:
+    """What the server sent, and what was wrong with it."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.kinds: dict[str, int] = {}
+        self.secrets: set[str] = set()     # seat tokens handed out
+        self.said: set[str] = set()        # chat lines players sent (cleaned)
+        self.watches: dict[int, hidden.Watch] = {}
+        self.bot_views = 0
+
+    def flag(self, where: str, problems: list[str]) -> None:
+        self.problems.extend(f"{where}: {p}" for p in problems[:3])
+
+
+def check_welcome(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+    problems = []
+    if set(message) != {"type", "room", "seat", "name", "spectator"}:
+        problems.append(f"welcome has fields {sorted(message)}")
+    if message["seat"] != conn.seat or message["spectator"] != (conn.seat is None):
+        problems.append(f"welcome names seat {message['seat']} to a connection of seat {conn.seat}")
+    return problems
+
+
+def check_room(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+    problems = []
+    if set(message) != ROOM_KEYS:
+        problems.append(f"room has fields {sorted(set(message) ^ ROOM_KEYS)} beyond the classified ones")
+    for seat in message["seats"]:
+        if set(seat) != SEAT_KEYS:
+            problems.append(f"a room seat has fields {sorted(seat)}")
+    return problems
+
+
+def check_view(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+    if set(message) != VIEW_KEYS or set(message["view"]) != OBSERVATION_KEYS:
+        return [f"view has fields {sorted(message)} / {sorted(message['view'])}"]
+    if match is None:
+        return ["a view was sent for no match"]
+    timer = message["timer"]
+    if timer is not None and set(timer) != {"seconds_left", "seconds", "kind"}:
+        return [f"timer has fields {sorted(timer)}"]
+    return hidden.view_problems(message["view"], match, conn.seat)
+
+
+def check_error(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+    if set(message) != {"type", "code", "message"} or not message["message"]:
+        return [f"error has fields {sorted(message)}"]
+    return []
+
+
+def check_chat(message: dict[str, Any], conn: Any, match: Any, audit: Audit | None = None) -> list[str]:
+    if set(message) != {"type", "from", "seat", "text", "at"}:
+        return [f"chat has fields {sorted(message)}"]
+    if audit is not None and message["text"] not in audit.said:
+        return [f"a chat line nobody typed: {message['text']!r} (system text must not go through chat)"]
+    return []
+
+
+def check_pong(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+    return [] if message == {"type": "pong"} else [f"pong carries {message}"]
+
+
+#: Every message type the server sends, and its check. A new type needs an entry here.
+CHECKS: dict[str, Callable[..., list[str]]] = {
+    "welcome": check_welcome, "room": check_room, "view": check_view, "error": check_error,
+    "chat": check_chat, "pong": check_pong,
+}
+
+
+#: ``type`` literals in the server that are not protocol messages, and why they cannot carry a secret.
+NOT_SENT_TO_PLAYERS = {
+    "http.response.start": "ASGI transport of BodyLimit's 413 answer (status and fixed headers)",
+    "http.response.body": "ASGI transport of BodyLimit's 413 answer (a fixed text naming the limit)",
+}
+
+
+def server_message_types() -> dict[str, list[str]]:
+    """Every ``"type": "<literal>"`` in a dict the server code builds, with where it is built."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(SERVER_SOURCE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values):
+                    if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant) \
+                            and isinstance(value.value, str):
+                        found.setdefault(value.value, []).append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
+                for keyword in node.keywords:
+                    if keyword.arg == "type":
+                        found.setdefault("<dict(type=...)>", []).append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_every_message_type_is_classified():
+    sent = server_message_types()
+    # commands the server parses are dicts with a "type" too; they are not sent
+    from intrigue.server.protocol import COMMANDS
+
+    outbound = {kind: where for kind, where in sent.items()
+                if (kind not in COMMANDS or kind in CHECKS) and kind not in NOT_SENT_TO_PLAYERS}
+    unclassified = {kind: where for kind, where in outbound.items() if kind not in CHECKS}
+    assert not unclassified, f"message types with no audit check (add one to CHECKS): {unclassified}"
+    assert set(CHECKS) <= set(sent), f"classified types the server no longer sends: {set(CHECKS) - set(sent)}"
+
+
+# -------------------------------------------------------------------------------------------- the live audit
+@pytest.fixture
+def audited(tmp_path, monkeypatch):
+    """A real server whose every outgoing message and bot input is checked as it is produced."""
+    audit = Audit()
+    original_send = server_app.Connection.send
+    server_holder: dict[str, ServerThread] = {}
+
+    def checked_send(conn, message):  # noqa: ANN001
+        wire = encode(message)
+        kind = message.get("type")
+        audit.kinds[kind] = audit.kinds.get(kind, 0) + 1
+        room = conn.room
+        if room is None:  # during 'hello' the room sends before the connection records it
+            lobby = server_holder["server"].app.state.lobby
+            room = next((r for r in lobby.rooms.values() if conn in r._all_sinks()), None)
+        match = room.match if room is not None else None
+        where = f"{kind} to seat {conn.seat} of room {room.code if room else '-'}"
+        check = CHECKS.get(kind)
+        if check is None:
+            audit.flag(where, [f"unclassified message type {kind!r}"])
+        else:
+            found = check_chat(message, conn, match, audit) if kind == "chat" else check(message, conn, match)
+            audit.flag(where, found)
+        audit.flag(where, hidden.wire_problems(wire, match, audit.secrets | hashes(audit.secrets)))
+        if kind not in ("view", "chat"):
+            audit.flag(where, hidden.non_view_problems(wire, match, conn.seat))
+        if match is not None and kind == "view":
+            watch = audit.watches.setdefault(id(match), hidden.Watch())
+            audit.flag(f"log of room {room.code}", hidden.new_event_problems(match, watch))
+        original_send(conn, message)
+
+    original_view = bot_registry.SeatView
+
+    def checked_seat_view(game, seat, observation, options):  # noqa: ANN001, ANN202
+        audit.bot_views += 1
+        lobby = server_holder["server"].app.state.lobby
+        matches = [r.match for r in lobby.rooms.values() if r.match is not None and r.game.id == game.id
+                   and r.match.version == observation["version"] and seat in r.match.pending
+                   and r.match.observe(seat) == observation]
+        if not matches:
+            audit.flag(f"bot input for seat {seat}", ["an observation that is not the seat's own view"])
+        else:
+            audit.flag(f"bot input for seat {seat}", hidden.view_problems(observation, matches[0], seat))
+            if tuple(options) != tuple(matches[0].legal(seat)):
+                audit.flag(f"bot input for seat {seat}", ["options that are not the seat's own"])
+        return original_view(game, seat, observation, options)
+
+    monkeypatch.setattr(server_app.Connection, "send", checked_send)
+    monkeypatch.setattr(bot_registry, "SeatView", checked_seat_view)
+    with ServerThread(tmp_path / "audit.db") as server:
+        server_holder["server"] = server
+        yield server, audit
+
+
+def hashes(tokens: set[str]) -> set[str]:
+    from intrigue.server.rooms import token_hash
+
+    return {token_hash(t) for t in tokens}
+
+
+CHAT = ["<script>alert('x')</script>", "<img src=x onerror=alert(1)>", "I have the \u202eDuke\u0007", "trust me"]
+
+
+def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, humans: int, bots: int) -> int:
+    with server.http() as http:
+        table = Table(server, http, game, humans=humans, bots=bots)
+        audit.secrets.update(table.tokens)
+        watcher = Client(server.ws_url, table.code)
+        watcher.until(lambda m: m["type"] == "welcome")
+        match_id = table.room.match_id
+        moves = 0
+        deadline = time.monotonic() + 60
+        while not table.match.over:
+            assert time.monotonic() < deadline, f"{game} did not finish"
+            table.settle()
+            mover = table.pending()
+            if mover is None:
+                continue
+            roll = rng.random()
+            if roll < 0.05:
+                text = rng.choice(CHAT)
+                audit.said.add(clean_chat(text))
+                mover.send({"type": "chat", "token": mover.token, "text": text})
+            elif roll < 0.10:  # cheats: someone else's turn, a stale version, an option never offered
+                other = rng.choice(table.clients)
+                other.send({"type": "choose", "token": other.token, "version": rng.choice([0, table.match.version - 1]),
+                            "option": rng.choice(["Assassinate", "Pass", "x" * 30, mover.options[0]])})
+                other.error()
+            elif roll < 0.12:  # a forged token and a token of another room
+                mover.send({"type": "choose", "token": "forged" + "x" * 40, "version": mover.view["version"],
+                            "option": mover.options[0]})
+                assert mover.error()["code"] == "bad_token"
+            elif roll < 0.14:
+                mover.send({"type": "ping"})
+                mover.until(lambda m: m["type"] == "pong")
+            elif roll < 0.16:  # a reload: same seat, full view
+                index = table.clients.index(mover)
+                hang_up(mover)
+                table.clients[index] = Client(server.ws_url, table.code, table.tokens[index])
+                table.clients[index].settle(lambda v: v is not None)
+            elif roll < 0.18:  # the HTTP side of a live match
+                replay = http.get(f"/api/matches/{match_id}/replay", params={"seat": "all"})
+                assert replay.status_code == 409 and replay.json()["error"]["code"] == "in_progress"
+                for path in (f"/api/rooms/{table.code}", "/api/matches?status=playing", "/api/rooms"):
+                    wire = http.get(path).text
+                    audit.flag(f"GET {path}", hidden.wire_problems(wire, table.match, audit.secrets | hashes(audit.secrets)))
+                    audit.flag(f"GET {path}", hidden.non_view_problems(wire, table.match, None))
+            else:
+                version = mover.view["version"]
+                mover.choose(rng.choice(mover.options))
+                mover.settle(lambda v, n=version: v["version"] > n or v["over"])
+                moves += 1
+        table.settle()
+        after = http.get(f"/api/matches/{match_id}/replay", params={"seat": "all"})
+        assert after.status_code == 200, "a finished match can be replayed"
+        hang_up(watcher)
+        table.close()
+        return moves
+
+
+#: (humans, bots) per game: small tables keep the suite fast; bots exercise SeatView
+TABLES = {"coup": [(2, 1), (3, 0), (2, 3)], "bang": [(2, 2), (3, 2)], "dsfgs": [(2, 1), (3, 1), (4, 2)],
+          "heist": [(2, 1), (3, 0), (3, 2)]}
+
+
+def test_no_channel_tells_a_seat_what_it_may_not_know(audited):
+    server, audit = audited
+    rng = random.Random(606)
+    played = {}
+    for game in games.installed():
+        for humans, bots in TABLES.get(game, [(games.get(game).min_players, 0)]):
+            played[game] = played.get(game, 0) + play(server, audit, game, rng, humans, bots)
+    # the flood and frame errors of serve_socket go through the same send
+    client = Client(server.ws_url)
+    client.send("{nope")
+    client.error()
+    client.close()
+    assert not audit.problems, "\n".join(audit.problems[:30])
+    assert set(played) == set(games.installed()) and all(played.values()), played
+    assert set(audit.kinds) == set(CHECKS), f"message types never exercised: {set(CHECKS) - set(audit.kinds)}"
+    assert audit.bot_views > 10
+    assert audit.kinds["view"] > 200
+
+
+def test_the_audit_catches_a_leaking_observer(audited, monkeypatch):
+    """Remove the protection (an observer that shows everything) and the audit sees it."""
+    server, audit = audited
+    coup = games.get("coup")
+    original = coup.binding.observe
+    monkeypatch.setattr(coup.binding, "observe", lambda match, seat: _everything(original, match, seat))
+    play(server, audit, "coup", random.Random(1), 2, 0)
+    assert any("hidden" in p for p in audit.problems), audit.problems[:5]
+
+
+def _everything(observer, match, seat):  # noqa: ANN001, ANN202
+    """Coup's observer as if the match were over: every influence face up."""
+    over = match.over
+    match.over = True
+    try:
+        return observer(match, seat)
+    finally:
+        match.over = over
+
+
+def test_replay_of_a_live_match_is_refused_for_every_seat_and_step(server, http):
+    table = Table(server, http, "coup")
+    match_id = table.room.match_id
+    for seat in ("all", "0", "1"):
+        for step in (0, 1):
+            answer = http.get(f"/api/matches/{match_id}/replay", params={"seat": seat, "step": step})
+            assert answer.status_code == 409 and answer.json()["error"]["code"] == "in_progress", answer.text
+    table.close()
+
+
+def test_views_name_no_seed_even_in_json_numbers(server, http):
+    """The seed fixes every shuffle: it must not appear in any view or room message."""
+    table = Table(server, http, "bang", humans=2, bots=2)
+    seed = table.match.seed
+    for client in table.clients:
+        client.drain()
+        assert all(str(seed) not in json.dumps(m) for m in client.messages)
+    table.close()
