@@ -197,7 +197,8 @@ function renderSeats() {
       seat.seat === room.host ? h("span", {class: "badge"}, "host") : null,
       seat.seat === me ? h("span", {class: "badge badge-you"}, "you") : null,
       showVotes && votes.has(seat.seat) ? h("span", {class: "badge badge-vote"}, "rematch ✓") : null,
-      !open && !seat.bot && !seat.connected ? h("span", {class: "muted small"}, "offline") : null);
+      seat.left ? h("span", {class: "muted small"}, "left") :
+        !open && !seat.bot && !seat.connected ? h("span", {class: "muted small"}, "offline") : null);
   }));
   const welcome = state.welcome;
   $("#you-are").textContent = !welcome ? "" : welcome.spectator
@@ -284,11 +285,12 @@ function renderWaiting() {
   if (!room || (state.view && room.status !== "waiting")) return;
   const seated = room.seats.filter((s) => s.name !== null || s.bot).length;
   const game = state.games[room.game];
+  const minimum = room.min_players || (game && game.min_players);
   delete $("#table").dataset.version;
   fill($("#table"), h("section", {class: "notice waiting-room"},
     h("h2", {}, room.status === "waiting" ? "Waiting for players" : "Loading the table…"),
     h("p", {}, `${seated} of ${room.seats.length} seats taken.` +
-      (game ? ` ${game.title} needs at least ${game.min_players} players.` : "")),
+      (minimum ? ` ${room.title || room.game} needs at least ${minimum} players.` : "")),
     h("p", {}, "Share the invite link so friends can join, or watch."),
     game && game.summary ? h("p", {class: "muted"}, game.summary) : null));
 }

@@ -1,0 +1,67 @@
+"""The lobby and the room's seat management, as a person uses them.
+
+A private room with the timers off stays out of the open-rooms list; a second
+person finds it by its code, takes a seat and leaves again, which frees the seat;
+an unknown code says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .players import expect_seat
+
+
+def test_private_room_by_code_join_and_leave(server, browser, shots):
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    host.goto(server.base + "/")
+    host.get_by_label("Your name").fill("Dora")
+    host.get_by_label("Game").select_option("coup")
+    host.get_by_label("Seats at the table").fill("3")
+    host.get_by_label("Private room").check()
+    host.get_by_label("Turn timer (seconds)").fill("")
+    host.get_by_label("Window timer (seconds)").fill("")
+    host.get_by_role("button", name="Create room").click()
+    host.wait_for_url(re.compile(r"/room/\w+$"))
+    expect_seat(host, "Dora")
+    code = host.url.rsplit("/", 1)[1]
+    room = server.get(f"/api/rooms/{code}")
+    assert room["private"] is True
+    assert room["options"]["turn_timer"] is None and room["options"]["window_timer"] is None
+
+    # Private: not in the open rooms list, but reachable by its code.
+    guest.goto(server.base + "/")
+    expect(guest.locator("#rooms")).not_to_contain_text("Loading")
+    expect(guest.locator(f'[data-room="{code}"]')).to_have_count(0)
+    guest.get_by_label("Room code").fill(code.lower())
+    guest.get_by_role("button", name="Go").click()
+    guest.wait_for_url(re.compile(f"/room/{code}$"))
+    expect(guest.locator("#you-are")).to_have_text("You are watching as a spectator.")
+    guest.get_by_label("Your name").fill("Eli")
+    guest.get_by_role("button", name="Take a seat").click()
+    expect_seat(guest, "Eli")
+    expect(host.locator("#seats")).to_contain_text("Eli")
+    expect(guest.locator("#start")).to_have_count(0)
+    expect(guest.locator("#room-bar")).to_contain_text("Waiting for Dora to start the game.")
+    guest.screenshot(path=shots / "waiting-room-phone.png", full_page=True)
+
+    # Leaving before the start frees the seat and forgets the token.
+    guest.get_by_role("button", name="Leave room").click()
+    guest.wait_for_url(server.base + "/")
+    expect(host.locator("#seats .seat.open")).to_have_count(2)
+    assert guest.evaluate(f"localStorage.getItem('intrigue:token:{code}')") is None
+
+    # An unknown code says so.
+    guest.goto(server.base + "/room/ZZZZ")
+    expect(guest.locator("#table")).to_contain_text("There is no room ZZZZ")
+    assert errors == [], errors
+    host_ctx.close()
+    guest_ctx.close()
