@@ -72,13 +72,11 @@ docs/games/bang.md.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from itertools import combinations
 from typing import Any
 
 from ...engine import Audience, GameBinding, Match
-from .cards import (CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label, name_of,
-                    parse_label)
+from .cards import CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label
 
 ROLE_NAMES = ("Sheriff", "Deputy", "Outlaw", "Renegade")
 BLUE_SELF = ("Barrel", "Scope", "Mustang", "Dynamite") + tuple(WEAPONS)
@@ -258,10 +256,6 @@ def take_from_table(m: Match, seat: int, card: str) -> str:
     m.players[seat]["table"].remove(card)
     sync(m, seat)
     return card
-
-
-def find(cards: list[str], text: str) -> str:
-    return next(c for c in cards if label(c) == text)
 
 
 def heal(m: Match, seat: int, amount: int = 1) -> int:
@@ -659,14 +653,13 @@ def do_draw(m: Match, seat: int, action: list[Any]) -> None:
         say(m, f"{nm(m, seat)} (Pedro Ramirez) takes {label(card)} from the discard pile.")
         draw_to_hand(m, seat, 1)
     elif char(m, seat) == "Black Jack":
-        first = draw_to_hand(m, seat, 1)
+        draw_to_hand(m, seat, 1)
         second = draw_card(m)
         if second is not None:
             hand(m, seat).append(second)
             say(m, f"{nm(m, seat)} (Black Jack) shows his second card: {label(second)}.")
             if CARDS[second].red:
                 draw_to_hand(m, seat, 1, " (Black Jack: a red card)")
-        del first
     else:
         draw_to_hand(m, seat, 2)
     m.state["turn"]["stage"] = "play"
@@ -1263,7 +1256,7 @@ def process_eliminations_and_rewards(m: Match) -> None:
         if side or source is None or source == seat or not alive(m, source):
             continue
         if role(m, seat) == "Outlaw":
-            draw_to_hand(m, source, 3, f" for eliminating an Outlaw")
+            draw_to_hand(m, source, 3, " for eliminating an Outlaw")
         elif role(m, seat) == "Deputy" and role(m, source) == "Sheriff":
             lost = hand(m, source) + table(m, source)
             m.players[source]["hand"], m.players[source]["table"] = [], []

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine import Audience, Match
 from .cards import label
-from .rules import (active, char, distance, game, hand, labels, living, nm, prompt, reach, table)
+from .rules import active, char, distance, game, hand, labels, living, nm, prompt, reach
 
 
 @dataclass(frozen=True)
