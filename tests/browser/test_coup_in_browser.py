@@ -185,8 +185,10 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     expect(aria_page.locator("#table[data-version='0']")).to_be_visible()
     aria_page.get_by_role("button", name="Forward ▶").click()
     expect(aria_page.locator("#table[data-version='1']")).to_be_visible()
+    expect(aria_page.locator("#last-choice")).to_contain_text(" chose ")
     aria_page.get_by_role("button", name="◀ Back").click()
     expect(aria_page.locator("#table[data-version='0']")).to_be_visible()
+    expect(aria_page.locator("#last-choice")).to_have_text("The deal, before any choice.")
     aria_page.get_by_label("Seen from").select_option("all")
     expect(aria_page.locator("[data-kind=board] .card.down")).to_have_count(0)
     aria_page.get_by_label("Seen from").select_option("1")
@@ -215,11 +217,11 @@ def _spectator_saw_no_hidden_card(board: dict, truth: dict) -> None:
 
 
 def test_a_timer_running_out_plays_the_default(server, browser, shots):
-    """Nobody clicks: when the turn timer (5 s, the server's shortest) runs out, the server
-    plays the game's default, Income, for Aria."""
+    """Nobody clicks: when the 2 s turn timer runs out, the server plays the game's
+    default, Income, for Aria."""
     context, page = _open(browser, DESKTOP)
     _create_room(page, server.base, "Aria", bots=[("random", None)], seats=2,
-                 options={"turn_timer": 5, "window_timer": 5})
+                 options={"turn_timer": 2, "window_timer": 2})
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#table[data-version]")).to_be_visible()
     aria = Player("Aria", page)
@@ -228,7 +230,7 @@ def test_a_timer_running_out_plays_the_default(server, browser, shots):
     countdown = page.locator(".countdown")
     expect(countdown).to_be_visible()
     left = float(countdown.get_attribute("data-left"))
-    assert 0 <= left <= 5.0
+    assert 0 <= left <= 2.0
     page.screenshot(path=shots / "timer.png")
     before = sum("Aria declares Income" in line for line in aria.log())
     wait_until(lambda: sum("Aria declares Income" in line for line in aria.log()) > before, 10,

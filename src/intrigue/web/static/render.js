@@ -219,6 +219,9 @@ export class Countdown {
     } else {
       this.deadline = performance.now() + timer.seconds_left * 1000;
       this.total = timer.seconds || timer.seconds_left;
+      // "grace": timers are off, but a disconnected player is decided for after a grace period.
+      this.node.title = timer.kind === "grace" ? "time before an absent player is decided for" : "time left to decide";
+      this.node.dataset.kind = timer.kind || "";
     }
     this.tick();
   }

@@ -29,6 +29,10 @@ async function show() {
   }
   if (mine !== request) return;
   const {view, moves} = unwrap(answer);
+  const choice = answer && answer.choice;
+  $("#last-choice").textContent = choice
+    ? `${choice.player} chose “${choice.option}”${choice.source && choice.source !== "player" ? ` (${choice.source})` : ""}`
+    : "The deal, before any choice.";
   if (moves !== null) replay.moves = moves;
   if (!replay.players.length && view.players) {
     replay.players = view.players;

@@ -98,6 +98,11 @@ setInterval(() => {
 function handle(message) {
   switch (message.type) {
     case "welcome":
+      // The server follows every welcome with the room's recent chat: start the list afresh.
+      if (!state.welcome || state.welcome.room !== message.room || state.chatFrom !== state.socket) {
+        fill($("#chat"));
+        state.chatFrom = state.socket;
+      }
       state.welcome = message;
       state.retries = 0;
       setConnection("online", message.spectator ? "watching" : "connected");
