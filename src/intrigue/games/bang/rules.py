@@ -52,7 +52,7 @@ Option notation (as offered, and as scenario files write them). A card is writte
 - Lucky Duke's "draw!": ``Choose Beer 6H``; General Store: ``Take Beer 6H``;
   discard step: ``Discard BANG! 10D``; 1-of-2 characters (room option): the name.
 
-Sid Ketchum may also heal before answering a shot or a Duel. Prompts are never
+Sid Ketchum may also heal before answering a shot, a Duel, Indians! or a Gatling. Prompts are never
 skipped in a way that reveals a hand: the play step and every response are asked
 even when ``Pass`` is the only option, unless the hand is empty (which is public).
 
@@ -691,7 +691,7 @@ def answer_menu(m: Match, p: dict[str, Any], seat: int) -> dict[str, list[Any]]:
         for c in response_cards(m, seat, "BANG!"):
             menu.setdefault(label(c), ["cards", [c]])
         menu["Pass"] = ["pass"]
-    if kind in ("shot", "duel") and m.players[seat]["health"] < m.players[seat]["max_health"]:
+    if kind in ("shot", "duel", "gatling", "indians") and m.players[seat]["health"] < m.players[seat]["max_health"]:
         menu.update(sid_menu(m, seat))  # Sid Ketchum may heal at any time, then answer
     elif kind == "save":
         menu = save_menu(m, seat)
@@ -773,7 +773,10 @@ def answer_group(m: Match, p: dict[str, Any], answers: dict[int, list[Any]]) -> 
     hits = []
     for seat in p["order"]:  # clockwise from the player of the card
         action = answers.get(seat, ["pass"])
-        if action[0] == "cards":
+        if action[0] == "sid":  # Sid Ketchum healed first: he is asked again
+            sid_heal(m, seat, action[1])
+            hits.insert(0, {"do": "group", "kind": kind, "seats": [seat], "source": p["source"]})
+        elif action[0] == "cards":
             for c in action[1]:
                 to_discard(m, take_from_hand(m, seat, c))
             say(m, f"{nm(m, seat)} discards {', '.join(labels(action[1]))}.")
