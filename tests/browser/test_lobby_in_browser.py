@@ -65,3 +65,36 @@ def test_private_room_by_code_join_and_leave(server, browser, shots):
     assert errors == [], errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_a_dropped_connection_comes_back_to_the_same_seat(server, browser):
+    """The WebSocket drops mid-game (proxied through Playwright, then cut): the page says
+    so, reconnects by itself with its token, and is back at the same seat."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Fay", "seats": 2, "bots": [{"kind": "random"}],
+                                        "options": {}, "private": False})
+    context = browser.new_context()
+    page = context.new_page()
+    sockets = []
+
+    def proxy(socket):
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws$"), proxy)
+    page.goto(server.base + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"intrigue:token:{joined['room']}", joined["token"]])
+    page.goto(server.base + joined["url"])
+    expect_seat(page, "Fay")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#table[data-version]")).to_be_visible()
+    hand = page.eval_on_selector_all("[data-kind=hand] .card.secret", "cards => cards.map(c => c.dataset.card)")
+
+    sockets[-1].close(code=1001, reason="network gone")
+    expect(page.locator("#connection")).not_to_have_attribute("data-state", "online")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online", timeout=15_000)
+    assert len(sockets) == 2, "the page should have opened a second connection"
+    expect_seat(page, "Fay")
+    again = page.eval_on_selector_all("[data-kind=hand] .card.secret", "cards => cards.map(c => c.dataset.card)")
+    assert again and set(again) <= set(hand)
+    context.close()

@@ -113,7 +113,8 @@ function handle(message) {
     case "room":
       if (state.room && state.room.match !== message.match) state.voted = false;
       state.room = message;
-      document.title = `${message.title || message.game} · ${code} · Intrigue`;
+      state.baseTitle = `${message.title || message.game} · ${code} · Intrigue`;
+      document.title = state.baseTitle;
       $("#room-title").textContent = `${message.title || message.game} · Room ${code}`;
       loadGame(message.game);
       renderSeats();
@@ -303,6 +304,10 @@ function renderWaiting() {
 function renderTable() {
   const view = state.view;
   const canChoose = mySeat() !== null && !view.over;
+  // A mark in the tab's title when a decision waits for you (the tab may be in the background).
+  const waiting = canChoose && view.decision && (view.decision.options || []).length > 0;
+  const base = state.baseTitle || document.title.replace(/^● /, "");
+  document.title = waiting ? `● ${base}` : base;
   renderView($("#table"), view, {
     countdown: countdown.node,
     onChoose: canChoose ? choose : null,
