@@ -63,6 +63,13 @@ class Table:
             if self.match.version == version and all(c.view["version"] == version for c in self.clients):
                 return
 
+    def move(self, client: Client, option: str) -> None:
+        """Choose ``option`` for ``client`` and wait until the server has applied it everywhere."""
+        version = client.view["version"]
+        client.choose(option)
+        client.settle(lambda v: v["version"] > version or v["over"])
+        self.settle()
+
     def pending(self) -> Client | None:
         return next((c for c in self.clients if c.options), None)
 
