@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -107,3 +108,35 @@ def test_simulate_command(capsys, dsfgs):
     assert done.value.code in (0, None)
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == "dsfgs" and out["games"] == 20
+
+
+def test_no_view_ever_names_a_mole_its_seat_may_not_know(dsfgs):
+    """Across random games, at every step, for every seat and spectators."""
+    for seed in range(6):  # one game per player count
+        count = 3 + seed
+        match = Match(dsfgs, NAMES[:count], seed=seed)
+        rng = random.Random(seed)
+        peeked: dict[int, set[int]] = {seat: set() for seat in range(count)}
+        while not match.over:
+            moles = {s for s, p in enumerate(match.players) if p["role"] == "Mole"}
+            for seat in [*range(count), None]:
+                known = {s for s in moles if match.players[s]["role_revealed"]}
+                if seat is not None:
+                    known |= peeked[seat] & moles
+                    if seat in moles:
+                        known = moles
+                view = match.observe(seat)
+                text = json.dumps(view)
+                for mole in moles - known:
+                    assert f"{match.names[mole]} — role: Mole" not in text
+                    row = view["state"]["players"][mole]
+                    assert row["role"] is None and row["team"] is None
+                if not known:  # the word may appear as "Moles" in the rules' texts, never as a role
+                    assert not re.search(r"\bMole\b", text)
+            seat = match.pending[0] if len(match.pending) == 1 else rng.choice(match.pending)
+            option = rng.choice(match.legal(seat))
+            before = match.phase.name
+            match.choose(seat, option)
+            # a peek ends once its target is chosen (by the player, or by the engine when only one is left)
+            if (before == "Select Peek Target" or option == "Peek Player") and match.phase.name != "Select Peek Target":
+                peeked[seat].add(match.state["peeked"] - 1)

@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine.binding import GameBinding
     from ..engine.match import Match
 
-#: The DSL's own statements need no tools; kept for games that name one.
+#: Tools this layer provides by name (the engine looks here after the UI kit). None
+#: yet: a game without Python says what a phase does with statements, not tools.
 DECLARATIVE_TOOLS: dict[str, Callable[["Match"], None]] = {}
 
 #: Where a match keeps who was shown what: ``[viewer, owner, field]`` (viewer -1: everyone).
