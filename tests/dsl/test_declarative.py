@@ -204,9 +204,17 @@ def test_the_json_schema_accepts_the_extended_files(path):
     jsonschema.validate(json.loads(json.dumps(data)), json_schema())
 
 
-def test_the_json_schema_rejects_an_unknown_statement():
+@pytest.mark.parametrize("entry", [{"shuffle": "roles"}, {"deal": "roles", "say": "hi"}, {"into": "game.round"}])
+def test_the_json_schema_rejects_a_wrong_statement(entry):
     data = yaml.safe_load((GAMES / "heist" / "heist.yaml").read_text())
-    data["phases"][0]["effects"].append({"shuffle": "roles"})
+    data["phases"][0]["effects"].append(entry)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(json.loads(json.dumps(data)), json_schema())
+
+
+def test_the_json_schema_rejects_an_option_entry_with_both_kinds():
+    data = yaml.safe_load((GAMES / "heist" / "heist.yaml").read_text())
+    data["phases"][1]["completion_criteria"]["options"].append({"option": "Run", "players": "true"})
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(json.loads(json.dumps(data)), json_schema())
 

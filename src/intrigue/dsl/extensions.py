@@ -32,25 +32,20 @@ the keys below. In them, ``choice`` is the option chosen in the decision that
 just closed (if one player chose), ``actor.<field>`` that player and
 ``chosen.<field>`` the player that option names.
 
-=========  =================================================================
-``set``    ``set: game.<name>|actor.<f>|chosen.<f>|players.<f>``, ``to: expr``,
-           ``where: expr`` (with ``players.``: which players; ``player`` in
-           ``to`` is the player being set)
-``count``  ``count: expr over player``, ``into: game.<name>``: how many match
-``tally``  ``tally: <option>``, ``into: game.<name>``, optional
-           ``majority: game.<name>`` (true when more than half of the players
-           asked chose it)
-``advance`` ``advance: <boolean field>``, optional ``where`` and
-           ``rounds: game.<name>`` (increased when the turn passes the last seat).
-           When nobody holds the flag yet it goes to a random player matching.
-``deal``   ``deal: roles``: deal ``declaration.role_deal``
-``show``   ``show: <field or list>``, ``where`` (whose), ``to: owner|actor|
-           everyone|<audience group>``: a private card, remembered: the viewers
-           keep seeing those fields of those players
-``say``    ``say: "text with {expressions}"``, optional ``to`` (as for show) and
-           ``where`` (one line per matching player, who is ``player`` in it)
-``win``    ``win: expr over player``: the players matching win
-=========  =================================================================
+- ``set: game.<name>|actor.<f>|chosen.<f>|players.<f>``, ``to: expr``, and with
+  ``players.`` an optional ``where``; in ``to``, ``player`` is the player being set.
+- ``count: expr over player``, ``into: game.<name>``: how many players match.
+- ``tally: <option>``, ``into: game.<name>``, optional ``majority: game.<name>``
+  (true when more than half of the players asked chose it).
+- ``advance: <boolean field>``, optional ``where`` and ``rounds: game.<name>``
+  (increased when the turn comes back round to the seat that started). When
+  nobody holds the flag yet it goes to a random player matching.
+- ``deal: roles``: deal ``declaration.role_deal``.
+- ``show: <field or list>``, ``where`` (whose), ``to: owner|actor|everyone|<group>``:
+  a private card, remembered: the viewers keep seeing those fields of those players.
+- ``say: "text with {expressions}"``, optional ``to`` (as for show) and ``where``
+  (one line per matching player, who is ``player`` in it).
+- ``win: expr over player``: the players matching win.
 """
 
 from __future__ import annotations
@@ -87,6 +82,9 @@ REQUIRED: dict[str, set[str]] = {"set": {"to"}, "count": {"into"}, "tally": {"in
 
 class Effect(_Strict):
     """One statement; see the module docstring for what each key means."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": [key]} for key in STATEMENTS]})
 
     set: str | None = Field(None, description="`game.<name>`, `actor.<field>`, `chosen.<field>` or `players.<field>`.")
     count: str | None = Field(None, description="An expression over `player`: how many players match.")
@@ -129,6 +127,9 @@ class Effect(_Strict):
 
 class OptionEntry(_Strict):
     """A conditional literal option, or one option per matching player."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True,
+                              json_schema_extra={"oneOf": [{"required": ["option"]}, {"required": ["players"]}]})
 
     option: str | None = Field(None, description="A literal option.")
     if_: Expr = Field(None, alias="if", description="With `option`: offered when this holds for the deciding player.")
