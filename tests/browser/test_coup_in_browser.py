@@ -102,6 +102,7 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     clicks = 0
     reloaded = False
     spectator_checks: list[tuple[int, dict]] = []
+    next_check = 1
     screenshot_taken = False
     deadline = time.monotonic() + 120
     while not all(p.over() for p in players):
@@ -139,7 +140,8 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
             after = players[1].hand()
             assert after and set(after) <= set(hand_before), (hand_before, after)
             reloaded = True
-        if clicks and clicks % 5 == 0 and len(spectator_checks) < 4 and not spectator.over():
+        if clicks >= next_check and len(spectator_checks) < 4 and not spectator.over():
+            next_check += 5
             spectator_checks.append(spectator.board())
             assert watch_page.locator("[data-kind=hand], .card.secret").count() == 0
         if not acted:
