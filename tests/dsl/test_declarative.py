@@ -237,3 +237,28 @@ def test_visibility_shows_each_field_to_whom_it_may(tmp_path):
     spectator = {p["name"]: p for p in match.observe(None)["state"]["players"]}
     assert spectator["B"]["role"] == "Mouse" and spectator["C"]["role"] is None
     assert spectator["B"]["note"] is None  # 'owner' stays with the owner
+
+
+def test_a_when_branch_may_end_the_game(tmp_path):
+    path = tmp_path / "loop.yaml"
+    path.write_text("""
+declaration:
+  player_states: {name: {type: string}}
+  game_state: {}
+phases:
+  0:
+    name: Ask
+    completion_criteria:
+      type: player_action
+      wait_for: single_player_choice
+      target_players: {condition: player.id == 1}
+      options: [Stop, Again]
+    next_phase:
+      Stop: {id: null, when: choice == 'Stop'}
+      Again: {id: 0, name: Ask}
+""")
+    match = Match(load_path(path), ["A", "B"], seed=1)
+    match.choose(0, "Again")
+    assert not match.over and match.legal(0) == ["Stop", "Again"]
+    match.choose(0, "Stop")
+    assert match.over

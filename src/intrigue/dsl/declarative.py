@@ -328,20 +328,17 @@ def offer_declared_options(match: "Match") -> None:
         match.offer(seat, options)
 
 
-def declarative_router(phase_id: int) -> Callable[["Match"], int]:
+def declarative_router(phase_id: int) -> Callable[["Match"], int | None]:
     """Route by the first ``when`` that holds; an entry without ``when`` is the fallback."""
 
-    def route(match: "Match") -> int:
+    def route(match: "Match") -> int | None:
         phase = match.game.phases[phase_id]
         assert isinstance(phase.next_phase, dict)
         decided = _Decided(match)
         scope = _Scope(match, _seat_player(match, decided.actor), decided)
-        for condition, ref in phase.next_phase.items():
+        for ref in phase.next_phase.values():
             if ref.when is None or _compiled(ref.when)(scope):
-                if ref.id is None:
-                    raise EngineError(f"phase {phase_id}: branch {condition!r} ends the game; "
-                                      "use a game-over phase instead")
-                return ref.id
+                return ref.id  # None ends the game, as the DSL allows
         raise EngineError(f"phase {phase_id} ({phase.name}): no 'when' holds and there is no fallback")
 
     return route
