@@ -276,6 +276,10 @@ function joinForm() {
 }
 
 async function leave() {
+  if (state.room && state.room.status === "playing" &&
+      !window.confirm("Leave this game? Your seat stays at the table and the game's default choices are played for you; you cannot come back to it.")) {
+    return;
+  }
   try {
     await api("POST", `/api/rooms/${encodeURIComponent(code)}/leave`, {token: state.token});
   } catch (err) {
