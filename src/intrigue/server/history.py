@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from typing import Any
 
 from .. import games as game_registry
@@ -38,9 +39,27 @@ def finished_record(store: Store, match_id: int) -> MatchRecord:
     return record
 
 
+#: Recent replay answers: a finished match never changes, so they stay true.
+_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+CACHE_SIZE = 512
+
+
 def replay_step(store: Store, match_id: int, step: int, seat: str) -> dict[str, Any]:
     """The observation after ``step`` accepted choices, from ``seat`` (an index) or ``all``."""
     record = finished_record(store, match_id)
+    key = (str(getattr(store, "path", id(store))), match_id, record.seed, record.finished, step, seat)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    answer = _replay_step(store, record, step, seat)
+    _CACHE[key] = answer
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return answer
+
+
+def _replay_step(store: Store, record: MatchRecord, step: int, seat: str) -> dict[str, Any]:
+    match_id = record.id
     choices = store.choices(match_id)
     if not 0 <= step <= len(choices):
         raise Refusal("bad_message", f"step must be from 0 to {len(choices)}, not {step}")
