@@ -1,4 +1,8 @@
-"""Heist: the example game of ``docs/writing-a-game.md``, written in ``heist.yaml`` alone."""
+"""Heist, the example of ``docs/writing-a-game.md``, written in ``heist.yaml`` alone.
+
+This line only lets a built package carry the game: in a checkout, a folder
+holding ``heist/heist.yaml`` is an installed game by itself.
+"""
 
 from pathlib import Path
 
