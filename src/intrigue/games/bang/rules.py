@@ -646,6 +646,7 @@ def do_draw(m: Match, seat: int, action: list[Any]) -> None:
         hand(m, seat).append(card)
         say(m, f"{nm(m, seat)} (Jesse Jones) draws his first card from {nm(m, victim)}'s hand.")
         say(m, f"{nm(m, seat)} takes {label(card)} from {nm(m, victim)}.", seat, victim)
+        suzy(m)  # at once, before his second card
         draw_to_hand(m, seat, 1)
     elif kind == "pedro":
         card = m.state["discard"].pop()
