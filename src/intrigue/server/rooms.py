@@ -729,12 +729,16 @@ class Lobby:
         return closed
 
 
+_WARNED: set[tuple[int, str]] = set()
+
+
 def rebuild(record: MatchRecord, choices: list[ChoiceRecord]) -> Match:
     """Re-execute a stored match; raise ValueError naming the first move that does not replay."""
     game = game_registry.get(record.game)
-    if record.game_version != game_version(game):
-        log.warning("match %s was played with another version of %s's rules; replaying anyway",
-                    record.id, record.game)
+    if record.game_version != game_version(game) and (record.id, record.game_version) not in _WARNED:
+        _WARNED.add((record.id, record.game_version))
+        log.warning("match %s was played with another version of %s's rules; replaying anyway "
+                    "(a move the new rules refuse is reported)", record.id, record.game)
     match = Match(game, record.players, record.seed, record.options)
     for choice in choices:
         try:
