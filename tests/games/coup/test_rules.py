@@ -9,19 +9,12 @@ from intrigue.cli import main
 from intrigue.engine import Match
 from intrigue.games.coup import rules
 
+from .support import NAMES, SETUP
 from .test_properties import check_coins, play
-
-SETUP = {
-    "hands": {"Aria": ["Duke", "Assassin"], "Blake": ["Captain", "Contessa"], "Casey": ["Ambassador", "Duke"]},
-    "deck": ["Contessa", "Captain", "Assassin", "Ambassador", "Duke", "Contessa", "Captain", "Assassin",
-             "Ambassador"],
-    "shuffle": False,
-    "first": "Aria",
-}
 
 
 def new(coup, **coins):
-    return Match(coup, ["Aria", "Blake", "Casey"], 0, None, dict(SETUP, coins=coins))
+    return Match(coup, NAMES, 0, None, dict(SETUP, coins=coins))
 
 
 def timeout(m, seat):
@@ -57,7 +50,7 @@ def test_timeouts_take_income_for_the_turn_action(coup):
 
 
 def test_timeouts_coup_a_random_opponent_when_coup_is_forced(coup):
-    picks = {timeout(Match(coup, ["Aria", "Blake", "Casey"], seed, None, dict(SETUP, coins={"Aria": 10})), 0)
+    picks = {timeout(Match(coup, NAMES, seed, None, dict(SETUP, coins={"Aria": 10})), 0)
              for seed in range(30)}
     assert picks == {"Coup Blake", "Coup Casey"}
 
@@ -65,7 +58,7 @@ def test_timeouts_coup_a_random_opponent_when_coup_is_forced(coup):
 def test_timeouts_lose_a_random_card(coup):
     picks = set()
     for seed in range(30):
-        m = Match(coup, ["Aria", "Blake", "Casey"], seed, None, dict(SETUP, coins={"Aria": 7}))
+        m = Match(coup, NAMES, seed, None, dict(SETUP, coins={"Aria": 7}))
         m.choose(0, "Coup Blake")
         picks.add(timeout(m, 1))
     assert picks == {"Lose Captain", "Lose Contessa"}
@@ -80,7 +73,7 @@ def test_timeouts_keep_the_current_cards_in_an_exchange(coup):
 
 
 def test_the_timeout_choice_is_reproducible_and_leaves_the_match_alone(coup):
-    m = Match(coup, ["Aria", "Blake", "Casey"], 5, None, dict(SETUP, coins={"Aria": 10}))
+    m = Match(coup, NAMES, 5, None, dict(SETUP, coins={"Aria": 10}))
     state = m.rng.getstate()
     assert timeout(m, 0) == timeout(m, 0)
     assert m.rng.getstate() == state

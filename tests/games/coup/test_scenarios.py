@@ -9,14 +9,9 @@ from intrigue.cli import main
 from intrigue.scenario import run, run_file
 
 from ...conftest import ROOT
+from .support import NAMES, STANDARD
 
 FILES = sorted((ROOT / "tests" / "scenarios" / "coup").glob("*.yaml"))
-STANDARD = {
-    "hands": {"Aria": ["Duke", "Assassin"], "Blake": ["Captain", "Contessa"], "Casey": ["Ambassador", "Duke"]},
-    "deck": ["Contessa", "Captain", "Assassin", "Ambassador", "Duke", "Contessa", "Captain", "Assassin",
-             "Ambassador"],
-    "shuffle": False,
-}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -38,7 +33,7 @@ def test_the_command_runs_the_suite(capsys):
 
 
 def scenario(steps, **fields):
-    return {"game": "coup", "players": ["Aria", "Blake", "Casey"], "setup": STANDARD, "steps": steps, **fields}
+    return {"game": "coup", "players": NAMES, "setup": STANDARD, "steps": steps, **fields}
 
 
 def test_a_wrong_expectation_fails_with_step_expected_and_found():

@@ -10,15 +10,8 @@ import random
 import pytest
 
 from intrigue.engine import Match
+from .support import NAMES, SETUP
 
-NAMES = ["Aria", "Blake", "Casey"]
-SETUP = {
-    "hands": {"Aria": ["Duke", "Assassin"], "Blake": ["Captain", "Contessa"], "Casey": ["Ambassador", "Duke"]},
-    "deck": ["Contessa", "Captain", "Assassin", "Ambassador", "Duke", "Contessa", "Captain", "Assassin",
-             "Ambassador"],
-    "shuffle": False,
-    "first": "Aria",
-}
 SEATS = [0, 1, 2, None]  # None: a spectator
 
 
