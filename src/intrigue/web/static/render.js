@@ -85,6 +85,12 @@ function optionButtons(options, onChoose) {
       }, option)))));
 }
 
+/** Board rows in seat order starting with yours, so the table reads around from you. */
+function fromYou(rows, you) {
+  const at = rows.findIndex((row) => row.name === you);
+  return at <= 0 ? rows : [...rows.slice(at), ...rows.slice(0, at)];
+}
+
 function winnersLine(winners) {
   if (!winners || !winners.length) return null;
   return h("p", {class: "winners"}, `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}`);
@@ -172,7 +178,7 @@ export function renderView(root, view, ctx = {}) {
   const hands = byKind("hand");
   const boards = byKind("board").map((b) =>
     h("section", {class: "board", dataset: {kind: "board"}, "aria-label": "Players"},
-      (b.players || []).map((row) => playerBoard(row, view, hands))));
+      fromYou(b.players || [], view.you).map((row) => playerBoard(row, view, hands))));
   // Your hand (and any other hand you may see, e.g. an exchange draw) in full size.
   const handViews = hands.map((c) => handView(c, view));
 
