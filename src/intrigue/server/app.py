@@ -80,7 +80,9 @@ class ErrorAnswer(BaseModel):
     error: ErrorBody
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorAnswer} for status in (400, 403, 404, 409, 413, 429)}
+#: 422 too: request validation errors are answered as ErrorAnswer (code "schema"), not FastAPI's {"detail": ...}
+ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorAnswer}
+                                           for status in (400, 403, 404, 409, 413, 422, 429)}
 
 
 def create_app(store: Store, settings: Settings | None = None, static: Path | None = None) -> FastAPI:
