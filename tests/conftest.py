@@ -18,3 +18,9 @@ def coup():
 @pytest.fixture(scope="session")
 def tiny():
     return games.load_path(Path(__file__).parent / "engine" / "tinygame")
+
+
+def pytest_collection_modifyitems(items):
+    """Browser tests run last: Playwright's sync API keeps an event loop running
+    for the rest of the session, which asyncio.run() in other tests cannot share."""
+    items.sort(key=lambda item: "tests/browser/" in str(item.path).replace("\\", "/"))
