@@ -185,6 +185,17 @@ def test_a_player_whose_time_runs_out_gets_the_declared_default():
     assert heist.binding.timeout_choice(match, 1, match.legal(1)) == "Innocent"
 
 
+def test_numbers_and_booleans_are_values(tmp_path):
+    text = BASE.replace("    - set: game.picked\n      to: chosen.id",
+                        "    - set: game.picked\n      to: 7\n    - set: game.agreed\n      to: false")
+    assert problems(text) == []
+    path = tmp_path / "cats.yaml"
+    path.write_text(text)
+    match = Match(load_path(path), ["A", "B", "C"], seed=2, setup={"first": "A"})
+    match.choose(0, "B")
+    assert match.state["picked"] == 7
+
+
 def test_an_unknown_statement_is_an_error_not_a_warning():
     found = validate_text(BASE.replace("    - deal: roles", "    - shuffle: roles", 1))
     assert not found.ok

@@ -219,6 +219,8 @@ class _Semantics:
                 | {f"chosen.{f}" for f in fields} | {"actor", "chosen"})
 
     def compile_decision(self, text: Any, path: tuple[Any, ...]) -> None:
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            return  # a number is its own value (``to: 0``)
         try:
             compile_expression(text, player_fields=self.fields, names=self.decision_names())
         except ExpressionError as exc:
