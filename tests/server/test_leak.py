@@ -48,7 +48,7 @@ class Recorder:
         if "token_hash" in wire:
             raise Leak(f"{self.name} was sent a token hash")
         if received["type"] == "view" and self.room is not None:
-            check_view(received["view"], self.room.match, self.seat, self.name)
+            check_view(received["view"], self.room.match, self.seat, self.name, wire)
 
 
 def slots(match, seat):
@@ -59,13 +59,13 @@ def hand(match, seat):
     return sorted(s["character"] for s in slots(match, seat) if not s["revealed"])
 
 
-def check_view(view: dict[str, Any], match, seat: int | None, who: str) -> None:
+def check_view(view: dict[str, Any], match, seat: int | None, who: str, wire: str | None = None) -> None:
     over = match.over
     if view["seat"] != seat:
         raise Leak(f"{who} got the view of seat {view['seat']}")
     if view["version"] != match.version:
         raise Leak(f"{who} got a view of version {view['version']} at version {match.version}")
-    wire = encode(view)
+    wire = wire if wire is not None else encode(view)
     for key in ("court_deck", "deck", "drawn"):
         if f'"{key}":' in wire:
             raise Leak(f"{who}: the view has a {key!r} field (a hidden pile)")
