@@ -168,3 +168,20 @@ def _copy_binding(game):
                        options=dict(original.options), module_file=original.module_file,
                        tools=dict(original.tools), routers=dict(original.routers),
                        observe=original.observe)
+
+
+def test_generic_ui_texts_last_one_phase_so_the_canvas_does_not_grow():
+    from intrigue import games
+
+    dsfgs = games.get("dsfgs")
+    m = Match(dsfgs, ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"], 4)
+    rng = random.Random(4)
+    sizes = []
+    for _ in range(60):
+        if m.over:
+            break
+        seat = rng.choice(m.pending)
+        m.choose(seat, rng.choice(m.legal(seat)))
+        sizes.append(len(m.canvas.components))
+    assert max(sizes) <= 25, sizes
+    assert sizes[-1] <= sizes[len(sizes) // 4] + 8  # no steady growth turn after turn

@@ -96,6 +96,9 @@ class _NullCanvas(Canvas):
     def delete(self, key: str) -> None:
         return None
 
+    def begin_phase(self) -> None:
+        return None
+
 
 class _Scope:
     __slots__ = ("player", "state")
@@ -332,6 +335,7 @@ class Match:
             raise EngineError(f"phase {phase_id} does not exist")
         self.phase_id = phase_id
         self._plan = plan
+        self.canvas.begin_phase()
         self._targets = None
         self._offers = None
         self._closing = {}

@@ -107,15 +107,27 @@ class Canvas:
 
     def __init__(self) -> None:
         self.components: dict[str, Component] = {}
+        self.transient: set[str] = set()
         self._counter = 0
 
-    def show(self, kind: str, audience: Audience = PUBLIC, key: str | None = None, **props: Any) -> str:
+    def show(self, kind: str, audience: Audience = PUBLIC, key: str | None = None, *,
+             transient: bool = False, **props: Any) -> str:
+        """Show a component; a ``transient`` one disappears when the next phase begins."""
         if key is None:
             self._counter += 1
             key = f"{kind}-{self._counter}"
         self.components.pop(key, None)
         self.components[key] = Component(key, kind, audience, props)
+        if transient:
+            self.transient.add(key)
+        else:
+            self.transient.discard(key)
         return key
+
+    def begin_phase(self) -> None:
+        for key in self.transient:
+            self.components.pop(key, None)
+        self.transient = set()
 
     def delete(self, key: str) -> None:
         self.components.pop(key, None)
@@ -130,6 +142,7 @@ class Canvas:
     def copy(self) -> "Canvas":
         other = self.__class__()
         other.components = dict(self.components)
+        other.transient = set(self.transient)
         other._counter = self._counter
         return other
 
@@ -164,7 +177,7 @@ def createPhaseIndicator(match: "Match") -> None:  # noqa: N802
 
 
 def createTextDisplay(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("text", _tier_audience(match), text=_action_text(match))
+    match.canvas.show("text", _tier_audience(match), transient=True, text=_action_text(match))
 
 
 def createVotingPanel(match: "Match") -> None:  # noqa: N802
@@ -172,12 +185,13 @@ def createVotingPanel(match: "Match") -> None:  # noqa: N802
 
 
 def createCharacterCard(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("character_card", _tier_audience(match), title=match.phase.name,
+    match.canvas.show("character_card", _tier_audience(match), transient=True, title=match.phase.name,
                       text=_action_text(match))
 
 
 def createHandsCard(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("hand", _tier_audience(match), player=None, cards=[], text=_action_text(match))
+    match.canvas.show("hand", _tier_audience(match), transient=True, player=None, cards=[],
+                      text=_action_text(match))
 
 
 def createTurnIndicator(match: "Match") -> None:  # noqa: N802
@@ -186,7 +200,7 @@ def createTurnIndicator(match: "Match") -> None:  # noqa: N802
 
 
 def createResultDisplay(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("result", title=match.phase.name, text=_action_text(match))
+    match.canvas.show("result", transient=True, title=match.phase.name, text=_action_text(match))
 
 
 def deleteItem(match: "Match") -> None:  # noqa: N802
