@@ -46,9 +46,10 @@ class BotSpec(BaseModel):
 
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40)
-    name: str = Field(max_length=200)
-    seats: int = Field(ge=1, le=64)
+    game: str = Field(max_length=40, json_schema_extra={"enum": game_registry.installed()},
+                      description="an installed game id (GET /api/games)")
+    name: str = Field(min_length=1, max_length=200, description="display name; cleaned and cut to 24 characters")
+    seats: int = Field(ge=1, le=64, description="table size, humans + bots, within the game's player range")
     bots: list[BotSpec] = Field(default_factory=list, max_length=63)
     options: dict[str, int | float | bool | str | None] = Field(default_factory=dict, max_length=32)
     private: bool = False
@@ -56,7 +57,7 @@ class CreateRoom(BaseModel):
 
 class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=200)
+    name: str = Field(min_length=1, max_length=200)
 
 
 class TokenBody(BaseModel):
@@ -117,7 +118,8 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
-        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code)
+        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,
+                            headers=exc.headers)
 
     # -- lobby ---------------------------------------------------------------------------------
     @app.get("/api/games")
