@@ -93,3 +93,31 @@ def browser():
 def shots():
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture(autouse=True)
+def pictures_on_failure(request):
+    """When a browser test fails, photograph every page it left open, then close them."""
+    yield
+    report = getattr(request.node, "report_call", None)
+    if "browser" not in request.fixturenames:
+        return
+    launched = request.getfixturevalue("browser")
+    if report is not None and report.failed:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+        pages = [page for context in launched.contexts for page in context.pages]
+        for index, page in enumerate(pages):
+            try:
+                page.screenshot(path=SHOTS / f"failed-{name}-{index}.png", full_page=True)
+            except Exception:  # noqa: BLE001 - a crashed page has nothing to show
+                pass
+    for context in list(launched.contexts):
+        context.close()
