@@ -501,3 +501,12 @@ def test_idle_waiting_and_finished_rooms_are_swept_but_never_a_live_match(server
     assert http.get(f"/api/rooms/{waiting}").status_code == 404
     assert http.get(f"/api/rooms/{code}").json()["status"] == "playing"
     assert open_store(server.store.path).load_room(waiting).status == "closed"
+
+
+def test_a_frame_over_a_mebibyte_closes_that_connection_only(server, http):
+    client = Client(server.ws_url)
+    client.send("x" * (1024 * 1024 + 10))
+    assert client.closed(timeout=5)
+    other = Client(server.ws_url)
+    other.send({"type": "ping"})
+    assert other.recv() == {"type": "pong"}
