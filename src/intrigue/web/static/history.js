@@ -12,6 +12,12 @@ export function when(stamp) {
 async function start() {
   const body = $("#matches tbody");
   let matches;
+  const titles = {};
+  try {
+    for (const game of await api("GET", "/api/games")) titles[game.id] = game.title;
+  } catch (err) {
+    /* ids stand in for titles */
+  }
   try {
     matches = await api("GET", "/api/matches?status=finished");
   } catch (err) {
@@ -25,7 +31,7 @@ async function start() {
   // data-label names each cell for the phone layout, where rows become cards.
   fill(body, matches.map((m) => h("tr", {dataset: {match: m.match}},
     h("td", {dataset: {label: "#"}}, String(m.match)),
-    h("td", {dataset: {label: "Game"}}, m.title || m.game),
+    h("td", {dataset: {label: "Game"}}, titles[m.game] || m.game),
     h("td", {dataset: {label: "Players"}}, (m.players || []).join(", ")),
     h("td", {dataset: {label: "Winner"}}, (m.winners || []).join(", ")),
     h("td", {dataset: {label: "Finished"}}, when(m.finished)),
