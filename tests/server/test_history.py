@@ -212,3 +212,23 @@ def test_a_room_whose_log_does_not_replay_is_reported_and_kept(tmp_path):
     kept = open_store(str(path))
     assert [c.option for c in kept.choices(bad)][3] == "Teleport", "the damaged log is left as it was"
     assert kept.load_room("BADX").status == "playing"
+
+
+def test_a_finished_match_the_rules_no_longer_accept_is_refused_clearly(tmp_path):
+    path = tmp_path / "old.db"
+    store = open_store(str(path))
+    finished, _ = record_match(store, 31)
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE choices SET option = 'Fly' WHERE match = ? AND version = 2", (finished,))
+    db.commit()
+    db.close()
+    with ServerThread(path) as server, server.http() as http:
+        answer = http.get(f"/api/matches/{finished}/replay", params={"step": 5})
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "unreplayable"
+        assert "does not replay at version 2" in answer.json()["error"]["message"]
+        assert http.get(f"/api/matches/{finished}/replay", params={"step": 2}).status_code == 200
+    result = runner.invoke(cli.app, ["export", str(finished), "--db", str(path)])
+    assert result.exit_code == 1 and "does not replay at version 2" in result.output
+    result = runner.invoke(cli.app, ["replay", str(finished), "--db", str(path)])
+    assert result.exit_code == 1 and "does not replay at version 2" in result.output

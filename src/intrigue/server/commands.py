@@ -56,6 +56,7 @@ def register(app: typer.Typer) -> None:
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),
                db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
         """Print a finished match move by move, with what everyone saw."""
+        from ..engine.errors import Refused  # noqa: PLC0415
         from .history import finished_record  # noqa: PLC0415
         from .protocol import Refusal  # noqa: PLC0415
         from .rooms import rebuild  # noqa: PLC0415
@@ -75,7 +76,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"        {line}")
         shown = len(played.events)
         for choice in choices:
-            played.choose(choice.seat, choice.option, choice.version)
+            try:
+                played.choose(choice.seat, choice.option, choice.version)
+            except Refused as refused:
+                typer.echo(f"error: match {match} does not replay at version {choice.version} "
+                           f"({choice.option!r}): {refused.message}; the game's rules have changed", err=True)
+                raise typer.Exit(1) from None
             how = "" if choice.source == "player" else f" ({choice.source})"
             typer.echo(f"{choice.version + 1:>4}. {record.players[choice.seat]}: {choice.option}{how}")
             for line in _public_lines(played, shown):

@@ -65,7 +65,7 @@ def _replay_step(store: Store, record: MatchRecord, step: int, seat: str) -> dic
         raise Refusal("bad_message", f"step must be from 0 to {len(choices)}, not {step}")
     if seat != "all" and not (seat.isdigit() and int(seat) < len(record.players)):
         raise Refusal("bad_message", f"seat must be 'all' or a seat from 0 to {len(record.players) - 1}")
-    match = rebuild(record, choices[:step])
+    match = replayed(record, choices[:step])
     if seat == "all":
         view = revealed_view(match)
     else:
@@ -76,6 +76,14 @@ def _replay_step(store: Store, record: MatchRecord, step: int, seat: str) -> dic
             "choice": ({"seat": last.seat, "player": record.players[last.seat], "option": last.option,
                         "version": last.version, "source": last.source} if last else None),
             "view": view}
+
+
+def replayed(record: MatchRecord, choices: list[ChoiceRecord]) -> Match:
+    """``rebuild``, refusing (409 ``unreplayable``) a log the installed rules no longer accept."""
+    try:
+        return rebuild(record, choices)
+    except (ValueError, KeyError) as exc:
+        raise Refusal("unreplayable", f"{exc}; the game's rules have changed since it was played", 409) from None
 
 
 def revealed_view(match: Match) -> dict[str, Any]:
@@ -105,7 +113,7 @@ def fingerprint(match: Match) -> str:
 def export_match(store: Store, match_id: int) -> dict[str, Any]:
     record = finished_record(store, match_id)
     choices = store.choices(match_id)
-    match = rebuild(record, choices)
+    match = replayed(record, choices)
     return {"format": EXPORT_FORMAT, "format_version": EXPORT_VERSION, "match": record.id,
             "game": record.game, "game_version": record.game_version, "players": record.players,
             "bots": record.bots, "seed": record.seed, "options": record.options,
