@@ -576,6 +576,9 @@ class Room:
             self.apply(seat, option, match.version, source)
         except Refusal as refusal:
             log.error("room %s: %s move refused: %s", self.code, source, refusal.message)
+            if refusal.code == "storage":  # retry, or the decision would wait for ever once writes work again
+                self._scheduled.add(ticket)
+                asyncio.get_event_loop().call_later(max(1.0, self.lobby.settings.bot_delay), self._auto_move, ticket)
 
 
 class Lobby:

@@ -1,0 +1,263 @@
+"""Faults: players who vanish or never answer, a burst of rooms, and a database that stops taking writes."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+
+import pytest
+
+from intrigue import games
+from intrigue.server.rooms import Settings, rebuild
+
+from ..server.support import Client, ServerThread, create_room
+from .table import Table, hang_up, snapshot
+from .test_protocol_fuzz import intact
+
+GRACE = 0.25
+FAULTS = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=GRACE, message_rate=200, message_burst=200)
+
+#: windows random play reaches in nearly every few Coup games (rarer ones are covered when reached)
+COUP_WINDOWS = {"Action Declaration", "Action Challenge Window", "Block Window — Foreign Aid",
+                "Challenge Block Window", "Claimant Loses Influence", "Ambassador Exchange Decision"}
+PLAYERS = {"coup": (3, 0), "bang": (2, 2), "dsfgs": (3, 0), "heist": (3, 0)}
+
+
+def pick(rng: random.Random, options: list[str]) -> str:
+    """Random, leaning towards challenges and blocks so that every window opens."""
+    for lean in ("Challenge", "Block"):
+        leaning = [o for o in options if o.startswith(lean)]
+        if leaning and rng.random() < 0.5:
+            return rng.choice(leaning)
+    return rng.choice(options)
+
+
+def deciding_phases(game_id: str) -> set[str]:
+    phases = games.get(game_id).definition.phases
+    phases = phases.values() if isinstance(phases, dict) else phases
+    return {p.name for p in phases if p.completion_criteria.type == "player_action"}
+
+
+def wait_for(condition, timeout: float) -> float:  # noqa: ANN001
+    started = time.monotonic()
+    while not condition():
+        if time.monotonic() - started > timeout:
+            raise TimeoutError("condition not met")
+        time.sleep(0.01)
+    return time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory):
+    with ServerThread(tmp_path_factory.mktemp("faults") / "faults.db", FAULTS) as server:
+        yield server
+
+
+def test_a_player_who_disconnects_in_any_window_never_blocks_the_game(faulty):
+    server = faulty
+    rng = random.Random(7)
+    covered: dict[str, set[tuple[str, str]]] = {}
+    with server.http() as http:
+        for game in games.installed():
+            humans, bots = PLAYERS.get(game, (games.get(game).min_players, 0))
+            kinds = covered.setdefault(game, set())
+            wanted = COUP_WINDOWS if game == "coup" else deciding_phases(game)
+            budget = time.monotonic() + 8
+            while time.monotonic() < budget and not wanted <= {p for p, _ in kinds}:
+                table = Table(server, http, game, humans=humans, bots=bots)
+                while not table.match.over:
+                    mover = table.pending()
+                    if mover is None:
+                        table.settle()
+                        continue
+                    match = table.match
+                    window = (match.phase.name, match.decision.wait_for)
+                    if window in kinds:
+                        table.move(mover, pick(rng, mover.options))
+                        continue
+                    kinds.add(window)
+                    seat, version = mover.view["seat"], match.version
+                    hang_up(mover)
+                    took = wait_for(lambda: seat not in table.match.pending or table.match.version > version + 3,
+                                    timeout=GRACE + 3)
+                    assert took >= GRACE * 0.8, f"{game}: {window} was decided before the grace period"
+                    theirs = next(c for c in server.store.choices(table.room.match_id)[version:] if c.seat == seat)
+                    assert theirs.source == "timeout", theirs
+                    # the player comes back to the same seat and the full current view
+                    again = Client(server.ws_url, table.code, table.tokens[seat])
+                    welcome = again.until(lambda m: m["type"] == "welcome")
+                    assert welcome["seat"] == seat
+                    table.clients[table.clients.index(mover)] = again
+                    table.settle()
+                    assert again.view == table.match.observe(seat) or table.match.version != again.view["version"]
+                table.close()
+            windows = {p for p, _ in kinds}
+            assert {w for _, w in kinds} >= {"single_player_choice"}, (game, kinds)
+            if game == "coup":
+                assert COUP_WINDOWS <= windows, COUP_WINDOWS - windows
+            else:
+                assert len(windows) >= 2, (game, kinds)
+    print({game: sorted(p for p, _ in kinds) for game, kinds in covered.items()})
+    assert intact(server) == []
+
+
+def test_a_player_who_never_answers_is_decided_by_the_timer(faulty):
+    server = faulty
+    with server.http() as http:
+        table = Table(server, http, "coup", humans=2, timers={"turn_timer": 1, "window_timer": 1})
+        silent_seat = 1
+        talker = table.clients[0]
+        rng = random.Random(3)
+        timeouts = 0
+        deadline = time.monotonic() + 20
+        while timeouts < 3 and not table.match.over:
+            assert time.monotonic() < deadline, "the timer did not decide for the silent player"
+            table.settle()
+            match = table.match
+            if silent_seat in match.pending:
+                version, opened = match.version, time.monotonic()
+                kind = "turn" if match.decision.wait_for == "single_player_choice" else "window"
+                assert talker.timer["kind"] == kind and talker.timer["seconds"] == 1
+                wait_for(lambda: table.match.version > version, timeout=3)
+                assert time.monotonic() - opened <= 2.5, "a 1 s timer took too long"
+                record = server.store.choices(table.room.match_id)[version]
+                if record.seat == silent_seat:
+                    assert record.source == "timeout"
+                    timeouts += 1
+            elif talker.options:
+                table.move(talker, pick(rng, talker.options))
+        assert timeouts >= 3 or table.match.over
+        table.close()
+
+
+def test_a_burst_of_rooms_at_once(tmp_path):
+    settings = Settings(bot_delay=0.0, room_quota=10_000)
+    rooms_wanted, threads = 40, 8
+    with ServerThread(tmp_path / "burst.db", settings) as server:
+        made: list[tuple[str, str]] = []
+        failures: list[str] = []
+        lock = threading.Lock()
+        installed = games.installed()
+
+        def open_rooms(worker: int) -> None:
+            rng = random.Random(worker)
+            with server.http() as http:
+                for n in range(rooms_wanted // threads):
+                    game = games.get(installed[(worker + n) % len(installed)])
+                    seats = game.min_players
+                    answer = http.post("/api/rooms", json={"game": game.id, "name": f"W{worker}", "seats": seats,
+                                                           "bots": [{"kind": "random"}] * (seats - 1)})
+                    if answer.status_code != 201:
+                        with lock:
+                            failures.append(answer.text)
+                        continue
+                    room = answer.json()
+                    started = http.post(f"/api/rooms/{room['room']}/start", json={"token": room["token"]})
+                    left = http.post(f"/api/rooms/{room['room']}/leave", json={"token": room["token"]})
+                    with lock:
+                        if started.status_code != 200 or left.status_code != 200:
+                            failures.append(started.text + left.text)
+                        made.append((room["room"], game.id))
+                    rng.random()
+
+        watcher = Client(server.ws_url)
+        latencies: list[float] = []
+        workers = [threading.Thread(target=open_rooms, args=(n,)) for n in range(threads)]
+        for worker in workers:
+            worker.start()
+        while any(w.is_alive() for w in workers):
+            sent = time.monotonic()
+            watcher.send({"type": "ping"})
+            watcher.until(lambda m: m["type"] == "pong", timeout=5)
+            latencies.append(time.monotonic() - sent)
+            time.sleep(0.02)
+        for worker in workers:
+            worker.join()
+        assert not failures, failures[:3]
+        assert len({code for code, _ in made}) == rooms_wanted, "every room got its own code"
+        lobby = server.app.state.lobby
+
+        def done(code: str) -> bool:  # a room whose every human left is closed once its match ends
+            room = lobby.rooms.get(code)
+            return room is None or (room.match is not None and room.match.over)
+
+        wait_for(lambda: all(done(code) for code, _ in made), timeout=60)
+        assert max(latencies) < 1.0, f"the server stalled for {max(latencies):.2f} s during the burst"
+        assert intact(server) == []
+        finished = {m.room: m for m in server.store.list_matches("finished", 500)}
+        assert {code for code, _ in made} <= set(finished), "every match of the burst finished and was recorded"
+        for code, game in made:
+            record = finished[code]
+            replayed = rebuild(record, server.store.choices(record.id))
+            assert replayed.over and replayed.winners == record.winners and record.game == game
+        hang_up(watcher)
+
+
+@contextlib.contextmanager
+def read_only(server: ServerThread):
+    """The database refuses every write, as a read-only file does (SQLite's SQLITE_READONLY)."""
+    store = server.store
+    with store._lock:  # noqa: SLF001 - the server's own connection is the one that must fail
+        store._db.execute("PRAGMA query_only=ON")  # noqa: SLF001
+    try:
+        yield
+    finally:
+        with store._lock:  # noqa: SLF001
+            store._db.execute("PRAGMA query_only=OFF")  # noqa: SLF001
+
+
+def test_a_read_only_database_refuses_moves_instead_of_losing_them(tmp_path):
+    settings = Settings(bot_delay=0.0, room_quota=10_000, chat_burst=10)
+    with ServerThread(tmp_path / "ro.db", settings) as server, server.http() as http:
+        table = Table(server, http, "coup")
+        actor = table.pending()
+        before = snapshot(server)
+        views = [c.view for c in table.clients]
+        with read_only(server):
+            actor.choose(actor.options[0])
+            error = actor.error()
+            assert error["code"] == "storage" and "not applied" in error["message"], error
+            assert snapshot(server) == before, "a move that could not be stored was applied"
+            actor.send({"type": "chat", "token": actor.token, "text": "hello?"})
+            assert actor.error()["code"] == "storage"
+            created = http.post("/api/rooms", json={"game": "coup", "name": "New", "seats": 2})
+            assert created.status_code == 503 and created.json()["error"]["code"] == "storage"
+            assert snapshot(server) == before
+        for client in table.clients:
+            client.drain()
+        assert [c.view for c in table.clients] == views, "a client was told of a move that was not stored"
+        assert not any(m["type"] == "chat" for c in table.clients for m in c.messages)
+        table.move(actor, actor.options[0])  # writable again: the same move now goes through
+        assert table.match.version == before[table.code]["match"]["version"] + 1
+        assert intact(server) == []
+        table.close()
+
+
+def test_a_bot_whose_move_could_not_be_stored_tries_again(tmp_path):
+    """A storage hiccup must not leave a bot's decision open for ever."""
+    settings = Settings(bot_delay=1.0, room_quota=10_000)
+    with ServerThread(tmp_path / "bot.db", settings) as server, server.http() as http:
+        table = Table(server, http, "coup", humans=1, bots=1)
+        human = table.clients[0]
+        rng = random.Random(5)
+        deadline = time.monotonic() + 20
+        while not table.match.over:
+            assert time.monotonic() < deadline
+            if 1 in table.match.pending:
+                break
+            if human.options:
+                version = human.view["version"]
+                human.choose(pick(rng, human.options))
+                human.settle(lambda v: v["version"] > version)
+            else:
+                human.drain(0.02)
+        assert 1 in table.match.pending, "the bot never had to decide"
+        version = table.match.version
+        with read_only(server):
+            time.sleep(settings.bot_delay + 0.4)  # the bot's move fails to store
+            assert table.match.version == version
+        wait_for(lambda: table.match.version > version, timeout=5)
+        assert intact(server) == []
+        table.close()
