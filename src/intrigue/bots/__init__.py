@@ -6,9 +6,10 @@ match itself, so it cannot reach hidden state. The server, the CLI and the
 tournament runner all use bots through :func:`make`.
 
 Kinds: ``random`` (any game), ``heuristic`` (Coup; personalities ``cautious``,
-``bold``, ``honest``), ``ismcts`` (any game with a determinizer; the
-personality is a budget: ``fast``, ``strong``, ``<N>`` iterations or
-``<N>ms``). See ``docs/bots.md``.
+``bold``, ``honest``), ``ismcts`` (any game; it searches where the game has a
+determinizer; the personality is a budget, ``fast``, ``strong``, ``<N>``
+iterations or ``<N>ms`` (default 200ms), optionally prefixed by ``pure-``
+(random playouts) or ``model-`` (modelled opponents)). See ``docs/bots.md``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .ismcts import ISMCTS
 REGISTRY: dict[str, tuple[Callable[..., Bot], list[str], list[str] | None]] = {
     "random": (Bot, [], None),
     "heuristic": (CoupHeuristic, list(CoupHeuristic.PERSONALITIES), ["coup"]),
-    "ismcts": (ISMCTS, list(ISMCTS.BUDGETS), None),
+    "ismcts": (ISMCTS, list(ISMCTS.PERSONALITIES), None),
 }
 
 

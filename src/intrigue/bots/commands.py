@@ -32,7 +32,10 @@ def tournament(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write a bar chart (.svg, or .png with matplotlib)."),
     habits: bool = typer.Option(False, "--habits", help="Also measure claims, bluffs and challenges (Coup)."),
 ) -> None:
-    """Play bots against each other with seats rotated; report win rates with 95% intervals."""
+    """Play bots against each other with seats rotated; report win rates with 95% intervals.
+
+    Ctrl-C (or SIGTERM) stops early and reports the games finished so far.
+    """
     from .. import games as registry
     from .tournament import run
 
@@ -45,6 +48,7 @@ def tournament(
         errors.print(f"[red]--plot writes .svg or .png, not {plot.name!r}[/]")
         raise typer.Exit(2)
     specs = bots.split(",")
+    _interrupt_on_sigterm()
     try:
         if as_json:
             report = run(loaded, specs, games, seed, players, workers, habits)
@@ -74,17 +78,31 @@ def tournament(
         console.print(f"chart: {plot}")
 
 
+def _interrupt_on_sigterm() -> None:
+    """``kill`` (SIGTERM) stops a long tournament like Ctrl-C: with a report of the games finished."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+
+
 def show(data: dict) -> None:
+    if data.get("interrupted"):
+        console.print(f"[yellow]interrupted: the figures below are from the {data['games']} games finished[/]")
     console.print(f"[bold]{data['game']}[/], {data['players']} players, {data['games']} games, seed {data['seed']}, "
                   f"{data['workers']} worker(s), {data['seconds']:.1f} s"
                   + (f", {data['draws']} without a winner" if data["draws"] else ""))
     console.print(f"an even chance is {1 / data['players']:.1%} per seat")
-    table = Table("bot", "seats", "wins", "rate", "95% CI", "ms/dec", "max ms")
+    table = Table("bot", "seats", "wins", "rate", "95% CI", "ms/dec", "max ms", "iter/dec")
     for bot in data["bots"]:
         low, high = bot["ci95"]
         table.add_row(bot["bot"], str(bot["seats"]), f"{bot['wins']}/{bot['games']}", f"{bot['win_rate']:.1%}",
                       f"{low:.1%}–{high:.1%}",
-                      f"{bot['ms_per_decision']:.1f}", f"{bot['slowest_ms']:.0f}")
+                      f"{bot['ms_per_decision']:.1f}", f"{bot['slowest_ms']:.0f}",
+                      f"{bot['iterations_per_decision']:.0f}" if bot["iterations_per_decision"] else "–")
     console.print(table)
     seats = Table("seat", *[bot["bot"] for bot in data["bots"]], title="wins by seat")
     for seat, wins in data["wins_by_seat"].items():

@@ -24,13 +24,21 @@ from typing import Any
 
 from .base import Bot, SeatView
 
-#: Iterations per decision for the named budgets. ``None`` (the default) is
-#: calibrated to stay under 200 ms per Coup decision on one shared core.
-DEFAULT_ITERATIONS = 150
+#: The default budget: milliseconds per decision, everything included.
+DEFAULT_MILLISECONDS = 200.0
 #: How many moves a random playout may take before it is scored as a draw.
 PLAYOUT_LIMIT = 1_000
 #: UCB exploration constant (rewards are 0/1 wins).
 EXPLORATION = 0.7
+#: With a playout bot, the root is searched by PUCT with the bot's choices as
+#: priors: how many times the bot is asked, the share of the prior it decides
+#: (the rest is uniform), and the weight of the prior against measured values.
+GUIDE_VOTES = 8
+#: Modelled opponents make a random legal move this often: the model must not
+#: assume that every opponent plays like the playout bot.
+UNPREDICTABLE = 0.25
+GUIDE_WEIGHT = 0.7
+PUCT = 1.0
 
 
 class _Node:
@@ -47,6 +55,8 @@ class _Node:
 class ISMCTS(Bot):
     kind = "ismcts"
     BUDGETS = {"fast": 40, "strong": 600}
+    #: What the lobby lists; ``accepts`` also takes ``<N>``, ``<N>ms`` and ``model-``/``pure-`` + budget.
+    PERSONALITIES = ("fast", "strong", "model", "pure")
 
     def __init__(self, seed: int | str = 0, personality: str | None = None,
                  iterations: int | None = None, milliseconds: float | None = None,
@@ -55,6 +65,9 @@ class ISMCTS(Bot):
         if personality and personality.startswith("pure"):
             playouts = "random"
             personality = personality.removeprefix("pure").lstrip("-") or None
+        elif personality and personality.startswith("model"):
+            opponents = "model"
+            personality = personality.removeprefix("model").lstrip("-") or None
         if iterations is None and milliseconds is None:
             iterations, milliseconds = self.parse_budget(personality)
         if iterations is not None and iterations < 1:
@@ -68,13 +81,14 @@ class ISMCTS(Bot):
         self.playouts = playouts
         if opponents not in ("auto", "model", "search"):
             raise ValueError(f"opponents is 'model' or 'search', not {opponents!r}")
-        #: How the others move inside the tree: "model" (as the playout bot would,
-        #: from their own views) or "search" (UCB for each seat, on the sample).
-        #: "auto": model when the playouts are played by a bot, search otherwise.
+        #: How the others move inside the tree: "search" (UCB for each seat, on the
+        #: sample: the default, "auto") or "model" (as the playout bot would, from
+        #: their own views, with a random move now and then; needs a playout bot).
         self.opponents = opponents
         self._mode = "search"
         self._playout_spec: dict[str, str | None] = {}
         self._players: list[Bot] = []
+        self._prior: dict[str, float] = {}
         #: Decisions taken at random because no determinisation was possible.
         self.fallbacks = 0
         #: Iterations run by the last decision (for tests and reports).
@@ -83,12 +97,12 @@ class ISMCTS(Bot):
     # -- budgets ------------------------------------------------------------------
     @classmethod
     def accepts(cls, personality: str) -> bool:
-        return bool(re.fullmatch(r"(pure-?)?([1-9]\d*(ms)?|fast|strong)?", personality))
+        return bool(re.fullmatch(r"((pure|model)-?)?([1-9]\d*(ms)?|fast|strong)?", personality))
 
     @classmethod
     def parse_budget(cls, personality: str | None) -> tuple[int | None, float | None]:
         if not personality:
-            return DEFAULT_ITERATIONS, None
+            return None, DEFAULT_MILLISECONDS
         if personality in cls.BUDGETS:
             return cls.BUDGETS[personality], None
         if personality.endswith("ms") and cls.accepts(personality):
@@ -99,6 +113,8 @@ class ISMCTS(Bot):
 
     # -- deciding -------------------------------------------------------------------
     def choose(self, view: SeatView) -> str:
+        started = time.perf_counter()
+        self.last_iterations = 0
         if len(view.options) == 1:
             return view.options[0]
         sampler = getattr(view.game.binding, "determinize", None)
@@ -108,23 +124,29 @@ class ISMCTS(Bot):
         root = _Node()
         offered = set(view.options)
         spec = self.playout_spec(view.game.id)
-        self._mode = self.opponents if self.opponents != "auto" else ("model" if spec else "search")
+        self._mode = "model" if self.opponents == "model" and spec else "search"
         if spec is not None:
             from . import make  # noqa: PLC0415 - the registry imports this module
 
             self._players = [make(spec, seed=self.rng.getrandbits(32))
                              for _ in view.observation.get("players", ())]
-        deadline = time.perf_counter() + self.milliseconds / 1000 if self.milliseconds else None
+            self._prior = self._guide(view, spec)
+        else:
+            self._prior = {}
+        deadline = started + self.milliseconds / 1000 if self.milliseconds else None
         done = failures = 0
+        searching = time.perf_counter()
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and done:
+                now = time.perf_counter()
+                if now + (now - searching) / done >= deadline:  # the next iteration would overrun
+                    break
             match = sampler(view.game, view.observation, view.seat, self.rng)
             if match is None or set(match.legal(view.seat)) != offered:
                 failures += 1
-                if failures >= 3 and not done:
+                if failures >= 3 and failures > done:  # the sampler cannot rebuild this observation
                     break
                 continue
             self._iterate(root, match, view.seat)
@@ -136,6 +158,32 @@ class ISMCTS(Bot):
             self.fallbacks += 1
             return self.rng.choice(view.options)
         return max(mine)[2]
+
+    def _puct(self, root: _Node, keys: list[tuple[int, str]]) -> tuple[int, str]:
+        """PUCT at the root: value plus a bonus for what the guide would play."""
+        total = sum(child.visits for child in root.children.values())
+        mean = (sum(child.wins for child in root.children.values()) / total) if total else 0.5
+        bonus = PUCT * math.sqrt(total + 1)
+        best, best_score = keys[0], -1.0
+        for key in keys:
+            child = root.children.get(key)
+            visits = child.visits if child else 0
+            value = child.wins / visits if visits else mean
+            score = value + bonus * self._prior.get(key[1], 0.0) / (1 + visits)
+            if score > best_score:
+                best, best_score = key, score
+        return best
+
+    def _guide(self, view: SeatView, spec: str) -> dict[str, float]:
+        """Root priors from the playout bot: what it would play here, mixed with uniform."""
+        from . import make  # noqa: PLC0415
+
+        votes: dict[str, int] = {}
+        for _ in range(GUIDE_VOTES):
+            option = make(spec, seed=self.rng.getrandbits(32)).choose(view)
+            votes[option] = votes.get(option, 0) + 1
+        uniform = (1 - GUIDE_WEIGHT) / len(view.options)
+        return {option: uniform + GUIDE_WEIGHT * votes.get(option, 0) / GUIDE_VOTES for option in view.options}
 
     def playout_spec(self, game_id: str) -> str | None:
         """The bot that plays this game's playouts (``None``: random moves)."""
@@ -171,12 +219,28 @@ class ISMCTS(Bot):
                 else:
                     seat = pending[0] if len(pending) == 1 else pending[rng.randrange(len(pending))]
                     options = match.decision.offers[seat]
-                    option = options[0] if len(options) == 1 else players[seat].choose(
-                        SeatView(match.game, seat, match.observe(seat), tuple(options)))
+                    if len(options) == 1:
+                        option = options[0]
+                    elif rng.random() < UNPREDICTABLE:
+                        option = options[rng.randrange(len(options))]
+                    else:
+                        option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))
                     match.choose(seat, option)
                     continue
             keys = [(seat, option) for option in match.legal(seat)]
             children = node.children
+            if node is root and self._prior:
+                key = self._puct(root, keys)
+                child = children.get(key)
+                if child is None:
+                    child = children[key] = _Node(seat)
+                    match.choose(seat, key[1])
+                    path.append(child)
+                    break
+                node = child
+                match.choose(seat, key[1])
+                path.append(node)
+                continue
             untried = []
             for key in keys:
                 child = children.get(key)
@@ -201,14 +265,15 @@ class ISMCTS(Bot):
             node = children[best]
             match.choose(seat, best[1])
             path.append(node)
-        winners = set(playout(match, rng, players))
+        winners = set(playout(match, rng, players, me=me))
         for visited in path:
             visited.visits += 1
             if visited.seat is not None and visited.seat in winners:
                 visited.wins += 1.0
 
 
-def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int = PLAYOUT_LIMIT) -> list[int]:
+def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int = PLAYOUT_LIMIT,
+            me: int | None = None) -> list[int]:
     """Play to the end, by random legal moves or by ``players`` (one bot per seat,
     each given only its seat's view); the winners (none if the limit is hit)."""
     made = 0
@@ -216,7 +281,7 @@ def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int =
         pending = match.pending
         seat = pending[0] if len(pending) == 1 else pending[rng.randrange(len(pending))]
         options = match.decision.offers[seat]
-        if players is None or len(options) == 1:
+        if players is None or len(options) == 1 or (seat != me and rng.random() < UNPREDICTABLE):
             option = options[rng.randrange(len(options))]
         else:
             option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))

@@ -64,6 +64,7 @@ class GameResult:
     decisions: list[int]             # per lineup entry
     seconds: list[float]             # thinking time per lineup entry
     slowest: list[float]             # slowest decision per lineup entry
+    iterations: list[int] = field(default_factory=list)  # search iterations per lineup entry
     habits: list[dict[str, int]] = field(default_factory=list)
 
 
@@ -79,6 +80,7 @@ def play(game: Game, entries: list[str], index: int, seed: int, watch: bool = Fa
     decisions = [0] * count
     seconds = [0.0] * count
     slowest = [0.0] * count
+    iterations = [0] * count
     counter = HABITS.get(game.id) if watch else None
     habits: list[Counter] = [Counter() for _ in range(count)]
     moves = 0
@@ -94,13 +96,15 @@ def play(game: Game, entries: list[str], index: int, seed: int, watch: bool = Fa
             decisions[e] += 1
             seconds[e] += spent
             slowest[e] = max(slowest[e], spent)
+            iterations[e] += getattr(bots[e], "last_iterations", 0)
         if counter is not None:
             counter(match, seat, option, habits[e])
         match.choose(seat, option)
         moves += 1
     winners = list(match.winners) if match.over else []
     side = _side(match) if match.over else "unfinished"
-    return GameResult(index, seats, winners, side, decisions, seconds, slowest, [dict(h) for h in habits])
+    return GameResult(index, seats, winners, side, decisions, seconds, slowest, iterations,
+                      [dict(h) for h in habits])
 
 
 def _side(match: Match) -> str:
@@ -121,6 +125,7 @@ class Standing:
     decisions: int = 0
     seconds: float = 0.0
     slowest: float = 0.0
+    iterations: int = 0
     by_seat: Counter = field(default_factory=Counter)
     by_side: Counter = field(default_factory=Counter)
     habits: Counter = field(default_factory=Counter)
@@ -148,6 +153,7 @@ class Report:
     workers: int = 1
     seconds: float = 0.0
     draws: int = 0
+    interrupted: bool = False
     standings: dict[str, Standing] = field(default_factory=dict)
     by_seat: dict[int, Counter] = field(default_factory=dict)
     by_side: Counter = field(default_factory=Counter)
@@ -162,6 +168,7 @@ class Report:
             standing.decisions += result.decisions[e]
             standing.seconds += result.seconds[e]
             standing.slowest = max(standing.slowest, result.slowest[e])
+            standing.iterations += result.iterations[e] if result.iterations else 0
             if result.habits:
                 standing.habits.update(result.habits[e])
             if seat in result.winners:
@@ -182,6 +189,8 @@ class Report:
                 "decisions": standing.decisions,
                 "ms_per_decision": round(standing.ms_per_decision, 2),
                 "slowest_ms": round(1000 * standing.slowest, 1),
+                "iterations_per_decision": round(standing.iterations / standing.decisions, 1)
+                if standing.decisions else 0.0,
                 "wins_by_seat": {str(s): standing.by_seat[s] for s in range(1, self.players + 1)},
                 "wins_by_role": dict(sorted(standing.by_side.items())),
             }
@@ -190,6 +199,7 @@ class Report:
             bots.append(entry)
         return {
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "interrupted": self.interrupted,
             "lineup": self.lineup, "workers": self.workers, "seconds": round(self.seconds, 2),
             "draws": self.draws, "bots": bots,
             "wins_by_seat": {str(s): dict(self.by_seat.get(s, {})) for s in range(1, self.players + 1)},
@@ -236,13 +246,27 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
     started = time.perf_counter()
     tasks = [(game.id, entries, index, seed, habits) for index in range(games)]
     done = 0
-    for result in _results(game, tasks, workers):
-        report.add(result)
-        done += 1
-        if progress:
-            progress(done)
+    try:
+        for result in _results(game, tasks, workers):
+            report.add(result)
+            done += 1
+            if progress:
+                progress(done)
+    except KeyboardInterrupt:  # report the games finished so far, and say so
+        report.games = done
+        report.interrupted = True
+        if not done:
+            raise
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _quiet_worker() -> None:
+    """Workers leave interruptions to the parent, which reports what is finished."""
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _results(game: Game, tasks: list[tuple[str, list[str], int, int, bool]], workers: int) -> Iterable[GameResult]:
@@ -253,5 +277,5 @@ def _results(game: Game, tasks: list[tuple[str, list[str], int, int, bool]], wor
     import multiprocessing  # noqa: PLC0415
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with context.Pool(workers) as pool:
+    with context.Pool(workers, initializer=_quiet_worker) as pool:
         yield from pool.imap_unordered(_play_task, tasks, chunksize=max(1, min(20, len(tasks) // (workers * 20))))
