@@ -16,7 +16,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -35,6 +35,8 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 PAGES = {"/": "index.html", "/history": "history.html"}
 #: Messages queued for one slow client before it is disconnected.
 OUTBOX = 512
+#: WebSockets one address may hold open at once (each costs a task and a socket; a room needs one per player).
+SOCKETS_PER_ADDRESS = 100
 
 
 # -- request bodies (they make the OpenAPI schema) ----------------------------------------------
@@ -139,6 +141,18 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     async def list_bots() -> list[dict[str, Any]]:
         return bot_registry.kinds()
 
+    @app.get("/api/games/{game}/graph.svg", responses=ERRORS, response_class=Response)
+    async def game_graph(game: str = FastPath(max_length=40),
+                         highlight: int | None = Query(None, ge=0, le=1_000_000,
+                                                       description="a phase id to highlight")) -> Response:
+        """The game's phase graph as SVG (public: the flow of a game is no secret)."""
+        if game not in game_registry.installed():
+            raise Refusal("no_game", f"no installed game {game!r}", 404)
+        from .. import graph  # noqa: PLC0415
+
+        picture = graph.svg(game_registry.get(game), highlight=highlight)
+        return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> SeatJoined:
         client = request.client.host if request.client else "?"
@@ -184,9 +198,24 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         return history.replay_step(store, match, step, seat)
 
     # -- the live protocol -----------------------------------------------------------------------
+    open_sockets: dict[str, int] = {}
+
     @app.websocket("/ws")
     async def websocket(socket: WebSocket) -> None:
-        await serve_socket(lobby, socket)
+        address = socket.client.host if socket.client else "?"
+        if open_sockets.get(address, 0) >= SOCKETS_PER_ADDRESS:
+            await socket.accept()
+            await socket.send_text(encode({"type": "error", "code": "quota", "message": (
+                f"too many connections from your address (limit {SOCKETS_PER_ADDRESS}): close one first")}))
+            await socket.close(code=1008, reason="too many connections")
+            return
+        open_sockets[address] = open_sockets.get(address, 0) + 1
+        try:
+            await serve_socket(lobby, socket)
+        finally:
+            open_sockets[address] -= 1
+            if not open_sockets[address]:
+                del open_sockets[address]
 
     # -- the web client ------------------------------------------------------------------------------
     def page(name: str) -> FileResponse:

@@ -158,7 +158,9 @@ async function start() {
   fill($("#game"), lobby.games.map((g) => h("option", {value: g.id}, g.title)));
   fill($("#games"), lobby.games.map((g) =>
     h("li", {}, h("strong", {}, g.title), ` ${g.min_players}–${g.max_players} players. `,
-      h("span", {class: "muted"}, g.summary || ""))));
+      h("span", {class: "muted"}, g.summary || ""), " ",
+      h("a", {href: `/api/games/${encodeURIComponent(g.id)}/graph.svg`, target: "_blank", rel: "noopener"},
+        "phase graph"))));
   onGameChange();
   $("#game").addEventListener("change", onGameChange);
   $("#private").addEventListener("change", renderOptions);

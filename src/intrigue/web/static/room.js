@@ -128,6 +128,7 @@ function handle(message) {
       renderTable();
       renderLog($("#log"), message.view);
       renderBar();
+      renderFlow();
       break;
     case "chat":
       addChat(message);
@@ -210,6 +211,20 @@ function renderSeats() {
   $("#you-are").textContent = !welcome ? "" : welcome.spectator
     ? "You are watching as a spectator."
     : `You are ${welcome.name}, seat ${welcome.seat + 1}.`;
+}
+
+// Spectators follow the game on its phase graph (the flow is public; the phase is in every view).
+function renderFlow() {
+  const panel = $("#flow");
+  const view = state.view;
+  const watching = !state.welcome || state.welcome.spectator;
+  panel.hidden = !(watching && view);
+  if (panel.hidden) return;
+  const src = `/api/games/${encodeURIComponent(view.game)}/graph.svg?highlight=${view.phase.id}`;
+  if ($("#flow-img").getAttribute("src") !== src) {
+    $("#flow-img").setAttribute("src", src);
+    $("#flow-link").setAttribute("href", src);
+  }
 }
 
 function isOver() {
