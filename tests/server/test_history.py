@@ -13,7 +13,7 @@ from intrigue import cli, games
 from intrigue.engine import Match
 from intrigue.server.history import fingerprint
 from intrigue.server.rooms import game_version, rebuild
-from intrigue.store import ChoiceRecord, open_store
+from intrigue.store import ChoiceRecord, RoomRecord, SeatRecord, open_store
 
 from .support import Client, ServerThread, create_room, join
 
@@ -44,6 +44,9 @@ def recorded(tmp_path_factory):
     store = open_store(str(path))
     finished, played = record_match(store, 11)
     live, _ = record_match(store, 12, moves=6)
+    store.save_room(RoomRecord("LIVE", "coup", 0, True, {"turn_timer": None, "window_timer": None}, "playing",
+                               "2026-11-22T12:00:00Z", "", live,
+                               [SeatRecord(i, name, None, f"live{i}") for i, name in enumerate(["Aria", "Blake", "Casey"])]))
     store.close()
     return path, finished, played, live
 
@@ -188,8 +191,6 @@ def test_a_move_that_cannot_be_stored_is_not_applied(tmp_path):
 
 
 def test_a_room_whose_log_does_not_replay_is_reported_and_kept(tmp_path):
-    from intrigue.store import RoomRecord, SeatRecord
-
     path = tmp_path / "mixed.db"
     store = open_store(str(path))
     good, _ = record_match(store, 21, moves=5)
@@ -232,3 +233,22 @@ def test_a_finished_match_the_rules_no_longer_accept_is_refused_clearly(tmp_path
     assert result.exit_code == 1 and "does not replay at version 2" in result.output
     result = runner.invoke(cli.app, ["replay", str(finished), "--db", str(path)])
     assert result.exit_code == 1 and "does not replay at version 2" in result.output
+
+
+def test_matches_left_without_a_room_are_settled_on_start(tmp_path):
+    path = tmp_path / "orphans.db"
+    store = open_store(str(path))
+    ended, played = record_match(store, 41)
+    db_ended = ended
+    half, _ = record_match(store, 42, moves=4)
+    store.close()
+    db = sqlite3.connect(path)  # as if the server died right after the last move, before marking it finished
+    db.execute("UPDATE matches SET status = 'playing', finished = NULL WHERE id = ?", (db_ended,))
+    db.commit()
+    db.close()
+    with ServerThread(path) as server, server.http() as http:
+        assert [m["match"] for m in http.get("/api/matches", params={"status": "playing"}).json()] == []
+        finished = http.get("/api/matches", params={"status": "finished"}).json()
+        assert [m["match"] for m in finished] == [ended]
+        assert finished[0]["winners"] == [played.names[s] for s in played.winners]
+    assert open_store(str(path)).load_match(half).status == "abandoned"

@@ -188,7 +188,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     # -- history -----------------------------------------------------------------------------
     @app.get("/api/matches", responses=ERRORS)
-    async def list_matches(status: Literal["finished", "playing"] = "finished",
+    async def list_matches(status: Literal["finished", "playing", "abandoned"] = "finished",
                            limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
         return [history.summary(record) for record in store.list_matches(status, limit)]
 

@@ -687,7 +687,8 @@ class Lobby:
     # -- recovery --------------------------------------------------------------------
     def recover(self) -> list[str]:
         """Reload every open room and re-execute its match's log. Returns what was restored."""
-        restored = []
+        restored: list[str] = []
+        broken: set[int] = set()  # matches of rooms that failed: left exactly as stored
         for record in self.store.open_rooms():
             try:
                 room = Room(self, record)
@@ -709,7 +710,31 @@ class Lobby:
                 problem = f"room {record.code} could not be restored and was left as stored: {exc}"
                 log.error(problem)
                 self.problems.append(problem)
+                if record.match is not None:
+                    broken.add(record.match)
+        restored += self._settle_orphans(broken)
         return restored
+
+    def _settle_orphans(self, broken: set[int]) -> list[str]:
+        """Matches marked ``playing`` that no restored room plays (a crash between creating a match
+        and saving its room): finished if their log ends the game, else ``abandoned``."""
+        live = {room.match_id for room in self.rooms.values()}
+        settled = []
+        for record in self.store.list_matches("playing", limit=1_000_000):
+            if record.id in live or record.id in broken:
+                continue
+            try:
+                match = rebuild(record, self.store.choices(record.id))
+            except Exception as exc:  # noqa: BLE001
+                self.problems.append(f"match {record.id} has no room and does not replay; left as stored: {exc}")
+                continue
+            if match.over:
+                self.store.finish_match(record.id, list(match.winners), now_iso())
+                settled.append(f"match {record.id} (no room): finished")
+            else:
+                self.store.abandon_match(record.id, now_iso())
+                settled.append(f"match {record.id} (no room): abandoned at version {match.version}")
+        return settled
 
     def resume(self) -> None:
         """Start timers and bots of recovered rooms (needs the running loop)."""

@@ -216,6 +216,10 @@ class SQLiteStore:
             tx.execute("UPDATE matches SET status = 'finished', winners = ?, finished = ? WHERE id = ?",
                        (json.dumps(winners), finished, match))
 
+    def abandon_match(self, match: int, at: str) -> None:
+        with self._transaction() as tx:
+            tx.execute("UPDATE matches SET status = 'abandoned', finished = ? WHERE id = ?", (at, match))
+
     def load_match(self, match: int) -> MatchRecord | None:
         rows = self._read(_MATCH_SELECT + " WHERE m.id = ? GROUP BY m.id", (match,))
         return _match(rows[0]) if rows else None
