@@ -34,8 +34,9 @@ def finished_record(store: Store, match_id: int) -> MatchRecord:
     if record is None:
         raise Refusal("no_match", f"there is no match {match_id}", 404)
     if record.status != "finished":
-        raise Refusal("in_progress", f"match {match_id} is still being played: only finished matches can be "
-                                     "replayed or exported", 409)
+        why = "was abandoned unfinished" if record.status == "abandoned" else "is still being played"
+        raise Refusal("in_progress", f"match {match_id} {why}: only finished matches can be replayed or "
+                                     "exported (an unfinished one would show hidden cards)", 409)
     return record
 
 
