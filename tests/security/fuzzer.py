@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import string
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -29,13 +31,15 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-#: every error code docs/protocol.md lists (WebSocket and HTTP)
-DOCUMENTED_CODES = {
-    "bad_json", "too_large", "binary", "unknown_type", "bad_message", "no_room", "bad_token", "not_started",
-    "over", "not_pending", "not_offered", "stale_version", "rate_limited", "not_host", "not_enough_players",
-    "already_started", "not_over", "storage", "internal", "room_full", "quota", "schema", "in_progress",
-    "no_match", "not_found", "no_page", "method_not_allowed", "unknown_seat",
-}
+PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def documented_codes() -> set[str]:
+    """Every error code docs/protocol.md names (as `code`), WebSocket and HTTP."""
+    return set(re.findall(r"`([a-z][a-z_]*)`", PROTOCOL_DOC.read_text(encoding="utf-8")))
+
+
+DOCUMENTED_CODES = documented_codes()
 
 TEXT = string.printable + "éßДж中文🃏\u202e\u200b\u0000\u0007\ufeff<>&\"'\\"
 
@@ -204,7 +208,7 @@ class ProtocolFuzzer:
         return self.rng.choice(conns) if conns else None
 
     def any_conn(self) -> Conn | None:
-        if not self.conns or self.rng.random() < 0.05:
+        if not self.conns or (self.rng.random() < 0.05 and len(self.conns) < self.connections * 3):
             conn = self.connect()
             if conn is not None:
                 self.conns.append(conn)

@@ -16,7 +16,7 @@ from ..server.support import Client, ServerThread, create_room
 from .table import Table, hang_up, snapshot
 from .test_protocol_fuzz import intact
 
-GRACE = 0.25
+GRACE = 0.15
 FAULTS = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=GRACE, message_rate=200, message_burst=200)
 
 #: windows random play reaches in nearly every few Coup games (rarer ones are covered when reached)

@@ -313,3 +313,29 @@ def test_hello_for_many_rooms_keeps_one_room_per_connection(server, http):
     hang_up(spy)
     a.close()
     b.close()
+
+
+def test_one_address_cannot_hold_connections_without_limit(tmp_path, monkeypatch):
+    """Each WebSocket costs the server a task and a socket: one address may hold only so many at once."""
+    from intrigue.server import app as server_app
+
+    limit = 5
+    monkeypatch.setattr(server_app, "SOCKETS_PER_ADDRESS", limit)
+    with ServerThread(tmp_path / "conns.db", Settings(bot_delay=0.0)) as small:
+        held = [Client(small.ws_url) for _ in range(limit)]
+        for client in held:
+            client.send({"type": "ping"})
+            assert client.until(lambda m: m["type"] == "pong")
+        extra = Client(small.ws_url)
+        refusal = extra.error()
+        assert refusal["code"] == "quota" and f"limit {limit}" in refusal["message"]
+        assert extra.closed(timeout=3)
+        held[0].send({"type": "ping"})  # the ones already open are unaffected
+        assert held[0].until(lambda m: m["type"] == "pong")
+        hang_up(held.pop())
+        time.sleep(0.2)
+        again = Client(small.ws_url)  # a slot is free again
+        again.send({"type": "ping"})
+        assert again.until(lambda m: m["type"] == "pong")
+        for client in held + [again]:
+            hang_up(client)
