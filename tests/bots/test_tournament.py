@@ -115,3 +115,17 @@ def test_svg_shows_an_even_chance_line_per_bot():
               "bots": [{"bot": "x", "seats": 1, "win_rate": 0.5, "ci95": [0.3, 0.7], "even_share": 0.25}]}
     drawing = svg(report)
     assert "even chance per seat" in drawing and "50.0%" in drawing
+
+
+def test_a_png_chart_is_drawn_with_matplotlib_or_refused_with_the_way_to_get_it(app, tmp_path):
+    import importlib.util
+
+    chart = tmp_path / "chart.png"
+    result = invoke(app, "coup", "--bots", "heuristic,random", "--games", "4", "--players", "2",
+                    "--plot", str(chart))
+    if importlib.util.find_spec("matplotlib") is None:
+        assert result.exit_code == 2 and "pip install 'intrigue[plot]'" in result.output
+        assert not chart.exists()
+    else:
+        assert result.exit_code == 0, result.output
+        assert chart.read_bytes().startswith(b"\x89PNG")
