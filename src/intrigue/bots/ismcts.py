@@ -7,12 +7,16 @@ observation, seat, rng)`` (Coup's is ``games/coup/determinize.py``); nothing
 else about the game is known here. On the sample the bot walks one shared tree
 (single-observer ISMCTS: nodes are sequences of (seat, option); a child's
 statistics only count the iterations in which it was legal), expands one move,
-plays random legal moves to the end and credits each seat that won.
+plays the match out and credits each seat that won.
+
+Playouts are random legal moves, or, when the registry has a bot made for this
+game (Coup's heuristic), that bot at every seat, each from its own view; the
+root is then searched by PUCT with that bot's choices as priors.
 
 Games without a determinizer (or whose sampler returns ``None``) get a random
 legal option: the bot degrades to the baseline rather than searching a match it
 may not see. The budget is a number of iterations (reproducible from the seed)
-and/or milliseconds (bounded time, machine-dependent).
+or milliseconds (bounded time, machine-dependent). See ``docs/bots.md``.
 """
 
 from __future__ import annotations
@@ -34,11 +38,11 @@ EXPLORATION = 0.7
 #: priors: how many times the bot is asked, the share of the prior it decides
 #: (the rest is uniform), and the weight of the prior against measured values.
 GUIDE_VOTES = 8
+GUIDE_WEIGHT = 0.7
+PUCT = 1.0
 #: Modelled opponents make a random legal move this often: the model must not
 #: assume that every opponent plays like the playout bot.
 UNPREDICTABLE = 0.25
-GUIDE_WEIGHT = 0.7
-PUCT = 1.0
 
 
 class _Node:
