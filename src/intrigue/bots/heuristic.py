@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from ..games.coup.rules import BLOCKERS, CHARACTERS, CLAIMS, court
+from ..games.coup.rules import CHARACTERS, CLAIMS, court
 from .base import Bot, SeatView
 
 #: What a card in hand is worth: the income it earns, the attacks it allows, the defence it gives.
@@ -290,4 +290,4 @@ def hand_value(cards: list[str]) -> float:
     return total
 
 
-__all__ = ["BLOCKERS", "CoupHeuristic", "STYLES", "Style", "Table", "hand_value"]
+__all__ = ["CoupHeuristic", "STYLES", "Style", "Table", "hand_value"]
