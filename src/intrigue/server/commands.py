@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),
                db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
-        """Print a finished match move by move, with what everyone saw."""
+        """Print a finished match move by move: each choice, then the public log lines it caused."""
         from ..engine.errors import Refused  # noqa: PLC0415
         from .history import finished_record  # noqa: PLC0415
         from .protocol import Refusal  # noqa: PLC0415
