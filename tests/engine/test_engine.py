@@ -185,3 +185,19 @@ def test_generic_ui_texts_last_one_phase_so_the_canvas_does_not_grow():
         sizes.append(len(m.canvas.components))
     assert max(sizes) <= 25, sizes
     assert sizes[-1] <= sizes[len(sizes) // 4] + 8  # no steady growth turn after turn
+
+
+def test_answers_to_the_same_open_window_are_current_but_old_commands_are_stale(tiny):
+    m = new(tiny)
+    m.choose(0, "High", version=0)
+    opened = m.version  # the window opened here; Bob and Cid both see version 1
+    m.choose(1, "Pass", version=opened)
+    m.choose(2, "Pass", version=opened)  # Bob's Pass landed first: still the same window
+    assert m.phase.name == "Claim" and m.pending == [1]
+    with pytest.raises(Refused) as stale:
+        m.choose(1, "High", version=opened)  # issued before this decision opened
+    assert stale.value.code == "stale_version"
+    with pytest.raises(Refused) as future:
+        m.choose(1, "High", version=m.version + 1)
+    assert future.value.code == "stale_version"
+    m.choose(1, "High", version=m.version)

@@ -233,7 +233,7 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
                 mover.send({"type": "chat", "token": mover.token, "text": text})
             elif roll < 0.10:  # cheats: someone else's turn, a stale version, an option never offered
                 other = rng.choice(table.clients)
-                other.send({"type": "choose", "token": other.token, "version": rng.choice([0, table.match.version - 1]),
+                other.send({"type": "choose", "token": other.token, "version": rng.choice([-1, table.match.version + 1]),
                             "option": rng.choice(["Assassinate", "Pass", "x" * 30, mover.options[0]])})
                 other.error()
             elif roll < 0.12:  # a forged token and a token of another room

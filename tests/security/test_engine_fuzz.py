@@ -84,7 +84,9 @@ def machine_for(game_id: str) -> type[RuleBasedStateMachine]:
             elif kind == "stale" and match.pending:
                 seat, code = pending, "stale_version"
                 option = match.legal(pending)[0]
-                version = data.draw(st.integers(-3, match.version + 3).filter(lambda v: v != match.version))
+                opened = match.decision.opened_at  # answers to the open decision are current
+                version = data.draw(st.integers(-3, match.version + 3).filter(
+                    lambda v: not opened <= v <= match.version))
             else:
                 seat, option, version, code = data.draw(st.sampled_from([-1, n, n + 5, 10**9])), "Pass", \
                     match.version, "unknown_seat"

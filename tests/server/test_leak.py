@@ -70,7 +70,9 @@ def check_view(view: dict[str, Any], match, seat: int | None, who: str, wire: st
         if f'"{key}":' in wire:
             raise Leak(f"{who}: the view has a {key!r} field (a hidden pile)")
     court = match.state["court_deck"]
-    if len(court) >= 2 and encode(list(court))[1:-1] in wire:
+    # No list a seat may see holds more than 4 cards (2 in hand + 2 drawn), so a longer
+    # court found in order is a leak; a shorter one can match a hand by chance.
+    if len(court) > 4 and encode(list(court))[1:-1] in wire:
         raise Leak(f"{who}: the view holds the court deck in order")
     # the game's own state: every other seat's unrevealed influence is hidden
     for owner, shown in enumerate(view["state"]["players"]):

@@ -45,18 +45,19 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
            seconds: float = typer.Option(15.0, "--seconds", "-s", help="How long they play."),
            restart: int = typer.Option(0, "--restart", help="Also time a restart with this many "
                                                             "unfinished matches in the store."),
+           synchronous: str = typer.Option("full", help="The server's SQLite synchronous mode."),
            as_json: bool = typer.Option(False, "--json")) -> None:
     """Real WebSocket clients on loopback: moves/s, latency percentiles, CPU, memory per match."""
     from .server import run
 
-    figures = run(matches, seconds, restart)
+    figures = run(matches, seconds, restart, synchronous)
     if as_json:
         print(json.dumps(figures, indent=2))
         return
     latency = figures["latency_ms"]
     console.print(f"{figures['matches']} matches, {figures['clients']} WebSocket clients, "
                   f"{figures['seconds']} s: {figures['moves_per_second']:,.1f} accepted moves/s "
-                  f"({figures['finished_matches']} matches finished, {figures['errors']} errors)")
+                  f"({figures['finished_matches']} matches finished; refusals: {figures['errors'] or 'none'})")
     console.print(f"command → view latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
                   f"p99 {latency['p99']} ms")
     console.print(f"server CPU {figures['server_cpu_percent']}%, "

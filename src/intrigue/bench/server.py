@@ -38,9 +38,10 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen:
+def start_server(port: int, db: Path, synchronous: str = "full") -> subprocess.Popen:
     command = [sys.executable, "-c", "from intrigue.cli import main; main()", "serve", "--host", HOST,
-               "--port", str(port), "--db", str(db), "--bot-delay", "0", "--room-quota", "1000000"]
+               "--port", str(port), "--db", str(db), "--bot-delay", "0", "--room-quota", "1000000",
+               "--synchronous", synchronous]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -91,7 +92,7 @@ def cpu_seconds(pid: int) -> float:
 class Load:
     latencies: list[float] = field(default_factory=list)
     finished: int = 0
-    errors: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
 
 
 async def player(port: int, room: str, token: str, host: bool, load: Load, stop: asyncio.Event,
@@ -113,7 +114,7 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stop:
                 continue
             message = json.loads(raw)
             if message["type"] == "error":
-                load.errors += 1
+                load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
                 continue
             if message["type"] != "view":
                 continue
@@ -187,13 +188,15 @@ def restart(port: int, db: Path, matches: int) -> dict[str, Any]:
     return {"unfinished_matches": matches, "restart_seconds": round(seconds, 2)}
 
 
-def run(matches: int = 100, seconds: float = 15.0, restart_matches: int = 0) -> dict[str, Any]:
+def run(matches: int = 100, seconds: float = 15.0, restart_matches: int = 0,
+        synchronous: str = "full") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = start_server(port, Path(folder) / "bench.db")
+        server = start_server(port, Path(folder) / "bench.db", synchronous)
         try:
             wait_until_serving(port)
             figures = asyncio.run(play(port, server.pid, matches, seconds))
+            figures["synchronous"] = synchronous
         finally:
             server.terminate()
             server.wait(timeout=30)

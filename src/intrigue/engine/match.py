@@ -53,6 +53,7 @@ class Decision:
     manual: set[int] = field(default_factory=set)
     answers: dict[int, str] = field(default_factory=dict)
     closed_by: int | None = None
+    opened_at: int = 0
 
     @property
     def pending(self) -> list[int]:
@@ -72,7 +73,8 @@ class Decision:
 
     def copy(self) -> "Decision":
         return Decision(self.phase_id, self.wait_for, {s: list(o) for s, o in self.offers.items()},
-                        dict(self.closing), set(self.manual), dict(self.answers), self.closed_by)
+                        dict(self.closing), set(self.manual), dict(self.answers), self.closed_by,
+                        self.opened_at)
 
     @property
     def closer(self) -> tuple[int, str] | None:
@@ -230,11 +232,23 @@ class Match:
             decision.closed_by = seat
         self._settle()
 
+    def _current(self, version: Any) -> bool:
+        """A command issued from a view of the open decision is current.
+
+        In a simultaneous window everyone answers the same decision: a Pass sent
+        while another player's Pass was landing must not be refused. Anything
+        issued before the decision opened (a replayed command) is stale.
+        """
+        if not isinstance(version, int) or isinstance(version, bool):
+            return False
+        opened = self.decision.opened_at if self.decision is not None else self.version
+        return opened <= version <= self.version
+
     def check(self, seat: int, option: str, version: int | None = None) -> None:
         """Raise :class:`Refused` if ``choose(seat, option, version)`` would be refused."""
         if self.over:
             raise Refused("over", "the match is over")
-        if version is not None and version != self.version:
+        if version is not None and not self._current(version):
             raise Refused("stale_version", f"version {version} is stale: the match is at version {self.version}")
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
@@ -392,7 +406,7 @@ class Match:
             if self.players[seat].get("is_alive") is False:
                 raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
         self.decision = Decision(self.phase_id, criteria.wait_for or "", offers,
-                                 dict(self._closing), set(self._manual))
+                                 dict(self._closing), set(self._manual), opened_at=self.version)
         self._stage = "deciding"
         self.decisions += 1
 

@@ -13,14 +13,14 @@ import typer
 DB_HELP = "The SQLite database file."
 
 
-def _store(db: Path, must_exist: bool = False):  # noqa: ANN202
+def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
     from ..store import StoreError, open_store  # noqa: PLC0415
 
     if must_exist and not db.exists():
         typer.echo(f"error: {db} does not exist", err=True)
         raise typer.Exit(2)
     try:
-        return open_store(str(db))
+        return open_store(str(db), synchronous=synchronous)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -34,7 +34,10 @@ def register(app: typer.Typer) -> None:
               bot_delay: float = typer.Option(0.8, help="Seconds a bot thinks before acting."),
               room_quota: int = typer.Option(20, help="Rooms one client may create per hour."),
               disconnect_grace: float = typer.Option(60.0, help="With timers off: seconds before a "
-                                                                "disconnected player's choice is made for them.")) -> None:
+                                                                "disconnected player's choice is made for them."),
+              synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
+                                                           "loss; 'normal' survives a crash of the server "
+                                                           "(kill -9) and is much faster.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
         import uvicorn  # noqa: PLC0415
 
@@ -42,7 +45,7 @@ def register(app: typer.Typer) -> None:
         from .rooms import Settings  # noqa: PLC0415
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-        store = _store(db)
+        store = _store(db, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace)
         application = create_app(store, settings)
         for line in application.state.restored:

@@ -407,7 +407,9 @@ class Room:
         except Refused as refused:
             raise Refusal(refused.code, refused.message, 409) from None
         try:
-            self.store.append_choice(self.match_id, ChoiceRecord(version, seat, option, source, now_iso()))
+            # The log is keyed by the match's own version (the choice's index), not by the
+            # version the client saw: answers to one open window may carry the same one.
+            self.store.append_choice(self.match_id, ChoiceRecord(match.version, seat, option, source, now_iso()))
         except Conflict as exc:
             raise Refusal("stale_version", str(exc), 409) from exc
         except StoreError as exc:
