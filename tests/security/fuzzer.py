@@ -360,3 +360,26 @@ class ProtocolFuzzer:
         elif method == "POST" and path.endswith("/join") and answer.status_code == 200:
             joined = answer.json()
             self.report.seats.append(Seat(joined["room"], joined["token"], self.report.rooms.get(joined["room"], "?")))
+
+
+def main() -> None:
+    """``python -m tests.security.fuzzer URL [--seed N] [--seconds S]``: attack a running server."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("url", help="the server, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--actions", type=int, default=100_000)
+    args = parser.parse_args()
+    report = ProtocolFuzzer(args.url, args.seed, args.seconds, args.actions).run()
+    print(report.summary())
+    for finding in report.internal + report.undocumented:
+        print("finding:", finding)
+    for finding in report.http_5xx:
+        print("finding:", finding)
+    raise SystemExit(1 if report.internal or report.undocumented or report.http_5xx else 0)
+
+
+if __name__ == "__main__":
+    main()
