@@ -315,13 +315,10 @@ def test_hello_for_many_rooms_keeps_one_room_per_connection(server, http):
     b.close()
 
 
-def test_one_address_cannot_hold_connections_without_limit(tmp_path, monkeypatch):
+def test_one_address_cannot_hold_connections_without_limit(tmp_path):
     """Each WebSocket costs the server a task and a socket: one address may hold only so many at once."""
-    from intrigue.server import app as server_app
-
     limit = 5
-    monkeypatch.setattr(server_app, "SOCKETS_PER_ADDRESS", limit)
-    with ServerThread(tmp_path / "conns.db", Settings(bot_delay=0.0)) as small:
+    with ServerThread(tmp_path / "conns.db", Settings(bot_delay=0.0, sockets_per_address=limit)) as small:
         held = [Client(small.ws_url) for _ in range(limit)]
         for client in held:
             client.send({"type": "ping"})

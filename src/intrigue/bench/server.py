@@ -41,6 +41,7 @@ def free_port() -> int:
 def start_server(port: int, db: Path, synchronous: str = "full") -> subprocess.Popen:
     command = [sys.executable, "-c", "from intrigue.cli import main; main()", "serve", "--host", HOST,
                "--port", str(port), "--db", str(db), "--bot-delay", "0", "--room-quota", "1000000",
+               "--sockets-per-address", "100000",
                "--synchronous", synchronous]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -101,6 +102,7 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stop:
 
     rng = random.Random(seed)
     sent: dict[int, float] = {}
+    current_match = None
     async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22) as ws:
         await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
         await ready.wait()
@@ -115,10 +117,14 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stop:
             message = json.loads(raw)
             if message["type"] == "error":
                 load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
+                if os.environ.get("BENCH_DEBUG"):
+                    print(message)
                 continue
             if message["type"] != "view":
                 continue
             view = message["view"]
+            if message["match"] != current_match:  # a rematch starts again at version 0
+                current_match, sent = message["match"], {}
             now = time.perf_counter()
             for version in [v for v in sent if v < view["version"]]:
                 load.latencies.append(now - sent.pop(version))

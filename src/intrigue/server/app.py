@@ -35,8 +35,6 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 PAGES = {"/": "index.html", "/history": "history.html"}
 #: Messages queued for one slow client before it is disconnected.
 OUTBOX = 512
-#: WebSockets one address may hold open at once (each costs a task and a socket; a room needs one per player).
-SOCKETS_PER_ADDRESS = 100
 
 
 # -- request bodies (they make the OpenAPI schema) ----------------------------------------------
@@ -203,10 +201,11 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     @app.websocket("/ws")
     async def websocket(socket: WebSocket) -> None:
         address = socket.client.host if socket.client else "?"
-        if open_sockets.get(address, 0) >= SOCKETS_PER_ADDRESS:
+        cap = lobby.settings.sockets_per_address
+        if open_sockets.get(address, 0) >= cap:
             await socket.accept()
             await socket.send_text(encode({"type": "error", "code": "quota", "message": (
-                f"too many connections from your address (limit {SOCKETS_PER_ADDRESS}): close one first")}))
+                f"too many connections from your address (limit {cap}): close one first")}))
             await socket.close(code=1008, reason="too many connections")
             return
         open_sockets[address] = open_sockets.get(address, 0) + 1

@@ -64,6 +64,7 @@ class Settings:
     chat_rate: float = 0.5          # chat lines per second per seat…
     chat_burst: float = 5.0         # …with this burst
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
+    sockets_per_address: int = 100  # WebSockets one address may hold open (each costs a task and a socket)
     max_connections: int = 200      # connections (players + spectators) per room
     idle_close: float = 6 * 3600    # a waiting or finished room nobody is in is closed after this long
 
