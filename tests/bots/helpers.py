@@ -6,11 +6,11 @@ from intrigue.engine import Match
 
 
 def dealt(coup, hands: dict[str, list[str]], deck: list[str], first: str = "P1", seed: int = 0,
-          coins: dict[str, int] | None = None) -> Match:
+          coins: dict[str, int] | None = None, headless: bool = True) -> Match:
     setup = {"hands": hands, "deck": deck, "first": first}
     if coins:
         setup["coins"] = coins
-    return Match(coup, list(hands), seed, setup=setup, headless=True)
+    return Match(coup, list(hands), seed, setup=setup, headless=headless)
 
 
 def reveal(match: Match, seat: int, character: str) -> None:
