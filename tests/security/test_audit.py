@@ -330,3 +330,52 @@ def test_views_name_no_seed_even_in_json_numbers(server, http):
         client.drain()
         assert all(str(seed) not in json.dumps(m) for m in client.messages)
     table.close()
+
+
+def test_renumbered_seats_and_a_rematch_still_get_only_their_own_views(audited):
+    """Start drops empty seats and renumbers the rest; a rematch starts a new match. Each connection
+    must keep receiving its own seat's view (a wrong mapping would hand a player someone else's hand)."""
+    from ..server.support import create_room, join
+
+    server, audit = audited
+    with server.http() as http:
+        created = create_room(http, game="coup", name="Aria", seats=5, private=True,
+                              options={"turn_timer": None, "window_timer": None})
+        code = created["room"]
+        tokens = {"Aria": created["token"]}
+        for name in ("Blake", "Casey", "Drew"):
+            tokens[name] = join(http, code, name)["token"]
+        audit.secrets.update(tokens.values())
+        assert http.post(f"/api/rooms/{code}/leave", json={"token": tokens.pop("Blake")}).status_code == 200
+        clients = {name: Client(server.ws_url, code, token) for name, token in tokens.items()}
+        for client in clients.values():
+            client.until(lambda m: m["type"] == "welcome")
+        clients["Aria"].send({"type": "start", "token": tokens["Aria"]})
+        rng = random.Random(9)
+        for round_ in range(2):
+            for name, client in clients.items():
+                client.settle(lambda v: v is not None and v["version"] == 0)
+                assert client.view["you"] == name and client.view["players"] == ["Aria", "Casey", "Drew"]
+            first = clients["Aria"].match
+            deadline = time.monotonic() + 30
+            room = server.app.state.lobby.rooms[code]
+            while not room.match.over:
+                assert time.monotonic() < deadline
+                for client in clients.values():
+                    client.drain(0.005)
+                for name, client in clients.items():
+                    if client.options and client.view["version"] == room.match.version:
+                        client.choose(rng.choice(client.options))
+                        client.settle(lambda v, n=client.view["version"]: v["version"] > n)
+                        break
+            for name, client in clients.items():
+                client.settle(lambda v: v["over"])
+                assert client.view["you"] == name
+            if round_ == 0:
+                for name, client in clients.items():
+                    client.send({"type": "rematch", "token": tokens[name]})
+                for client in clients.values():
+                    client.until(lambda m, f=first: m["type"] == "view" and m["match"] != f)
+        for client in clients.values():
+            hang_up(client)
+    assert not audit.problems, "\n".join(audit.problems[:20])
