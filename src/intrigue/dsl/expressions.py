@@ -169,6 +169,12 @@ class _Parser:
         if self.at("op"):
             operator = self.take().text
             right = self.parse_value()
+            if operator in ("==", "!=") and hasattr(left, "field") and hasattr(right, "constant"):
+                # player.<field> == literal: the commonest condition, read in one step
+                name, constant = left.field, right.constant
+                if operator == "==":
+                    return lambda scope: scope.player.get(name) == constant
+                return lambda scope: scope.player.get(name) != constant
             if operator == "==":
                 return lambda scope: left(scope) == right(scope)
             if operator == "!=":
@@ -201,12 +207,10 @@ class _Parser:
         token = self.token
         if token.kind == "number":
             self.take()
-            number = float(token.text) if "." in token.text else int(token.text)
-            return lambda scope: number
+            return _constant(float(token.text) if "." in token.text else int(token.text))
         if token.kind == "string":
             self.take()
-            text = _unquote(token.text)
-            return lambda scope: text
+            return _constant(_unquote(token.text))
         if token.kind == "punct" and token.text == "(":
             self.take()
             inner = self.parse_or()
@@ -217,8 +221,7 @@ class _Parser:
         if token.kind == "ident":
             if token.text in _LITERALS:
                 self.take()
-                value = _LITERALS[token.text]
-                return lambda scope: value
+                return _constant(_LITERALS[token.text])
             if token.text in _KEYWORDS:
                 raise ExpressionError(f"unexpected keyword {token.text!r}", token.column)
             return self.parse_name()
@@ -274,7 +277,11 @@ class _Parser:
         self.used_fields.add(name)
         rest = parts[2:]
         if not rest:
-            return lambda scope: scope.player.get(name)
+            def read(scope: Scope) -> Any:
+                return scope.player.get(name)
+
+            read.field = name  # type: ignore[attr-defined] - lets comparisons read it directly
+            return read
 
         def nested(scope: Scope) -> Any:
             value = scope.player.get(name)
@@ -283,6 +290,14 @@ class _Parser:
             return value
 
         return nested
+
+
+def _constant(value: Any) -> Callable[[Scope], Any]:
+    def constant(scope: Scope) -> Any:
+        return value
+
+    constant.constant = value  # type: ignore[attr-defined]
+    return constant
 
 
 def _unquote(text: str) -> str:

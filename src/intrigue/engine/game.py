@@ -24,17 +24,18 @@ class PhasePlan:
     phase: Phase
     deciding: bool
     wait_for: str
-    steps: list[tuple[str | None, int]]
+    steps: list[tuple[str | None, str | None, Any]]
     fixed_next: int | None
     conditional: bool
 
 
 def plan(phase: Phase) -> PhasePlan:
-    steps: list[tuple[str | None, int]] = []
-    for index, action in enumerate(phase.actions):
-        steps += [(tool, index) for tool in action.tools]
+    """Each step is (tool name or None, the action's description, the action's effects)."""
+    steps: list[tuple[str | None, str | None, Any]] = []
+    for action in phase.actions:
+        steps += [(tool, action.description, None) for tool in action.tools]
         if action.effects:
-            steps.append((None, index))
+            steps.append((None, action.description, action.effects))
     nxt = phase.next_phase
     conditional = isinstance(nxt, dict)
     fixed = None if conditional or nxt is None else nxt.id

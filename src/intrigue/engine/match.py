@@ -59,7 +59,10 @@ class Decision:
     def pending(self) -> list[int]:
         if self.closed_by is not None:
             return []
-        return [seat for seat in self.offers if seat not in self.answers]
+        answers = self.answers
+        if not answers:
+            return list(self.offers)
+        return [seat for seat in self.offers if seat not in answers]
 
     @property
     def complete(self) -> bool:
@@ -141,7 +144,7 @@ class Match:
         self.headless = headless
         self.rng = random.Random(seed)
         self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        self.state: dict[str, Any] = copy.deepcopy(game.binding.state)
+        self.state: dict[str, Any] = copy_data(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self.events: list[Event] = []
         self.log: list[Choice] = []
@@ -170,7 +173,7 @@ class Match:
         table = declaration.player_states_template
         rows = (table.player_states or table.players) if table else None
         if rows:
-            template = copy.deepcopy(next(iter(rows.values())))
+            template = copy_data(next(iter(rows.values())))
         else:
             for name, spec in declaration.player_states.items():
                 template[name] = _blank(spec.type)
@@ -365,19 +368,19 @@ class Match:
         plan = self._plan
         deciding = plan.deciding and self._stage == "before"
         tools = self.game.headless_tools if self.headless else self.game.tools
-        actions = plan.phase.actions
         steps = plan.steps
-        for index in range(self._resume, len(steps)):
-            tool, action_index = steps[index]
-            self.current_action_text = actions[action_index].description
+        index = self._resume
+        for tool, description, effects in steps[index:]:
+            index += 1
+            self.current_action_text = description
             if tool is None:
                 from ..dsl.declarative import run_effects  # noqa: PLC0415
 
-                run_effects(self, actions[action_index].effects)
+                run_effects(self, effects)
                 continue
             tools[tool](self)
             if deciding and self._offers is not None:
-                self._resume = index + 1
+                self._resume = index
                 self._open_decision()
                 return True
         self.current_action_text = None

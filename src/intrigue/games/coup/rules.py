@@ -155,6 +155,8 @@ def show_board(m: Match, everything: bool = False) -> None:
 def prompt(m: Match, text: str, waiting: str) -> None:
     """The deciding players get the prompt (their buttons are their options) until they
     answer; everyone else, spectators and those who answered included, is told who is awaited."""
+    if m.headless:
+        return
     m.canvas.show("options", Audience.of(m.targets).while_pending(), key="options", prompt=text)
     m.canvas.show("text", PUBLIC.unless_pending(), key="waiting", text=waiting, tone="muted")
 
