@@ -31,7 +31,7 @@ def state_digest(match: Match) -> str:
              "over": match.over, "phase": match.phase_id, "pending": match.pending,
              "answers": match.decision.answers if match.decision else None,
              "log": [c.as_json() for c in match.log], "events": [e.text for e in match.events],
-             "rng": match.rng.getstate()[1][:8], "components": match.canvas.visible(match, None)}
+             "rng": match.rng.getstate(), "components": match.canvas.visible(match, None)}
     return hashlib.sha256(json.dumps(truth, sort_keys=True, default=str).encode()).hexdigest()
 
 
