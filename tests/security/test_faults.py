@@ -288,3 +288,47 @@ def test_a_client_that_never_reads_holds_nobody_back(faulty):
             assert all(q <= OUTBOX + 1 for q in queued), queued
         table.close()
         hang_up(lurker)
+
+
+def test_hammering_replays_does_not_stall_live_games(faulty):
+    """Rebuilding a long finished match is CPU work; clients asking for many replay steps at once
+    must not freeze the event loop that runs every live game (its pings, moves and timers)."""
+    server = faulty
+    with server.http() as http:
+        table = Table(server, http, "bang", humans=1, bots=6)
+        match_id = table.room.match_id
+        assert http.post(f"/api/rooms/{table.code}/leave", json={"token": table.tokens[0]}).status_code == 200
+        wait_for(lambda: server.store.load_match(match_id).status == "finished", timeout=30)
+        steps = len(server.store.choices(match_id))
+        table.close()
+    stop = threading.Event()
+
+    def hammer(worker: int) -> None:
+        rng = random.Random(worker)
+        with server.http() as client:
+            while not stop.is_set():
+                client.get(f"/api/matches/{match_id}/replay",
+                           params={"step": rng.randint(steps // 2, steps), "seat": rng.choice(["all", "0", "1", "2"])})
+
+    workers = [threading.Thread(target=hammer, args=(n,)) for n in range(4)]
+    for worker in workers:
+        worker.start()
+    pinger = Client(server.ws_url)
+    latencies = []
+    try:
+        time.sleep(0.3)
+        until = time.monotonic() + 2.5
+        while time.monotonic() < until:
+            sent = time.monotonic()
+            pinger.send({"type": "ping"})
+            pinger.until(lambda m: m["type"] == "pong", timeout=10)
+            latencies.append(time.monotonic() - sent)
+            time.sleep(0.03)
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join()
+        hang_up(pinger)
+    latencies.sort()
+    p90 = latencies[int(len(latencies) * 0.9)]
+    assert p90 < 0.5, f"pings took {p90:.2f} s (90th percentile) while replays were rebuilt"

@@ -35,6 +35,8 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 PAGES = {"/": "index.html", "/history": "history.html"}
 #: Messages queued for one slow client before it is disconnected.
 OUTBOX = 512
+#: Replays rebuilt at once, in worker threads (more would only take turns at the GIL with the live games).
+REPLAY_THREADS = 2
 
 
 # -- request bodies (they make the OpenAPI schema) ----------------------------------------------
@@ -190,10 +192,13 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
                            limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
         return [history.summary(record) for record in store.list_matches(status, limit)]
 
+    replays = asyncio.Semaphore(REPLAY_THREADS)
+
     @app.get("/api/matches/{match}/replay", responses=ERRORS)
     async def replay(match: int = FastPath(ge=1, le=2**62), step: int = Query(0, ge=0, le=1_000_000),
                      seat: str = Query("all", max_length=8)) -> dict[str, Any]:
-        return history.replay_step(store, match, step, seat)
+        async with replays:  # rebuilding a match is CPU work: off the event loop that runs the live games
+            return await asyncio.to_thread(history.replay_step, store, match, step, seat)
 
     # -- the live protocol -----------------------------------------------------------------------
     open_sockets: dict[str, int] = {}

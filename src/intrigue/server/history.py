@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -43,19 +44,22 @@ def finished_record(store: Store, match_id: int) -> MatchRecord:
 #: Recent replay answers: a finished match never changes, so they stay true.
 _CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 CACHE_SIZE = 512
+_CACHE_LOCK = threading.Lock()
 
 
 def replay_step(store: Store, match_id: int, step: int, seat: str) -> dict[str, Any]:
     """The observation after ``step`` accepted choices, from ``seat`` (an index) or ``all``."""
     record = finished_record(store, match_id)
     key = (str(getattr(store, "path", id(store))), match_id, record.seed, record.finished, step, seat)
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    with _CACHE_LOCK:  # the server rebuilds replays in worker threads
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
     answer = _replay_step(store, record, step, seat)
-    _CACHE[key] = answer
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _CACHE[key] = answer
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return answer
 
 
