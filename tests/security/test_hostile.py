@@ -336,3 +336,17 @@ def test_one_address_cannot_hold_connections_without_limit(tmp_path):
         assert again.until(lambda m: m["type"] == "pong")
         for client in held + [again]:
             hang_up(client)
+
+
+@pytest.mark.parametrize("personality", ["99999999ms", "5000000", "pure-86400000ms", "model-999999999"])
+def test_a_room_cannot_ask_for_a_bot_that_thinks_for_ever(http, personality):
+    """A bot's thinking budget is the server's CPU: rooms get the listed personalities, not any number."""
+    before = len(http.get("/api/rooms").json())
+    answer = http.post("/api/rooms", json={"game": "coup", "name": "A", "seats": 2,
+                                           "bots": [{"kind": "ismcts", "personality": personality}]})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_message", answer.text
+    assert "fast" in answer.json()["error"]["message"]
+    assert len(http.get("/api/rooms").json()) == before
+    listed = http.post("/api/rooms", json={"game": "coup", "name": "A", "seats": 2, "private": True,
+                                           "bots": [{"kind": "ismcts", "personality": "fast"}]})
+    assert listed.status_code == 201

@@ -640,6 +640,11 @@ class Lobby:
                 bot_registry.make(spec)
             except ValueError as exc:
                 raise Refusal("bad_message", str(exc)) from None
+            listed = next((k["personalities"] for k in bot_registry.kinds() if k["kind"] == bot["kind"]), [])
+            if bot.get("personality") and bot["personality"] not in listed:
+                # custom budgets (ismcts:<N>ms) are for the CLI: a room's bots think on the server's CPU
+                raise Refusal("bad_message", f"bot {bot['kind']!r} in a room takes one of the listed personalities "
+                                             f"({', '.join(listed) or 'none'}), not {bot['personality'][:40]!r}")
             labels.append(spec)
         room_options = self._options(game, options, private)
         host_name = clean_name(name)
