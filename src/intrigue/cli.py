@@ -9,6 +9,7 @@ from typing import List, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -118,7 +119,7 @@ def _game(game_id: str):  # noqa: ANN202
     try:
         return game_registry.get(game_id)
     except KeyError as exc:
-        errors.print(f"[red]{exc.args[0]}[/]")
+        errors.print(f"[red]{escape(str(exc.args[0]))}[/]")
         raise typer.Exit(2) from None
 
 

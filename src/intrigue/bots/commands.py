@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
@@ -60,7 +61,7 @@ def tournament(
                 report = run(loaded, specs, games, seed, players, workers, habits,
                              progress=lambda done: bar.update(task, completed=done))
     except ValueError as exc:
-        errors.print(f"[red]{exc}[/]")
+        errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None
     data = report.as_json()
     if plot is not None:
@@ -69,7 +70,7 @@ def tournament(
         try:
             save(data, plot)
         except ValueError as exc:
-            errors.print(f"[red]{exc}[/]")
+            errors.print(f"[red]{escape(str(exc))}[/]")
             raise typer.Exit(2) from None
     if as_json:
         print(json.dumps(data, indent=2))
