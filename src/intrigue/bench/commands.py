@@ -46,11 +46,13 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
            restart: int = typer.Option(0, "--restart", help="Also time a restart with this many "
                                                             "unfinished matches in the store."),
            synchronous: str = typer.Option("full", help="The server's SQLite synchronous mode."),
+           think: float = typer.Option(0.0, help="Mean seconds a player waits before clicking "
+                                                 "(0: as fast as possible)."),
            as_json: bool = typer.Option(False, "--json")) -> None:
     """Real WebSocket clients on loopback: moves/s, latency percentiles, CPU, memory per match."""
     from .server import run
 
-    figures = run(matches, seconds, restart, synchronous)
+    figures = run(matches, seconds, restart, synchronous, think)
     if as_json:
         print(json.dumps(figures, indent=2))
         return

@@ -97,23 +97,22 @@ class Load:
 
 
 async def player(port: int, room: str, token: str, host: bool, load: Load, stop: asyncio.Event,
-                 ready: asyncio.Event, seed: int) -> None:
+                 ready: asyncio.Event, seed: int, think: float) -> None:
     from websockets.asyncio.client import connect  # noqa: PLC0415
 
     rng = random.Random(seed)
     sent: dict[int, float] = {}
     current_match = None
-    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22) as ws:
+    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
         await ready.wait()
         if host:
             await ws.send(json.dumps({"type": "start", "token": token}))
         voted_for = None
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except asyncio.TimeoutError:
-                continue
+        closer = asyncio.create_task(_close_when(stop, ws))
+        async for raw in ws:
+            if stop.is_set():
+                break
             message = json.loads(raw)
             if message["type"] == "error":
                 load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
@@ -137,16 +136,24 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stop:
                 continue
             options = (view.get("decision") or {}).get("options") or []
             if options and view["version"] not in sent:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))  # a player reads, then clicks
                 sent[view["version"]] = time.perf_counter()
                 await ws.send(json.dumps({"type": "choose", "token": token, "version": view["version"],
                                           "option": rng.choice(options)}))
+        closer.cancel()
 
 
-async def play(port: int, pid: int, matches: int, seconds: float) -> dict[str, Any]:
+async def _close_when(stop: asyncio.Event, ws: Any) -> None:
+    await stop.wait()
+    await ws.close()
+
+
+async def play(port: int, pid: int, matches: int, seconds: float, think: float) -> dict[str, Any]:
     baseline = rss_kib(pid)
     tables = [open_table(port) for _ in range(matches)]
     load, stop, ready = Load(), asyncio.Event(), asyncio.Event()
-    tasks = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat))))
+    tasks = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat)), think))
              for room, tokens in tables for seat, token in enumerate(tokens)]
     await asyncio.sleep(1.0 + matches / 200)  # every client attached, nobody playing yet
     idle = rss_kib(pid)
@@ -163,7 +170,7 @@ async def play(port: int, pid: int, matches: int, seconds: float) -> dict[str, A
         return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000, 2) if latencies else 0.0
 
     return {
-        "matches": matches, "clients": matches * PLAYERS, "seconds": round(elapsed, 2),
+        "matches": matches, "clients": matches * PLAYERS, "seconds": round(elapsed, 2), "think": think,
         "moves": len(latencies), "moves_per_second": round(len(latencies) / elapsed, 1),
         "finished_matches": load.finished, "errors": load.errors,
         "latency_ms": {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
@@ -195,13 +202,13 @@ def restart(port: int, db: Path, matches: int) -> dict[str, Any]:
 
 
 def run(matches: int = 100, seconds: float = 15.0, restart_matches: int = 0,
-        synchronous: str = "full") -> dict[str, Any]:
+        synchronous: str = "full", think: float = 0.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server = start_server(port, Path(folder) / "bench.db", synchronous)
         try:
             wait_until_serving(port)
-            figures = asyncio.run(play(port, server.pid, matches, seconds))
+            figures = asyncio.run(play(port, server.pid, matches, seconds, think))
             figures["synchronous"] = synchronous
         finally:
             server.terminate()

@@ -55,7 +55,8 @@ def register(app: typer.Typer) -> None:
         for problem in application.state.lobby.problems:
             typer.echo(f"error: {problem}", err=True)
         typer.echo(f"Intrigue on http://{host}:{port}/ (database {db})", err=True)
-        uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning")
+        uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
+                    ws_per_message_deflate=False)
 
     @app.command()
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),
