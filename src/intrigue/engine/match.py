@@ -106,19 +106,32 @@ class _NullCanvas(Canvas):
 
 
 class _Scope:
-    __slots__ = ("player", "state")
+    """What an expression sees: one player, and the game-level names.
+
+    One scope serves a whole target selection (the player changes, the game does
+    not), so game-level names are looked up once per selection.
+    """
+
+    __slots__ = ("player", "state", "_names")
 
     def __init__(self, player: Mapping[str, Any], state: Mapping[str, Any]):
         self.player = player
         self.state = state
+        self._names: dict[tuple[str, ...], Any] = {}
 
     def lookup(self, path: tuple[str, ...]) -> Any:
+        try:
+            return self._names[path]
+        except KeyError:
+            pass
         value: Any = self.state
         for key in path:
             if value.__class__ is dict:
                 value = value.get(key)
             else:
-                return None
+                value = None
+                break
+        self._names[path] = value
         return value
 
 
@@ -320,10 +333,11 @@ class Match:
 
     def seats_where(self, expression: Any) -> list[int]:
         scope = _Scope({}, self.state)
+        test = getattr(expression, "evaluate", expression)
         chosen = []
         for seat, player in enumerate(self.players):
             scope.player = player
-            if expression(scope):
+            if test(scope):
                 chosen.append(seat)
         return chosen
 
