@@ -26,21 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..dsl.validate import leaf_names
+
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
 Tool = Callable[["Match"], None]
 Router = Callable[["Match"], int]
 
-
-def _leaf_names(state: dict[str, Any], prefix: str = "") -> set[str]:
-    names: set[str] = set()
-    for key, value in state.items():
-        name = f"{prefix}{key}"
-        names.add(name)
-        if isinstance(value, dict):
-            names |= _leaf_names(value, name + ".")
-    return names
 
 
 @dataclass
@@ -96,7 +89,7 @@ class GameBinding:
     @property
     def state_names(self) -> set[str]:
         """Dotted game-level names that DSL expressions may use."""
-        return _leaf_names(self.state)
+        return leaf_names(self.state)
 
     # -- decorators -----------------------------------------------------------
     def tool(self, fn: Tool | None = None, *, name: str | None = None, display: bool = False) -> Any:

@@ -1179,8 +1179,9 @@ def after_reaction_routing(m: Match) -> int:
 
 
 # -- phases 7 and 8: answers -----------------------------------------------------------------------------------------
-@game.tool
-def prompt_single_reaction(m: Match) -> None:
+@game.tools_named("prompt_single_reaction", "create_group_reaction_ui")
+def offer_answers(m: Match) -> None:
+    """Phases 7 and 8 alike: every player asked gets the answers the pending prompt allows."""
     p = prompt(m)
     for seat in m.targets:
         offer(m, seat, answer_menu(m, p, seat), auto=p["kind"] not in RESPONSES)
@@ -1201,14 +1202,6 @@ def update_reaction_state(m: Match) -> None:
 def after_single_reaction(m: Match) -> int:
     p = prompt(m)
     return 7 if p and p["kind"] not in GROUP else 9
-
-
-@game.tool
-def create_group_reaction_ui(m: Match) -> None:
-    p = prompt(m)
-    for seat in m.targets:
-        offer(m, seat, answer_menu(m, p, seat), auto=p["kind"] not in RESPONSES)
-    render(m)
 
 
 @game.tool
