@@ -55,7 +55,7 @@ def generic_view_problems(view: dict[str, Any], match: Match, viewer: int | None
 
 
 # ---------------------------------------------------------------------------- per game
-def coup_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+def coup_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:
     try:
         coup_check_view(view, match, viewer, f"seat {viewer}")
     except Leak as leak:
@@ -103,7 +103,7 @@ def _bang_role_visible(match: Match, owner: int, viewer: int | None) -> bool:
     return owner == viewer or p["role"] == "Sheriff" or not p["is_alive"] or match.over
 
 
-def bang_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+def bang_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:
     problems = []
     if match.over:
         return problems
@@ -139,7 +139,8 @@ def bang_problems(view: dict[str, Any], match: Match, viewer: int | None) -> lis
                     problems.append(f"seat {viewer}'s board shows {row['name']}'s cards face up")
     # Anything but the log: no label of a card the viewer cannot know.
     named = _named_cards(encode({k: v for k, v in view.items() if k != "log"}))
-    for hidden in sorted(named & _bang_hidden_labels(match, viewer)):
+    once_public = remember_public(match, watch) if watch is not None else _bang_public(match)
+    for hidden in sorted(named & _bang_hidden_labels(match, viewer) - once_public):
         problems.append(f"seat {viewer}'s view names the hidden card {hidden}")
     return problems
 
@@ -167,7 +168,7 @@ def _named_cards(text: str) -> set[str]:
 def declarative_problems(fields: dict[str, Any]):  # noqa: ANN201
     """For a DSL-only game: ``{field: rule(match, owner) -> public?}`` of its secret player fields."""
 
-    def problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+    def problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:
         found = []
         if match.over:
             return found
@@ -203,6 +204,31 @@ class Watch:
 
     checked: int = 0
     hidden_before: dict[int | None, set[str]] = field(default_factory=dict)
+    seen_public: set[str] = field(default_factory=set)
+    remembered: int = 0
+
+
+def _bang_public(match: Match) -> set[str]:
+    from intrigue.games.bang.cards import label
+
+    public = {label(c) for p in match.players for c in p["table"]}
+    for pile in ("discard", "store", "flipped"):
+        public.update(label(c) for c in match.state[pile])
+    return public
+
+
+def remember_public(match: Match, watch: Watch) -> set[str]:
+    """BANG!: every card label that has lain face up in this match. Such a card is no secret in a view
+    (a table display may still show the discard pile of a moment ago); the log check still watches
+    what is drawn from the deck."""
+    if match.game.id == "bang":
+        watch.seen_public |= _bang_public(match)
+        # a card a public log line names is public knowledge (new_event_problems checks those lines)
+        for event in match.events[watch.remembered:]:
+            if event.audience.public:
+                watch.seen_public |= _named_cards(event.text)
+        watch.remembered = len(match.events)
+    return watch.seen_public
 
 
 def new_event_problems(match: Match, watch: Watch) -> list[str]:
@@ -220,12 +246,15 @@ def new_event_problems(match: Match, watch: Watch) -> list[str]:
         after = {v: set() for v in viewers}
     fresh = match.events[watch.checked:]
     compare = after
-    if any("shuffled into a new deck" in event.text for event in fresh):
-        # the discard pile, public a moment ago, became the deck during this move
+    reshuffles = [i for i, event in enumerate(fresh) if "shuffled into a new deck" in event.text]
+    if reshuffles:
+        # the discard pile, public a moment ago, became the deck during this move: what was played or
+        # discarded before that (in this move) was public and may be anywhere now
         from intrigue.games.bang.cards import label
 
         deck = {label(c) for c in match.state["deck"]}
         compare = {v: hidden - deck for v, hidden in after.items()}
+        fresh = fresh[reshuffles[-1]:]
     for event in fresh:
         named = _named_cards(event.text)
         if "shows his second card" in event.text or not named:
@@ -255,8 +284,8 @@ def wire_problems(wire: str, match: Match | None, secrets: set[str]) -> list[str
     return problems
 
 
-def view_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
-    return generic_view_problems(view, match, viewer) + GAME_PROBLEMS[match.game.id](view, match, viewer)
+def view_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: Watch | None = None) -> list[str]:
+    return generic_view_problems(view, match, viewer) + GAME_PROBLEMS[match.game.id](view, match, viewer, watch)
 
 
 def non_view_problems(wire: str, match: Match | None, viewer: int | None) -> list[str]:

@@ -5,7 +5,8 @@ Not a test module (pytest does not collect it). Run, for example:
     MUT=token python -m pytest -p tests.security.mutants tests/security -q
 
 Every mutant must make at least one test fail; docs/security.md lists which.
-Mutants: token, version, offered, depth, size, flood, clean, replay, quota, storage, spectator.
+Mutants: token, version, offered, depth, size, flood, clean, replay, quota, storage, bots_on_loop,
+replay_on_loop, spectator.
 """
 from __future__ import annotations
 
@@ -79,6 +80,25 @@ elif mut == "storage":
             self.match.choose(seat, option, version)
             self.broadcast_views()
     rooms.Room.apply = apply
+elif mut == "bots_on_loop":
+    from concurrent.futures import Executor, Future
+
+    from intrigue.server import rooms
+
+    class Inline(Executor):
+        def submit(self, fn, *args, **kwargs):
+            future = Future()
+            future.set_result(fn(*args, **kwargs))
+            return future
+
+    rooms.BOT_THREADS = Inline()
+elif mut == "replay_on_loop":
+    import asyncio
+
+    async def inline(fn, *args, **kwargs):
+        return fn(*args, **kwargs)
+
+    asyncio.to_thread = inline
 elif mut == "spectator":
     import importlib
     ob = importlib.import_module("intrigue.engine.observe")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -74,7 +75,7 @@ def check_room(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
     return problems
 
 
-def check_view(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+def check_view(message: dict[str, Any], conn: Any, match: Any, watch: hidden.Watch | None = None) -> list[str]:
     if set(message) != VIEW_KEYS or set(message["view"]) != OBSERVATION_KEYS:
         return [f"view has fields {sorted(message)} / {sorted(message['view'])}"]
     if match is None:
@@ -82,7 +83,7 @@ def check_view(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
     timer = message["timer"]
     if timer is not None and set(timer) != {"seconds_left", "seconds", "kind"}:
         return [f"timer has fields {sorted(timer)}"]
-    return hidden.view_problems(message["view"], match, conn.seat)
+    return hidden.view_problems(message["view"], match, conn.seat, watch)
 
 
 def check_error(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
@@ -169,7 +170,12 @@ def audited(tmp_path, monkeypatch):
         if check is None:
             audit.flag(where, [f"unclassified message type {kind!r}"])
         else:
-            found = check_chat(message, conn, match, audit) if kind == "chat" else check(message, conn, match)
+            if kind == "chat":
+                found = check_chat(message, conn, match, audit)
+            elif kind == "view" and match is not None:
+                found = check(message, conn, match, audit.watches.setdefault(id(match), hidden.Watch()))
+            else:
+                found = check(message, conn, match)
             audit.flag(where, found)
         audit.flag(where, hidden.wire_problems(wire, match, audit.secrets | hashes(audit.secrets)))
         if kind not in ("view", "chat"):
@@ -182,17 +188,20 @@ def audited(tmp_path, monkeypatch):
     original_view = bot_registry.SeatView
 
     def checked_seat_view(game, seat, observation, options):  # noqa: ANN001, ANN202
-        audit.bot_views += 1
+        caller = sys._getframe(1).f_locals.get("self")  # the Room asking its bot (Room._auto_move)
         lobby = server_holder["server"].app.state.lobby
-        matches = [r.match for r in lobby.rooms.values() if r.match is not None and r.game.id == game.id
-                   and r.match.version == observation["version"] and seat in r.match.pending
-                   and r.match.observe(seat) == observation]
-        if not matches:
-            audit.flag(f"bot input for seat {seat}", ["an observation that is not the seat's own view"])
+        if getattr(caller, "lobby", None) is not lobby:  # another test's server still finishing a game
+            return original_view(game, seat, observation, options)
+        audit.bot_views += 1
+        match = caller.match
+        where = f"bot input for seat {seat} of room {caller.code}"
+        if observation != match.observe(seat) or observation["seat"] != seat:
+            audit.flag(where, ["an observation that is not the seat's own view"])
         else:
-            audit.flag(f"bot input for seat {seat}", hidden.view_problems(observation, matches[0], seat))
-            if tuple(options) != tuple(matches[0].legal(seat)):
-                audit.flag(f"bot input for seat {seat}", ["options that are not the seat's own"])
+            watch = audit.watches.setdefault(id(match), hidden.Watch())
+            audit.flag(where, hidden.view_problems(observation, match, seat, watch))
+        if tuple(options) != tuple(match.legal(seat)):
+            audit.flag(where, ["options that are not the seat's own"])
         return original_view(game, seat, observation, options)
 
     monkeypatch.setattr(server_app.Connection, "send", checked_send)
@@ -233,13 +242,13 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
                 mover.send({"type": "chat", "token": mover.token, "text": text})
             elif roll < 0.10:  # cheats: someone else's turn, a stale version, an option never offered
                 other = rng.choice(table.clients)
-                other.send({"type": "choose", "token": other.token, "version": rng.choice([-1, table.match.version + 1]),
+                other.send({"type": "choose", "token": other.token, "version": rng.choice([-1, 10**6]),
                             "option": rng.choice(["Assassinate", "Pass", "x" * 30, mover.options[0]])})
-                other.error()
+                other.until(lambda m: m["type"] == "error" and m["code"] in ("stale_version", "over"))
             elif roll < 0.12:  # a forged token and a token of another room
                 mover.send({"type": "choose", "token": "forged" + "x" * 40, "version": mover.view["version"],
                             "option": mover.options[0]})
-                assert mover.error()["code"] == "bad_token"
+                mover.until(lambda m: m["type"] == "error" and m["code"] == "bad_token")
             elif roll < 0.14:
                 mover.send({"type": "ping"})
                 mover.until(lambda m: m["type"] == "pong")
@@ -255,9 +264,12 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
                     wire = http.get(path).text
                     audit.flag(f"GET {path}", hidden.wire_problems(wire, table.match, audit.secrets | hashes(audit.secrets)))
                     audit.flag(f"GET {path}", hidden.non_view_problems(wire, table.match, None))
-            else:
-                version = mover.view["version"]
-                mover.choose(rng.choice(mover.options))
+            else:  # a move, at the server's current version (a bot may have moved since the last view)
+                match, seat = table.match, mover.view["seat"]
+                if seat not in match.pending:
+                    continue
+                version = match.version
+                mover.choose(rng.choice(match.legal(seat)), version=version)
                 mover.settle(lambda v, n=version: v["version"] > n or v["over"])
                 moves += 1
         table.settle()

@@ -48,6 +48,7 @@ def machine_for(game_id: str) -> type[RuleBasedStateMachine]:
         @initialize(seats=st.integers(game.min_players, min(game.max_players, 7)), seed=st.integers(0, 2**62))
         def start(self, seats: int, seed: int) -> None:
             self.match = Match(game, [f"P{n}" for n in range(seats)], seed)
+            self.watch = hidden.Watch()
 
         @precondition(lambda self: self.match is not None and not self.match.over)
         @rule(data=st.data())
@@ -123,7 +124,9 @@ def machine_for(game_id: str) -> type[RuleBasedStateMachine]:
             self.step += 1
             viewers = [None, *range(len(match.names))]
             viewer = viewers[self.step % len(viewers)]  # one viewer per step keeps BANG! affordable
-            problems = hidden.view_problems(match.observe(viewer), match, viewer)
+            hidden.remember_public(match, self.watch)
+            problems = hidden.view_problems(match.observe(viewer), match, viewer, self.watch)
+            problems += hidden.new_event_problems(match, self.watch)
             assert not problems, problems
 
         def teardown(self) -> None:

@@ -332,3 +332,30 @@ def test_hammering_replays_does_not_stall_live_games(faulty):
     latencies.sort()
     p90 = latencies[int(len(latencies) * 0.9)]
     assert p90 < 0.5, f"pings took {p90:.2f} s (90th percentile) while replays were rebuilt"
+
+
+def test_searching_bots_do_not_freeze_other_games(tmp_path):
+    """A searching bot may think for a second or two (ismcts:strong); that must not stop the event loop
+    that runs every other game, its pings and its timers."""
+    with ServerThread(tmp_path / "think.db", Settings(bot_delay=0.0, room_quota=100, message_rate=100)) as server, \
+            server.http() as http:
+        created = create_room(http, game="coup", name="Host", seats=4, private=True,
+                              bots=[{"kind": "ismcts", "personality": "strong"}] * 3,
+                              options={"turn_timer": None, "window_timer": None})
+        assert http.post(f"/api/rooms/{created['room']}/start", json={"token": created["token"]}).status_code == 200
+        assert http.post(f"/api/rooms/{created['room']}/leave", json={"token": created["token"]}).status_code == 200
+        pinger = Client(server.ws_url)
+        latencies = []
+        until = time.monotonic() + 3
+        while time.monotonic() < until:
+            sent = time.monotonic()
+            pinger.send({"type": "ping"})
+            pinger.until(lambda m: m["type"] == "pong", timeout=15)
+            latencies.append(time.monotonic() - sent)
+            time.sleep(0.03)
+        room = server.app.state.lobby.rooms.get(created["room"])
+        assert room is None or room.match.version > 0, "the bots did not play"
+        hang_up(pinger)
+    latencies.sort()
+    p90 = latencies[int(len(latencies) * 0.9)]
+    assert p90 < 0.5, f"pings took {p90:.2f} s (90th percentile) while bots were thinking"

@@ -30,6 +30,7 @@ import hmac
 import logging
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -49,6 +50,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 4
 TIMER_OPTIONS = {"turn_timer": 30, "window_timer": 15}
 TIMER_RANGE = (1, 3600)
+#: Where bots other than the random one think (two at a time, so live games keep the event loop).
+BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="intrigue-bot")
 
 
 @dataclass
@@ -554,7 +557,7 @@ class Room:
             self.after_change()
             self.broadcast_views()
 
-    def _auto_move(self, ticket: tuple[int, int, int]) -> None:
+    def _auto_move(self, ticket: tuple[int, int, int], thought: "asyncio.Future[str] | None" = None) -> None:
         match_id, key, seat = ticket
         self._scheduled.discard(ticket)
         match = self.match
@@ -568,9 +571,18 @@ class Room:
         option = None
         if s.bot and not s.left:
             source = "bot"
+            bot = self.bots[seat]
             try:
-                view = bot_registry.SeatView(self.game, seat, match.observe(seat), tuple(options))
-                option = self.bots[seat].choose(view)
+                if thought is not None:
+                    option = thought.result()
+                else:
+                    view = bot_registry.SeatView(self.game, seat, match.observe(seat), tuple(options))
+                    if type(bot) is not bot_registry.Bot:  # a searching bot thinks off the loop that runs every game
+                        self._scheduled.add(ticket)
+                        future = asyncio.get_event_loop().run_in_executor(BOT_THREADS, bot.choose, view)
+                        future.add_done_callback(lambda done: self._auto_move(ticket, done))
+                        return
+                    option = bot.choose(view)
             except Exception:  # noqa: BLE001 - a bot bug must not stall the game
                 log.exception("room %s: bot %s failed; using the timeout default", self.code, s.bot)
         if option not in options:
