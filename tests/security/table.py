@@ -80,6 +80,21 @@ class Table:
         for client in self.clients:
             hang_up(client)
 
+    def abandon(self, http: httpx.Client, timeout: float = 20) -> None:
+        """Everyone leaves and the server plays the match out at once, so that it stops changing
+        (a table merely disconnected keeps moving on its grace timers, under later tests' snapshots)."""
+        import time
+
+        for token in self.tokens:
+            http.post(f"/api/rooms/{self.code}/leave", json={"token": token})
+        self.close()
+        lobby = self.server.app.state.lobby
+        deadline = time.monotonic() + timeout
+        while self.code in lobby.rooms and not (lobby.rooms[self.code].match and lobby.rooms[self.code].match.over):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"room {self.code} was not played out")
+            time.sleep(0.01)
+
 
 def hang_up(client: Client) -> None:
     """Close a client without waiting 10 s on a close frame stuck behind unread messages."""
@@ -91,11 +106,20 @@ def hang_up(client: Client) -> None:
     client.close()
 
 
+def live_rooms(server: ServerThread) -> list[tuple[str, Any]]:
+    """The server's rooms, read from the test's thread while the server may be adding or closing one."""
+    for _ in range(100):
+        try:
+            return sorted(server.app.state.lobby.rooms.items())
+        except RuntimeError:  # the dict changed size while being copied
+            continue
+    raise RuntimeError("the room table never held still")
+
+
 def snapshot(server: ServerThread) -> dict[str, Any]:
     """Every room's status, seats and match (version, true-state fingerprint, stored log length)."""
-    lobby = server.app.state.lobby
     rooms = {}
-    for code, room in sorted(lobby.rooms.items()):
+    for code, room in live_rooms(server):
         match = room.match
         rooms[code] = {
             "status": room.status, "host": room.host,

@@ -185,6 +185,7 @@ def test_a_burst_of_rooms_at_once(tmp_path):
             return room is None or (room.match is not None and room.match.over)
 
         wait_for(lambda: all(done(code) for code, _ in made), timeout=60)
+        del lobby
         assert max(latencies) < 2.5, f"the server stalled for {max(latencies):.2f} s during the burst"
         assert intact(server) == []
         finished = {m.room: m for m in server.store.list_matches("finished", 500)}
@@ -353,9 +354,9 @@ def test_searching_bots_do_not_freeze_other_games(tmp_path):
             pinger.until(lambda m: m["type"] == "pong", timeout=15)
             latencies.append(time.monotonic() - sent)
             time.sleep(0.03)
-        room = server.app.state.lobby.rooms.get(created["room"])
-        assert room is None or room.match.version > 0, "the bots did not play"
         hang_up(pinger)
+        rooms = server.app.state.lobby.rooms
+        wait_for(lambda: created["room"] not in rooms or rooms[created["room"]].match.version > 0, timeout=30)
     latencies.sort()
     p90 = latencies[int(len(latencies) * 0.9)]
     assert p90 < 0.5, f"pings took {p90:.2f} s (90th percentile) while bots were thinking"

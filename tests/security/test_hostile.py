@@ -117,7 +117,7 @@ def test_a_dead_player_cannot_act(server, http):
     dead = next(c for c in table.clients if not table.match.alive(c.view["seat"]))
     for option in table.match.legal(table.match.pending[0]) + ["Income", "Lose Duke"]:
         attack(server, dead, command(table, dead, option=option), "not_pending")
-    table.close()
+    table.abandon(http)
 
 
 # -------------------------------------------------------------------------- frames
@@ -311,8 +311,8 @@ def test_hello_for_many_rooms_keeps_one_room_per_connection(server, http):
     rooms = {m.get("room") for m in spy.messages[seen_before:] if m["type"] == "room"}
     assert a.code not in rooms, "a connection that moved to another room still hears the first one"
     hang_up(spy)
-    a.close()
-    b.close()
+    a.abandon(http)
+    b.abandon(http)
 
 
 def test_one_address_cannot_hold_connections_without_limit(tmp_path):

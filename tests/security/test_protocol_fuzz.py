@@ -15,7 +15,7 @@ from intrigue.server.rooms import Settings, rebuild
 
 from ..server.support import Client, ServerThread
 from .fuzzer import DOCUMENTED_CODES, ProtocolFuzzer
-from .table import hang_up
+from .table import hang_up, live_rooms
 
 SEED = 20261122
 SECONDS = 4.0
@@ -26,7 +26,7 @@ FUZZ = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=0.3, chat_rat
 
 def intact(server: ServerThread) -> list[str]:
     problems = []
-    for code, room in server.app.state.lobby.rooms.items():
+    for code, room in live_rooms(server):
         if room.match is None:
             continue
         record = server.store.load_match(room.match_id)
