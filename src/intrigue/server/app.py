@@ -8,6 +8,7 @@ rooms before the first request is served.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 from pathlib import Path
@@ -302,6 +303,42 @@ async def _too_large(send: Any, limit: int) -> None:
 
 
 # -- one WebSocket connection ------------------------------------------------------------------------
+class Outbox:
+    """Messages waiting to be written to one WebSocket.
+
+    A view replaces any view still waiting (a client needs only the newest
+    one), so a slow reader costs at most one view plus the other messages.
+    ``None`` asks the pump to close the socket.
+    """
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.items: collections.deque[tuple[bool, str | None]] = collections.deque()
+        self.ready = asyncio.Event()
+
+    def put(self, text: str | None, view: bool = False) -> bool:
+        """Queue ``text``; False if the client let too many messages pile up."""
+        if view and any(is_view for is_view, _ in self.items):
+            self.items = collections.deque(item for item in self.items if not item[0])
+        if text is not None and len(self.items) >= self.limit:
+            return False
+        self.items.append((view, text))
+        self.ready.set()
+        return True
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+    def views(self) -> int:
+        return sum(1 for is_view, _ in self.items if is_view)
+
+    async def get(self) -> str | None:
+        while not self.items:
+            self.ready.clear()
+            await self.ready.wait()
+        return self.items.popleft()[1]
+
+
 class Connection:
     """A room's :class:`~intrigue.server.rooms.Sink` for one WebSocket: an outbox drained by one task."""
 
@@ -309,7 +346,7 @@ class Connection:
         self.socket = socket
         self.seat: int | None = None
         self.room: Any = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
+        self.outbox = Outbox(OUTBOX)
         self.bucket = Bucket(settings.message_rate, settings.message_burst)
         self.floods = 0
         self.closing: tuple[int, str] | None = None
@@ -317,16 +354,13 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
-        try:
-            self.outbox.put_nowait(encode(message))
-        except asyncio.QueueFull:
+        if not self.outbox.put(encode(message), view=message.get("type") == "view"):
             self.close(1008, "too slow: messages piled up")
 
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:
             self.closing = (code, reason)
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+            self.outbox.put(None)
 
     async def pump(self) -> None:
         with contextlib.suppress(Exception):
