@@ -32,7 +32,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class ServerThread:
+class Loopback:
+    """The addresses of a server listening on 127.0.0.1:``port``."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+class ServerThread(Loopback):
     """uvicorn serving ``create_app`` on a free port, in a background thread."""
 
     def __init__(self, db: Path | str, settings: Settings = FAST, static: Path | None = None,
@@ -44,14 +58,6 @@ class ServerThread:
                                 ws_max_size=1024 * 1024, lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def __enter__(self) -> "ServerThread":
         self.thread.start()
@@ -71,21 +77,13 @@ class ServerThread:
         return httpx.Client(base_url=self.url, trust_env=False, timeout=10)
 
 
-class ServerProcess:
+class ServerProcess(Loopback):
     """``intrigue serve`` as a subprocess (for SIGKILL)."""
 
     def __init__(self, db: Path, port: int | None = None):
         self.db = db
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> "ServerProcess":
         self.log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115

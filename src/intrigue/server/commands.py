@@ -26,6 +26,17 @@ def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # no
         raise typer.Exit(2) from None
 
 
+def _or_exit(read, store, match: int):  # noqa: ANN001, ANN202
+    """Read a finished match from the store, or print why not and exit 1."""
+    from .protocol import Refusal  # noqa: PLC0415
+
+    try:
+        return read(store, match)
+    except Refusal as refusal:
+        typer.echo(f"error: {refusal.message}", err=True)
+        raise typer.Exit(1) from None
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def serve(host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
@@ -64,15 +75,10 @@ def register(app: typer.Typer) -> None:
         """Print a finished match move by move: each choice, then the public log lines it caused."""
         from ..engine.errors import Refused  # noqa: PLC0415
         from .history import finished_record  # noqa: PLC0415
-        from .protocol import Refusal  # noqa: PLC0415
         from .rooms import rebuild  # noqa: PLC0415
 
         store = _store(db, must_exist=True)
-        try:
-            record = finished_record(store, match)
-        except Refusal as refusal:
-            typer.echo(f"error: {refusal.message}", err=True)
-            raise typer.Exit(1) from None
+        record = _or_exit(finished_record, store, match)
         choices = store.choices(match)
         played = rebuild(record, [])
         typer.echo(f"Match {record.id}: {record.game}, {', '.join(record.players)} (seed {record.seed}), "
@@ -102,14 +108,9 @@ def register(app: typer.Typer) -> None:
                        db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
         """Write a finished match as JSON (game, players, seed, options, every move, final-state fingerprint)."""
         from .history import export_match  # noqa: PLC0415
-        from .protocol import Refusal  # noqa: PLC0415
 
         store = _store(db, must_exist=True)
-        try:
-            data = export_match(store, match)
-        except Refusal as refusal:
-            typer.echo(f"error: {refusal.message}", err=True)
-            raise typer.Exit(1) from None
+        data = _or_exit(export_match, store, match)
         text = json.dumps(data, indent=2, ensure_ascii=False)
         if output is None:
             sys.stdout.write(text + "\n")
