@@ -29,11 +29,20 @@ def intact(server: ServerThread) -> list[str]:
     for code, room in live_rooms(server):
         if room.match is None:
             continue
+        # The server thread may still apply a grace-timer move while we look: take the
+        # live match's version and fingerprint together, then replay that many stored
+        # choices (a move is stored before it is applied, so the log is never shorter).
+        while True:
+            version = room.match.version
+            live = fingerprint(room.match)
+            if room.match.version == version:
+                break
         record = server.store.load_match(room.match_id)
-        replayed = rebuild(record, server.store.choices(room.match_id))
-        if replayed.version != room.match.version or fingerprint(replayed) != fingerprint(room.match):
+        stored = server.store.choices(room.match_id)
+        replayed = rebuild(record, stored[:version])
+        if len(stored) < version or replayed.version != version or fingerprint(replayed) != live:
             problems.append(f"room {code}: match {room.match_id} differs from a replay of its stored log "
-                            f"(version {room.match.version} vs {replayed.version})")
+                            f"(version {version}, {len(stored)} stored, replay at {replayed.version})")
     return problems
 
 
