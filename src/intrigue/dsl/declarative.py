@@ -429,4 +429,7 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> "GameBindi
         return {"side": match.phase.name if match.over else "unfinished",
                 "winners": [match.names[seat] for seat in match.winners]}
 
+    from .determinize import determinize  # noqa: PLC0415 - it needs the engine's Match
+
+    binding.determinize = determinize  # search bots sample what the role deal hides
     return binding

@@ -1,0 +1,223 @@
+"""A determinizer for games written in their DSL file alone (the declarative extension).
+
+Search bots (``intrigue.bots.ismcts``) plan on complete matches consistent with
+what one seat observes. In a declarative game a seat observes every player's
+declared fields except those their ``visibility`` hides from it (and not shown
+to it by a ``show`` statement); what hides them is the ``role_deal``. So a
+sample keeps every visible field, deals the roles not accounted for at random
+among the players whose role the seat cannot see (each consistent with the
+role fields it can see: a visible ``team`` rules out a role of another team)
+and gives each hidden role field the value its role sets.
+
+The default observation shows player fields only, never the game-level names
+(``round``, ``accused``...): those a sample cannot know start at their declared
+values (names the observation does carry are copied), and turn flags count
+their rounds from the player holding them now. So the search believes the game
+has just begun and, in a vote, does not know who is accused. Hidden player
+fields the role deal does not set cannot be sampled: the determinizer then
+returns ``None`` (the bot plays a random option).
+
+The match is put at the observed decision directly (the phase entered, its
+steps already run, its declared options offered again): re-entering the phase
+would run its statements twice (an ``advance`` would pass the turn on). Seats
+that already answered an open simultaneous decision are given a random option.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ..engine.match import Match, copy_data
+from .declarative import SEEN, STARTED, _compiled
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Game
+
+
+def determinize(game: "Game", observation: dict[str, Any], seat: int, rng: random.Random) -> Match | None:
+    """A headless match at the decision ``seat`` observes, hidden roles dealt with ``rng``."""
+    key = (game.id, seat)
+    plan = _plans.get(key)
+    if plan is None or plan.observation is not observation:
+        try:
+            plan = _Plan.read(game, observation, seat)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            plan = None
+        if plan is None:
+            return None
+        _plans[key] = plan
+    return plan.sample(rng)
+
+
+class _Plan:
+    """One observation, read once: the match before its decision and who may hold which role."""
+
+    def __init__(self, observation: dict[str, Any], base: Match, seat: int, unknown: list[int],
+                 roles: list[str], field: str, role_fields: dict[str, dict[str, Any]],
+                 visible: dict[int, dict[str, Any]], answered: list[int]):
+        self.observation = observation
+        self.base = base
+        self.seat = seat
+        self.unknown = unknown
+        self.roles = roles
+        self.field = field
+        self.role_fields = role_fields
+        self.visible = visible
+        self.answered = answered
+
+    def fits(self, owner: int, role: str) -> bool:
+        """Whether ``role`` agrees with the role fields the seat sees of ``owner``."""
+        seen = self.visible[owner]
+        return all(seen.get(name) is None or seen[name] == value
+                   for name, value in self.role_fields[role].items())
+
+    def deal(self, rng: random.Random) -> list[str] | None:
+        roles = list(self.roles)
+        for _ in range(64):
+            rng.shuffle(roles)
+            if all(self.fits(owner, role) for owner, role in zip(self.unknown, roles)):
+                return roles
+        return None
+
+    def sample(self, rng: random.Random) -> Match | None:
+        roles = self.deal(rng)
+        if roles is None:
+            return None
+        match = self.base.clone()
+        match.rng.seed(rng.getrandbits(32))
+        for owner, role in zip(self.unknown, roles):
+            player = match.players[owner]
+            player[self.field] = role
+            for name, value in self.role_fields[role].items():
+                if self.visible[owner].get(name) is None:
+                    player[name] = copy_data(value)
+        match._settle()  # noqa: SLF001 - opens the decision, as the engine does after the phase's steps
+        decision = match.decision
+        if decision is None:
+            return None
+        for other in self.answered:  # answers already given in the window are hidden: any will do
+            options = decision.offers.get(other)
+            if options is None or other in decision.answers:
+                return None
+            decision.answers[other] = options[rng.randrange(len(options))]
+        if self.answered:
+            match._settle()  # noqa: SLF001
+        return match
+
+    @classmethod
+    def read(cls, game: "Game", observation: dict[str, Any], seat: int) -> "_Plan | None":
+        shown = observation.get("decision")
+        if observation.get("over") or not shown or seat is None or not shown.get("options"):
+            return None
+        declaration = game.definition.declaration
+        deal = declaration.role_deal
+        names = list(observation["players"])
+        rows = observation["state"].get("players")
+        phase_id = observation["phase"]["id"]
+        plan = game.plans.get(phase_id)
+        if plan is None or not plan.deciding or shown.get("phase") != phase_id or len(rows) != len(names):
+            return None
+        specs = declaration.player_states
+        field = deal.field if deal is not None else None
+        role_fields = {role: {field: role, **count.fields} for role, count in deal.roles.items()} if deal else {}
+        dealt = {name for fields in role_fields.values() for name in fields}
+
+        base = Match(game, names, 0, headless=True)
+        visible: dict[int, dict[str, Any]] = {}
+        unknown: list[int] = []
+        seen: list[list[Any]] = []
+        for owner, row in enumerate(rows):
+            player = base.players[owner]
+            hidden = [name for name in specs if name in row and row[name] is None and owner != seat]
+            if any(name not in dealt for name in hidden):
+                return None  # a secret the role deal does not explain: nothing to sample it from
+            visible[owner] = {name: row[name] for name in dealt if name in row}
+            for name in specs:
+                if name in row and row[name] is not None:
+                    player[name] = copy_data(row[name])
+            player["name"], player["id"] = names[owner], row.get("id", owner + 1)
+            if field in hidden:
+                unknown.append(owner)
+            elif hidden:  # the role is seen: the hidden fields are the ones it sets
+                fields = role_fields.get(row.get(field) if owner != seat else player.get(field))
+                if fields is None or any(name not in fields for name in hidden):
+                    return None
+                for name in hidden:
+                    player[name] = copy_data(fields[name])
+            if owner != seat:  # what was shown to this seat stays shown
+                for name, spec in specs.items():
+                    if row.get(name) is not None and not _public(spec.visibility, base, owner):
+                        seen.append([seat, owner, name])
+
+        roles: list[str] = []
+        if unknown:
+            counts = _composition(deal, len(names))
+            counts.subtract(visible[owner][field] for owner in range(len(names)) if owner not in unknown)
+            if min(counts.values(), default=0) < 0 or sum(counts.values()) != len(unknown):
+                return None
+            roles = sorted(counts.elements())
+
+        state = copy_data(game.binding.state)
+        for name, value in observation["state"].items():
+            if name != "players":
+                state[name] = copy_data(value)
+        state[SEEN] = seen
+        starts = {}
+        for flag in _turn_flags(game):
+            holder = next((s for s, player in enumerate(base.players) if player.get(flag)), None)
+            if holder is not None:
+                starts[flag] = holder
+        if starts:
+            state[STARTED] = starts
+        base.state = state
+        base.over = False
+        base.winners = []
+        base.decision = None
+        base.last_decision = None
+        base.version = observation["version"]
+        base._enter(phase_id)  # noqa: SLF001 - the phase, its steps taken: only the decision remains
+        base._resume = len(plan.steps)  # noqa: SLF001
+        waiting = {names.index(name) for name in shown["waiting"]}
+        answered = []
+        if shown["kind"] == "all_players_action":
+            answered = [s for s in base.targets if s not in waiting]
+        result = cls(observation, base, seat, unknown, roles, field or "", role_fields, visible, answered)
+        probe = result.sample(random.Random(0))
+        if probe is None or set(probe.legal(seat)) != set(shown["options"]):
+            return None
+        return result
+
+
+#: The last observation each (game, seat) asked about (a search samples one observation many times).
+_plans: dict[tuple[str, int], _Plan] = {}
+
+
+def _composition(deal: Any, count: int) -> Counter:
+    roles: Counter = Counter()
+    rest = next(name for name, spec in deal.roles.items() if spec.rest)
+    for name, spec in deal.roles.items():
+        if not spec.rest:
+            roles[name] += (spec.counts or {}).get(count, 0)
+    roles[rest] += count - sum(roles.values())
+    return roles
+
+
+def _public(rule: Any, match: Match, owner: int) -> bool:
+    if rule is None or rule == "public" or rule is True:
+        return True
+    if rule == "owner" or rule is False:
+        return False
+    return bool(_compiled(rule)(match.scope(owner)))
+
+
+def _turn_flags(game: "Game") -> list[str]:
+    """The player flags ``advance`` statements pass around (turn markers)."""
+    flags = []
+    for phase in game.phases.values():
+        effects = list(phase.effects or [])
+        for action in phase.actions:
+            effects += list(action.effects or [])
+        flags += [effect.advance for effect in effects if effect.advance and effect.advance not in flags]
+    return flags
