@@ -41,8 +41,11 @@ GUIDE_VOTES = 8
 GUIDE_WEIGHT = 0.7
 PUCT = 1.0
 #: Modelled opponents make a random legal move this often: the model must not
-#: assume that every opponent plays like the playout bot.
+#: assume that every opponent plays like the playout bot. A game with a reader
+#: (``binding.reads``: how likely each seat plays at random, from the log) sets
+#: it per seat: ``STEADY + (1 - STEADY) × p``.
 UNPREDICTABLE = 0.25
+STEADY = 0.05
 
 
 class _Node:
@@ -60,7 +63,7 @@ class ISMCTS(Bot):
     kind = "ismcts"
     BUDGETS = {"fast": 40, "strong": 600}
     #: What the lobby lists; ``accepts`` also takes ``<N>``, ``<N>ms`` and ``model-``/``pure-`` + budget.
-    PERSONALITIES = ("fast", "strong", "model", "pure")
+    PERSONALITIES = ("fast", "strong", "search", "pure")
 
     def __init__(self, seed: int | str = 0, personality: str | None = None,
                  iterations: int | None = None, milliseconds: float | None = None,
@@ -69,9 +72,9 @@ class ISMCTS(Bot):
         if personality and personality.startswith("pure"):
             playouts = "random"
             personality = personality.removeprefix("pure").lstrip("-") or None
-        elif personality and personality.startswith("model"):
-            opponents = "model"
-            personality = personality.removeprefix("model").lstrip("-") or None
+        elif personality and personality.startswith(("model", "search")):
+            opponents = "model" if personality.startswith("model") else "search"
+            personality = personality.removeprefix(opponents).lstrip("-") or None
         if iterations is None and milliseconds is None:
             iterations, milliseconds = self.parse_budget(personality)
         if iterations is not None and iterations < 1:
@@ -85,23 +88,27 @@ class ISMCTS(Bot):
         self.playouts = playouts
         if opponents not in ("auto", "model", "search"):
             raise ValueError(f"opponents is 'model' or 'search', not {opponents!r}")
-        #: How the others move inside the tree: "search" (UCB for each seat, on the
-        #: sample: the default, "auto") or "model" (as the playout bot would, from
-        #: their own views, with a random move now and then; needs a playout bot).
+        #: How the others move inside the tree: "model" (as the playout bot would,
+        #: from their own views, at random as often as the game's reader judges
+        #: them erratic; needs a playout bot) or "search" (UCB for each seat, on the
+        #: sample). "auto": model where the game has a playout bot, else search.
         self.opponents = opponents
         self._mode = "search"
         self._playout_spec: dict[str, str | None] = {}
         self._players: list[Bot] = []
         self._prior: dict[str, float] = {}
+        self._erratic: dict[int, float] = {}
         #: Decisions taken at random because no determinisation was possible.
         self.fallbacks = 0
-        #: Iterations run by the last decision (for tests and reports).
+        #: Iterations run by the last decision, and its own options' (visits, win
+        #: rate) at the root (for tests and reports).
         self.last_iterations = 0
+        self.last_stats: dict[str, tuple[int, float]] = {}
 
     # -- budgets ------------------------------------------------------------------
     @classmethod
     def accepts(cls, personality: str) -> bool:
-        return bool(re.fullmatch(r"((pure|model)-?)?([1-9]\d*(ms)?|fast|strong)?", personality))
+        return bool(re.fullmatch(r"((pure|model|search)-?)?([1-9]\d*(ms)?|fast|strong)?", personality))
 
     @classmethod
     def parse_budget(cls, personality: str | None) -> tuple[int | None, float | None]:
@@ -127,8 +134,14 @@ class ISMCTS(Bot):
             return self.rng.choice(view.options)
         root = _Node()
         offered = set(view.options)
+        reader = getattr(view.game.binding, "reads", None)
+        reads = reader(view.observation) if reader else {}
+        seats = range(len(view.observation.get("players", ())))
+        self._erratic = {seat: STEADY + (1 - STEADY) * reads[seat] if seat in reads else UNPREDICTABLE
+                         for seat in seats if seat != view.seat}
+        beliefs = {"reads": reads} if reads else {}
         spec = self.playout_spec(view.game.id)
-        self._mode = "model" if self.opponents == "model" and spec else "search"
+        self._mode = "model" if spec and self.opponents in ("auto", "model") else "search"
         if spec is not None:
             from . import make  # noqa: PLC0415 - the registry imports this module
 
@@ -147,7 +160,7 @@ class ISMCTS(Bot):
                 now = time.perf_counter()
                 if now + (now - searching) / done >= deadline:  # the next iteration would overrun
                     break
-            match = sampler(view.game, view.observation, view.seat, self.rng)
+            match = sampler(view.game, view.observation, view.seat, self.rng, **beliefs)
             if match is None or set(match.legal(view.seat)) != offered:
                 failures += 1
                 if failures >= 3 and failures > done:  # the sampler cannot rebuild this observation
@@ -156,6 +169,8 @@ class ISMCTS(Bot):
             self._iterate(root, match, view.seat)
             done += 1
         self.last_iterations = done
+        self.last_stats = {option: (node.visits, round(node.wins / max(node.visits, 1), 2))
+                      for (seat, option), node in root.children.items() if seat == view.seat}
         mine = [(node.visits, node.wins, option) for (seat, option), node in root.children.items()
                 if seat == view.seat and option in offered]
         if not mine:
@@ -225,7 +240,7 @@ class ISMCTS(Bot):
                     options = match.decision.offers[seat]
                     if len(options) == 1:
                         option = options[0]
-                    elif rng.random() < UNPREDICTABLE:
+                    elif rng.random() < self._erratic.get(seat, UNPREDICTABLE):
                         option = options[rng.randrange(len(options))]
                     else:
                         option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))
@@ -269,7 +284,7 @@ class ISMCTS(Bot):
             node = children[best]
             match.choose(seat, best[1])
             path.append(node)
-        winners = set(playout(match, rng, players, me=me))
+        winners = set(playout(match, rng, players, me=me, erratic=self._erratic))
         for visited in path:
             visited.visits += 1
             if visited.seat is not None and visited.seat in winners:
@@ -277,15 +292,17 @@ class ISMCTS(Bot):
 
 
 def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int = PLAYOUT_LIMIT,
-            me: int | None = None) -> list[int]:
+            me: int | None = None, erratic: dict[int, float] | None = None) -> list[int]:
     """Play to the end, by random legal moves or by ``players`` (one bot per seat,
-    each given only its seat's view); the winners (none if the limit is hit)."""
+    each given only its seat's view; seats other than ``me`` move at random with
+    the probability ``erratic`` gives them); the winners (none if the limit is hit)."""
+    erratic = erratic or {}
     made = 0
     while not match.over:
         pending = match.pending
         seat = pending[0] if len(pending) == 1 else pending[rng.randrange(len(pending))]
         options = match.decision.offers[seat]
-        if players is None or len(options) == 1 or (seat != me and rng.random() < UNPREDICTABLE):
+        if players is None or len(options) == 1 or (seat != me and rng.random() < erratic.get(seat, UNPREDICTABLE)):
             option = options[rng.randrange(len(options))]
         else:
             option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))

@@ -69,6 +69,7 @@ class GameBinding:
     active_seat: Callable[["Match"], int | None] | None = None
     secrets: Callable[["Match", int | None], set[str]] | None = None
     determinize: Callable[..., "Match"] | None = None
+    reads: Callable[[dict[str, Any]], dict[int, float]] | None = None
 
     def __post_init__(self) -> None:
         if self.module_file is None:  # the rules module that created us
@@ -158,4 +159,11 @@ class GameBinding:
         consistent with what ``seat`` observes, its hidden information sampled
         with ``rng`` (search bots plan on such samples; see docs/bots.md)."""
         self.determinize = fn
+        return fn
+
+    def reader(self, fn: Callable[[dict[str, Any]], dict[int, float]]) -> Any:
+        """Register ``fn(observation) -> {seat: p}``: how likely each other seat is to be
+        playing at random, judged from what the observer saw (its log). Search bots
+        model such players as erratic and believe their claims less."""
+        self.reads = fn
         return fn

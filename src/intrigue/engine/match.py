@@ -41,6 +41,12 @@ class Event:
     audience: Audience = PUBLIC
     data: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        #: The line as an observation carries it (data keys starting with ``_`` stay
+        #: private). Built once and shared by every observation: read-only.
+        self.entry = {"version": self.version, "text": self.text,
+                      **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+
 
 @dataclass
 class Decision:
@@ -318,8 +324,7 @@ class Match:
                 self._manual.add(seat)
 
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
-        if not self.headless:
-            self.events.append(Event(self.version, text, audience, data))
+        self.events.append(Event(self.version, text, audience, data))
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))

@@ -22,11 +22,13 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
     pending = decision.pending if decision else []
     you = match.names[seat] if seat is not None else None
     state = game.binding.observe(match, seat) if game.binding.observe else default_state(match, seat)
-    events = [
-        {"version": event.version, "text": event.text, **_public_data(event.data)}
-        for event in match.events
-        if event.audience.includes(match, seat)
-    ][-LOG_TAIL:]
+    events: list[dict[str, Any]] = []
+    for event in reversed(match.events):  # the tail only: playouts observe long logs often
+        if event.audience.includes(match, seat):
+            events.append(event.entry)
+            if len(events) == LOG_TAIL:
+                break
+    events.reverse()
     view: dict[str, Any] = {
         "game": game.id,
         "title": game.title,
@@ -51,10 +53,6 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
             "options": list(decision.offers[seat]) if seat in pending else [],
         }
     return view
-
-
-def _public_data(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in data.items() if not key.startswith("_")}
 
 
 def default_state(match: "Match", seat: int | None) -> dict[str, Any]:

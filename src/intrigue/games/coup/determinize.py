@@ -34,7 +34,10 @@ BLOCK_CLAIM_STANDS = {13}
 
 
 @game.determinizer
-def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random) -> Match | None:
+def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random,
+                reads: dict[int, float] | None = None) -> Match | None:
+    """``reads`` (``reads.py``) lowers the trust in the claims of a seat that seems to
+    play at random: its claims are believed with ``CLAIM_TRUST × (1 − p)``."""
     plan = _plans.get(seat)
     if plan is None or plan.observation is not observation:
         plan = _Plan.read(g, observation, seat)
@@ -43,7 +46,7 @@ def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Ran
         _plans[seat] = plan
     match = plan.base.clone()
     match.rng.seed(rng.getrandbits(32))
-    plan.deal(match, rng)
+    plan.deal(match, rng, reads or {})
     return match
 
 
@@ -62,13 +65,13 @@ class _Plan:
         self.slots = slots
         self.beliefs = beliefs
 
-    def deal(self, match: Match, rng: random.Random) -> None:
+    def deal(self, match: Match, rng: random.Random, reads: dict[int, float]) -> None:
         cards = list(self.unknown)
         rng.shuffle(cards)
         slots = list(self.slots)
         for owner, character in self.beliefs:
             theirs = [i for i, (o, _) in enumerate(slots) if o == owner]
-            if theirs and character in cards and rng.random() < CLAIM_TRUST:
+            if theirs and character in cards and rng.random() < CLAIM_TRUST * (1 - reads.get(owner, 0.0)):
                 cards.remove(character)
                 owner_, key = slots.pop(theirs[rng.randrange(len(theirs))])
                 match.players[owner_]["influences"][key]["character"] = character

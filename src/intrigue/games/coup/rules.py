@@ -314,7 +314,8 @@ def set_claimed_action_and_character(m: Match) -> None:
                   target_player_id=turn["target_player_id"])
     text = declaration(m)
     m.canvas.show("text", key="declared", text=text)
-    m.announce(text)
+    m.announce(text, event="declare", seat=seat, action=verb, character=turn["character"],
+               coins=player["coins"])
 
 
 def declaration(m: Match) -> str:
@@ -379,7 +380,7 @@ def evaluate_action_claim_truth(m: Match) -> None:
     m.state["challenge"].update(challenger_id=challenger + 1, claim_true=truth)
     text = f"{m.names[challenger]} challenges {name(m, actor(m))}'s {m.state['current_turn']['character']}."
     m.canvas.show("text", key="challenge", text=text)
-    m.announce(text)
+    m.announce(text, event="challenge", seat=challenger, claimant=actor(m))
 
 
 @game.route(5)
@@ -413,7 +414,7 @@ def update_influence_reveal_for_proof(m: Match) -> None:
     slot = next(key for key, s in m.players[seat]["influences"].items()
                 if not s["revealed"] and s["character"] == character)
     m.state["proof"].update(player_id=seat + 1, slot=slot, character=character)
-    m.announce(f"{m.names[seat]} reveals {character}: the claim was true.")
+    m.announce(f"{m.names[seat]} reveals {character}: the claim was true.", event="proof", seat=seat)
 
 
 @game.tool
@@ -484,7 +485,7 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
     player = m.players[seat]
     slot = next(s for s in player["influences"].values() if not s["revealed"] and s["character"] == character)
     slot["revealed"] = True
-    m.announce(f"{m.names[seat]} loses an influence: {character}.")
+    m.announce(f"{m.names[seat]} loses an influence: {character}.", event="lose", seat=seat)
     if not hand(m, seat):
         player["is_alive"] = False
         pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
@@ -562,7 +563,7 @@ def display_block_announcement(m: Match) -> None:
     m.state["block"].update(blocker_id=seat + 1, character=character, failed=False)
     m.players[seat]["claimed_character"] = character
     text = f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}."
-    m.announce(text)
+    m.announce(text, event="block", seat=seat, character=character)
     m.canvas.show("text", key="block", text=text)
 
 
@@ -588,7 +589,7 @@ def evaluate_block_claim_truth(m: Match) -> None:
     m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
     text = f"{m.names[challenger]} challenges {m.names[blocker]}'s {m.state['block']['character']}."
     m.canvas.show("text", key="challenge", text=text)
-    m.announce(text)
+    m.announce(text, event="challenge", seat=challenger, claimant=blocker)
 
 
 @game.route(14)
