@@ -5,7 +5,7 @@ Not a test module (pytest does not collect it). Run, for example:
     MUT=token python -m pytest -p tests.security.mutants tests/security -q
 
 Every mutant must make at least one test fail; docs/security.md lists which.
-Mutants: token, version, offered, depth, size, flood, clean, replay, quota, storage, bots_on_loop,
+Mutants: token, version, offered, depth, size, flood, clean, replay, quota, seats, storage, bots_on_loop,
 replay_on_loop, spectator.
 """
 from __future__ import annotations
@@ -67,6 +67,9 @@ elif mut == "replay":
 elif mut == "quota":
     from intrigue.server import rooms
     rooms.Settings.room_quota = property(lambda self: 10**9, lambda self, v: None)
+elif mut == "seats":
+    from intrigue.server import rooms
+    rooms.Settings.seats_per_address = property(lambda self: 10**9, lambda self, v: None)
 elif mut == "storage":
     from intrigue.server import rooms
     from intrigue.store import StoreError

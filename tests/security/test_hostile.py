@@ -309,6 +309,26 @@ def test_one_client_cannot_create_rooms_without_limit(tmp_path):
         assert "server is full" in refused.value.message
 
 
+def test_one_address_cannot_take_every_free_seat(tmp_path):
+    settings = Settings(bot_delay=0.0, seats_per_address=3)
+    with ServerThread(tmp_path / "seats.db", settings) as small, small.http() as http:
+        lobby = small.app.state.lobby
+        rooms = [lobby.create(f"10.1.0.{n}", "coup", "Host", 3, [], {}, False, clock=lambda: 0.0)[0].code
+                 for n in range(3)]
+        joined = [http.post(f"/api/rooms/{code}/join", json={"name": "Squat"}) for code in rooms]
+        assert [answer.status_code for answer in joined] == [200, 200, 200]
+        before = snapshot(small)
+        answer = http.post(f"/api/rooms/{rooms[0]}/join", json={"name": "Squat"})
+        assert answer.status_code == 429 and answer.json()["error"]["code"] == "quota"
+        assert "limit 3" in answer.json()["error"]["message"]
+        assert snapshot(small) == before
+        # another address still gets the seat; leaving gives the squatter one back
+        lobby.join("10.2.0.1", rooms[0], "Blake")
+        token = joined[1].json()["token"]
+        assert http.post(f"/api/rooms/{rooms[1]}/leave", json={"token": token}).status_code == 200
+        assert http.post(f"/api/rooms/{rooms[2]}/join", json={"name": "Squat"}).status_code == 200
+
+
 def test_hello_for_many_rooms_keeps_one_room_per_connection(server, http):
     a = Table(server, http, "coup")
     b = Table(server, http, "coup")

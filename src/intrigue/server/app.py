@@ -170,9 +170,9 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         return lobby.room(room).public()
 
     @app.post("/api/rooms/{room}/join", responses=ERRORS)
-    async def join_room(room: str, body: JoinRoom) -> SeatJoined:
-        target = lobby.room(room)
-        seat, token = target.add_player(body.name)
+    async def join_room(room: str, body: JoinRoom, request: Request) -> SeatJoined:
+        client = request.client.host if request.client else "?"
+        target, seat, token = lobby.join(client, room, body.name)
         return SeatJoined(room=target.code, seat=seat.seat, token=token, url=f"/room/{target.code}")
 
     @app.post("/api/rooms/{room}/leave", responses=ERRORS)

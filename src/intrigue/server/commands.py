@@ -47,6 +47,7 @@ def register(app: typer.Typer) -> None:
               disconnect_grace: float = typer.Option(60.0, help="With timers off: seconds before a "
                                                                 "disconnected player's choice is made for them."),
               sockets_per_address: int = typer.Option(100, help="WebSockets one address may hold open."),
+              seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
                                                            "loss; 'normal' survives a crash of the server "
                                                            "(kill -9) and is much faster.")) -> None:
@@ -59,7 +60,7 @@ def register(app: typer.Typer) -> None:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         store = _store(db, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
-                            sockets_per_address=sockets_per_address)
+                            sockets_per_address=sockets_per_address, seats_per_address=seats_per_address)
         application = create_app(store, settings)
         for line in application.state.restored:
             typer.echo(f"restored room {line}", err=True)

@@ -68,6 +68,7 @@ class Settings:
     chat_burst: float = 5.0         # …with this burst
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
     sockets_per_address: int = 100  # WebSockets one address may hold open (each costs a task and a socket)
+    seats_per_address: int = 30     # seats one address may take by joining rooms that have not started
     max_connections: int = 200      # connections (players + spectators) per room
     idle_close: float = 6 * 3600    # a waiting or finished room nobody is in is closed after this long
 
@@ -126,6 +127,8 @@ class Seat:
     left: bool = False
     sinks: list[Sink] = field(default_factory=list)
     chat: Bucket | None = None
+    #: The address that joined this seat (memory only: it bounds what one address holds).
+    address: str | None = None
 
     @property
     def taken(self) -> bool:
@@ -218,7 +221,7 @@ class Room:
         return {k: v for k, v in self.options.items() if k not in TIMER_OPTIONS}
 
     # -- lobby -----------------------------------------------------------------
-    def add_player(self, name: str) -> tuple[Seat, str]:
+    def add_player(self, name: str, address: str | None = None) -> tuple[Seat, str]:
         if self.status != "waiting":
             raise Refusal("already_started", f"room {self.code} has already started", 409)
         free = next((s for s in self.seats if not s.taken), None)
@@ -228,6 +231,7 @@ class Room:
         free.name = self._distinct(clean_name(name))
         free.token_hash = token_hash(token)
         free.left = False
+        free.address = address
         self.save()
         self.broadcast_room()
         return free, token
@@ -245,7 +249,7 @@ class Room:
         seat = self.seat_for(token)
         if self.status == "waiting":
             sinks = seat.sinks
-            seat.name, seat.token_hash, seat.sinks, seat.left = None, None, [], False
+            seat.name, seat.token_hash, seat.sinks, seat.left, seat.address = None, None, [], False, None
             humans = [s for s in self.seats if s.human]
             if not humans:
                 self.status = "closed"
@@ -613,6 +617,18 @@ class Lobby:
             raise Refusal("no_room", f"there is no open room {code[:12]!r}" if isinstance(code, str)
                           else "there is no such room", 404)
         return room
+
+    def join(self, client: str, code: str, name: str) -> tuple[Room, Seat, str]:
+        """Take a free seat, unless ``client`` already holds ``seats_per_address`` seats in
+        rooms that have not started: one script must not fill every public room."""
+        room = self.room(code)
+        held = sum(1 for r in self.rooms.values() if r.status == "waiting"
+                   for s in r.seats if s.taken and s.address == client)
+        if held >= self.settings.seats_per_address:
+            raise Refusal("quota", f"you hold {held} seats in rooms that have not started "
+                                   f"(limit {self.settings.seats_per_address}); leave one first", 429)
+        seat, token = room.add_player(name, address=client)
+        return room, seat, token
 
     def forget(self, room: Room) -> None:
         self.rooms.pop(room.code, None)
