@@ -125,3 +125,27 @@ def test_sigkill_at_random_moments_loses_no_accepted_move(tmp_path):
         assert len(finished) >= ROOMS
     finally:
         server.stop()
+
+
+def test_a_recovered_timer_runs_on_from_where_it_was(tmp_path):
+    """A restart does not hand the player whose turn it is a fresh clock."""
+    rng = random.Random(3)
+    server = ServerProcess(tmp_path / "clock.db").start()
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            table = Table(server, http, rng, 0)  # index 0: timers of 600 s and 300 s
+        for _ in range(2):
+            table.move(rng)
+        waited = 3.0
+        time.sleep(waited)
+        before = [dict(client.timer) for client in table.clients]
+        server.kill()
+        server = ServerProcess(tmp_path / "clock.db", server.port).start()
+        table.reconnect(server)
+        for old, client in zip(before, table.clients):
+            timer = client.timer
+            assert timer["seconds"] == old["seconds"] and timer["kind"] == old["kind"]
+            assert timer["seconds_left"] <= timer["seconds"] - waited  # the time before the kill counts
+            assert timer["seconds_left"] > timer["seconds"] - 60
+    finally:
+        server.stop()

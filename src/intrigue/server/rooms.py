@@ -49,6 +49,9 @@ log = logging.getLogger("intrigue.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 4
 TIMER_OPTIONS = {"turn_timer": 30, "window_timer": 15}
+#: After a restart a recovered decision's timer runs on, but leaves at least this
+#: many seconds, so that players have time to reconnect.
+RECOVERY_GRACE = 10.0
 TIMER_RANGE = (1, 3600)
 #: Where bots other than the random one think (two at a time, so live games keep the event loop).
 BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="intrigue-bot")
@@ -179,6 +182,9 @@ class Room:
         self.bots: dict[int, bot_registry.Bot] = {}
         self.votes: set[int] = set()
         self.timer: Timer | None = None
+        #: After a restart: (decision number, wall-clock time it opened), so that the
+        #: recovered decision's timer runs on from where it was, not from the start.
+        self.recovered: tuple[int, float] | None = None
         self._scheduled: set[tuple[int, int, int]] = set()
         self.idle_since: float = time.monotonic()
 
@@ -534,8 +540,12 @@ class Room:
             return
         self._cancel_timer()
         loop = asyncio.get_event_loop()
-        self.timer = Timer(match.decisions, mode, seconds, loop.time() + seconds)
-        self.timer.handle = loop.call_later(seconds, self._expire, self.timer)
+        left = seconds
+        if self.recovered and self.recovered[0] == match.decisions and mode != "grace":
+            left = max(RECOVERY_GRACE, seconds - (time.time() - self.recovered[1]))
+        self.recovered = None
+        self.timer = Timer(match.decisions, mode, seconds, loop.time() + left)
+        self.timer.handle = loop.call_later(left, self._expire, self.timer)
 
     def _cancel_timer(self) -> None:
         if self.timer and self.timer.handle:
@@ -732,8 +742,11 @@ class Lobby:
                     match_record = self.store.load_match(record.match)
                     if match_record is None:
                         raise ValueError(f"its match {record.match} is missing from the store")
-                    match = rebuild(match_record, self.store.choices(record.match))
+                    choices = self.store.choices(record.match)
+                    match = rebuild(match_record, choices)
                     room._install(match, record.match)
+                    if match.decision is not None:
+                        room.recovered = (match.decisions, opened_time(match, match_record, choices))
                     if match.over and room.status == "playing":
                         room.status = "finished"
                         self.store.finish_match(record.match, list(match.winners), now_iso())
@@ -794,6 +807,17 @@ class Lobby:
 
 
 _WARNED: set[tuple[int, str]] = set()
+
+
+def opened_time(match: Match, record: MatchRecord, choices: list[ChoiceRecord]) -> float:
+    """When (epoch seconds) the match's open decision opened: the stored time of the move
+    that opened it (the move stored at the version before the decision's), else the start."""
+    assert match.decision is not None
+    at = next((c.at for c in reversed(choices) if c.version == match.decision.opened_at - 1), record.started)
+    try:
+        return datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return time.time()  # an unreadable time: the timer starts again
 
 
 def rebuild(record: MatchRecord, choices: list[ChoiceRecord]) -> Match:
