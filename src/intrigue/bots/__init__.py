@@ -9,7 +9,8 @@ Kinds: ``random`` (any game), ``heuristic`` (Coup; personalities ``cautious``,
 ``bold``, ``honest``), ``ismcts`` (any game; it searches where the game has a
 determinizer; the personality is a budget, ``fast``, ``strong``, ``<N>``
 iterations or ``<N>ms`` (default 200ms), optionally prefixed by ``pure-``
-(random playouts) or ``model-`` (modelled opponents)). See ``docs/bots.md``.
+(random playouts), ``model-`` or ``search-`` (how opponents move in the tree;
+modelled by default where the game has its own bot)). See ``docs/bots.md``.
 """
 
 from __future__ import annotations
