@@ -36,8 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Game
 
 
-def determinize(game: "Game", observation: dict[str, Any], seat: int, rng: random.Random) -> Match | None:
-    """A headless match at the decision ``seat`` observes, hidden roles dealt with ``rng``."""
+def determinize(game: "Game", observation: dict[str, Any], seat: int, rng: random.Random,
+                **beliefs: Any) -> Match | None:
+    """A headless match at the decision ``seat`` observes, hidden roles dealt with ``rng``
+    (``beliefs`` a search may pass, such as its reads of the opponents, are not used)."""
     key = (game.id, seat)
     plan = _plans.get(key)
     if plan is None or plan.observation is not observation:

@@ -48,7 +48,9 @@ REASON = re.compile(r"counts for the (\w+)\.")
 
 
 @game.determinizer
-def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random) -> Match | None:
+def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random,
+                **beliefs: Any) -> Match | None:
+    """A headless match at the decision ``seat`` observes (``beliefs`` a search may pass are not used)."""
     plan = _plans.get(seat)
     if plan is None or plan.observation is not observation:
         try:
