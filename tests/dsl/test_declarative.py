@@ -168,6 +168,8 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
      "phases.2.completion_criteria.default: default 'Maybe' is not one of this phase's literal options"),
     ("  game_state: {round: 1,", "  game_state: {choice: 1, round: 1,",
      "declaration.game_state.choice: 'choice' is a reserved name; choose another"),
+    ("  game_state: {round: 1,", "  public_state: [round, mood]\n  game_state: {round: 1,",
+     "declaration.public_state.1: 'mood' is not a name of declaration.game_state"),
     ("    role: {type: string, visibility: player.caught == true}",
      "    role: {type: string, visibility: player.caught === true}",
      "declaration.player_states.role.visibility: unexpected character '=' (column 17) in 'player.caught === true'"),
@@ -248,6 +250,21 @@ def test_visibility_shows_each_field_to_whom_it_may(tmp_path):
     spectator = {p["name"]: p for p in match.observe(None)["state"]["players"]}
     assert spectator["B"]["role"] == "Mouse" and spectator["C"]["role"] is None
     assert spectator["B"]["note"] is None  # 'owner' stays with the owner
+    assert set(match.observe(None)["state"]) == {"players"}  # no game-level name is public unless listed
+
+
+def test_listed_game_level_names_are_seen_by_everyone(tmp_path):
+    path = tmp_path / "cats.yaml"
+    path.write_text(BASE.replace("  game_state: {round: 1,", "  public_state: [round, ayes]\n  game_state: {round: 1,"))
+    match = Match(load_path(path), ["A", "B", "C", "D"], seed=3, setup={"first": "A"})
+    match.choose(0, "B")
+    match.choose(0, "Yes")
+    for seat in (0, 1, None):
+        state = match.observe(seat)["state"]
+        assert state["round"] == 1 and state["ayes"] == match.state["ayes"] and "picked" not in state
+    for seat in (1, 2, 3):
+        match.choose(seat, "Yes")
+    assert match.observe(2)["state"]["ayes"] == match.state["ayes"] == 4  # every vote, once tallied
 
 
 def test_a_when_branch_may_end_the_game(tmp_path):

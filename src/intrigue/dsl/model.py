@@ -58,6 +58,9 @@ class Declaration(_Open):
     audience_groups: dict[str, AudienceGroup] = Field(default_factory=dict)
     game_state: dict[str, Any] | None = Field(
         None, description="Extension: game-level state and its initial values.")
+    public_state: list[str] | None = Field(
+        None, description="Extension: the game_state names every player and spectator sees "
+                          "(the others never leave the server).")
     role_deal: RoleDeal | None = Field(
         None, description="Extension: random role assignment from a distribution.")
 

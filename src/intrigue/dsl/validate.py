@@ -233,6 +233,10 @@ class _Semantics:
             if name in DECISION_NAMES or name == "player":
                 self.source.problem(("declaration", "game_state", name),
                                     f"{name!r} is a reserved name; choose another")
+        for index, name in enumerate(declaration.public_state or []):
+            if name not in (declaration.game_state or {}) or name == "players":
+                self.source.problem(("declaration", "public_state", index),
+                                    f"{name!r} is not a name of declaration.game_state")
         deal = declaration.role_deal
         if deal is not None:
             self.role_deal(deal)
