@@ -11,6 +11,8 @@ from intrigue import games
 from intrigue.bots import SeatView
 from intrigue.bots.ismcts import ISMCTS
 from intrigue.engine import Match
+
+from .helpers import decisions
 from intrigue.games.bang.cards import DECK, ROLES_BY_COUNT
 
 
@@ -18,17 +20,6 @@ from intrigue.games.bang.cards import DECK, ROLES_BY_COUNT
 def bang():
     return games.get("bang")
 
-
-def decisions(bang, players: int, seeds: range):
-    """Every (match, seat) awaiting a choice along random games."""
-    for seed in seeds:
-        match = Match(bang, [f"P{i + 1}" for i in range(players)], seed, headless=True)
-        rng = random.Random(seed)
-        while not match.over:
-            for seat in match.pending:
-                yield match, seat
-            seat = rng.choice(match.pending)
-            match.choose(seat, rng.choice(match.legal(seat)))
 
 
 def cards(match: Match) -> Counter:

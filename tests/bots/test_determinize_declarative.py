@@ -13,22 +13,13 @@ from intrigue.bots.ismcts import ISMCTS
 from intrigue.dsl.determinize import _composition
 from intrigue.engine import Match
 
+from .helpers import decisions
+
 
 @pytest.fixture(scope="module", params=["dsfgs", "heist"])
 def game(request):
     return games.get(request.param)
 
-
-def decisions(game, players: int, seeds: range):
-    """Every (match, seat) awaiting a choice along random games."""
-    for seed in seeds:
-        match = Match(game, [f"P{i + 1}" for i in range(players)], seed, headless=True)
-        rng = random.Random(seed)
-        while not match.over:
-            for seat in match.pending:
-                yield match, seat
-            seat = rng.choice(match.pending)
-            match.choose(seat, rng.choice(match.legal(seat)))
 
 
 def test_a_sample_shows_the_seat_exactly_what_it_observes(game):

@@ -9,19 +9,10 @@ from collections import Counter
 from intrigue.bots import SeatView, make
 from intrigue.bots.ismcts import ISMCTS
 from intrigue.engine import Match
+
+from .helpers import decisions
 from intrigue.games.coup.rules import court, hand
 
-
-def decisions(coup, players: int, seeds: range):
-    """Every (match, seat) awaiting a choice along random games."""
-    for seed in seeds:
-        match = Match(coup, [f"P{i + 1}" for i in range(players)], seed, headless=True)
-        rng = random.Random(seed)
-        while not match.over:
-            for seat in match.pending:
-                yield match, seat
-            seat = rng.choice(match.pending)
-            match.choose(seat, rng.choice(match.legal(seat)))
 
 
 def test_a_sample_shows_the_seat_exactly_what_it_observes(coup):

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from math import comb
-from typing import Any
 
 from ..games.coup.rules import CHARACTERS, CLAIMS, court
 from .base import Bot, SeatView
@@ -108,7 +107,7 @@ class CoupHeuristic(Bot):
     # -- my turn ------------------------------------------------------------------------
     def _act(self, table: "Table") -> str:
         options = set(table.options)
-        me, coins, mine = table.seat, table.coins(table.seat), set(table.hand)
+        coins, mine = table.coins(table.seat), set(table.hand)
         opponents = table.opponents
         leader = self._leader(table, opponents)
         if f"Coup {table.names[leader]}" in options and (coins >= 7 or "Income" not in options):

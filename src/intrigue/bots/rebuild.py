@@ -10,7 +10,8 @@ open, exactly as the engine would have.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from typing import Any, Callable
 
 from ..engine import Decision, Game, Match
 
@@ -41,3 +42,33 @@ def restart(game: Game, names: list[str], players: list[dict[str, Any]], state: 
                 decision.answers[seat] = option
         match._settle()  # noqa: SLF001 - a window everyone has answered closes
     return match
+
+
+class Plans:
+    """The reading of the last observation each seat asked about, per thread.
+
+    A search samples one observation hundreds of times and reading it (rebuilding
+    the match) is the slow part, so a determinizer reads it once into a *plan*
+    and deals from the plan. ``read(game, observation, seat)`` returns the plan
+    (with an ``observation`` attribute) or ``None``; an observation it cannot
+    read (a missing key, a wrong type) also gives ``None``. Each thread has its
+    own plans, so bots searching in parallel for different rooms never evict
+    each other's.
+    """
+
+    def __init__(self, read: Callable[[Game, dict[str, Any], int], Any]):
+        self.read = read
+        self._local = threading.local()
+
+    def get(self, game: Game, observation: dict[str, Any], seat: int) -> Any:
+        last: dict[tuple[str, int], Any] = self._local.__dict__.setdefault("last", {})
+        plan = last.get((game.id, seat))
+        if plan is None or plan.observation is not observation:
+            try:
+                plan = self.read(game, observation, seat)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                plan = None
+            if plan is None:
+                return None
+            last[(game.id, seat)] = plan
+        return plan

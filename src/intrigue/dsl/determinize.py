@@ -29,6 +29,7 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ..bots.rebuild import Plans
 from ..engine.match import Match, copy_data
 from .declarative import SEEN, STARTED, _compiled
 
@@ -40,17 +41,8 @@ def determinize(game: "Game", observation: dict[str, Any], seat: int, rng: rando
                 **beliefs: Any) -> Match | None:
     """A headless match at the decision ``seat`` observes, hidden roles dealt with ``rng``
     (``beliefs`` a search may pass, such as its reads of the opponents, are not used)."""
-    key = (game.id, seat)
-    plan = _plans.get(key)
-    if plan is None or plan.observation is not observation:
-        try:
-            plan = _Plan.read(game, observation, seat)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            plan = None
-        if plan is None:
-            return None
-        _plans[key] = plan
-    return plan.sample(rng)
+    plan = _plans.get(game, observation, seat)
+    return plan.sample(rng) if plan is not None else None
 
 
 class _Plan:
@@ -192,8 +184,7 @@ class _Plan:
         return result
 
 
-#: The last observation each (game, seat) asked about (a search samples one observation many times).
-_plans: dict[tuple[str, int], _Plan] = {}
+_plans = Plans(_Plan.read)
 
 
 def _composition(deal: Any, count: int) -> Counter:

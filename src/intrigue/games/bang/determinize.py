@@ -30,7 +30,7 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
-from ...bots.rebuild import restart
+from ...bots.rebuild import Plans, restart
 from ...engine import Game, Match
 from ...engine.match import copy_data
 from .cards import CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, label
@@ -51,15 +51,9 @@ REASON = re.compile(r"counts for the (\w+)\.")
 def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Random,
                 **beliefs: Any) -> Match | None:
     """A headless match at the decision ``seat`` observes (``beliefs`` a search may pass are not used)."""
-    plan = _plans.get(seat)
-    if plan is None or plan.observation is not observation:
-        try:
-            plan = _Plan.read(g, observation, seat)
-        except (KeyError, ValueError, IndexError, TypeError, AttributeError):
-            plan = None
-        if plan is None:
-            return None
-        _plans[seat] = plan
+    plan = _plans.get(g, observation, seat)
+    if plan is None:
+        return None
     try:
         return plan.sample(rng)
     except (KeyError, ValueError, IndexError, TypeError, AttributeError):
@@ -205,8 +199,7 @@ class _Plan:
         return None
 
 
-#: The last observation each seat asked about (a search samples one observation many times).
-_plans: dict[int, _Plan] = {}
+_plans = Plans(_Plan.read)
 
 
 def _prompt(state: dict[str, Any], players: list[dict[str, Any]], kind: str, asked: list[int], seat: int,

@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ...bots.rebuild import restart
+from ...bots.rebuild import Plans, restart
 from ...engine import Decision, Game, Match
 from .rules import COSTS, court, game
 
@@ -38,12 +38,9 @@ def determinize(g: Game, observation: dict[str, Any], seat: int, rng: random.Ran
                 reads: dict[int, float] | None = None) -> Match | None:
     """``reads`` (``reads.py``) lowers the trust in the claims of a seat that seems to
     play at random: its claims are believed with ``CLAIM_TRUST × (1 − p)``."""
-    plan = _plans.get(seat)
-    if plan is None or plan.observation is not observation:
-        plan = _Plan.read(g, observation, seat)
-        if plan is None:
-            return None
-        _plans[seat] = plan
+    plan = _plans.get(g, observation, seat)
+    if plan is None:
+        return None
     match = plan.base.clone()
     match.rng.seed(rng.getrandbits(32))
     plan.deal(match, rng, reads or {})
@@ -146,8 +143,7 @@ class _Plan:
         return cls(observation, base, unknown, slots, beliefs)
 
 
-#: The last observation each seat asked about (searches sample one observation many times).
-_plans: dict[int, _Plan] = {}
+_plans = Plans(_Plan.read)
 
 
 def _state(g: Game, view: dict[str, Any], actor: int | None, target: int | None, blocker: int | None,
