@@ -56,6 +56,19 @@ def faulty(tmp_path_factory):
         yield server
 
 
+def ping_times(pinger: Client, seconds: float, timeout: float) -> list[float]:
+    """Seconds each ping took to be answered, pinging every 30 ms for ``seconds``."""
+    latencies = []
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        sent = time.monotonic()
+        pinger.send({"type": "ping"})
+        pinger.until(lambda m: m["type"] == "pong", timeout=timeout)
+        latencies.append(time.monotonic() - sent)
+        time.sleep(0.03)
+    return latencies
+
+
 def test_a_player_who_disconnects_in_any_window_never_blocks_the_game(faulty):
     server = faulty
     rng = random.Random(7)
@@ -317,16 +330,9 @@ def test_hammering_replays_does_not_stall_live_games(faulty):
     for worker in workers:
         worker.start()
     pinger = Client(server.ws_url)
-    latencies = []
     try:
         time.sleep(0.3)
-        until = time.monotonic() + 2.5
-        while time.monotonic() < until:
-            sent = time.monotonic()
-            pinger.send({"type": "ping"})
-            pinger.until(lambda m: m["type"] == "pong", timeout=10)
-            latencies.append(time.monotonic() - sent)
-            time.sleep(0.03)
+        latencies = ping_times(pinger, 2.5, timeout=10)
     finally:
         stop.set()
         for worker in workers:
@@ -348,14 +354,7 @@ def test_searching_bots_do_not_freeze_other_games(tmp_path):
         assert http.post(f"/api/rooms/{created['room']}/start", json={"token": created["token"]}).status_code == 200
         assert http.post(f"/api/rooms/{created['room']}/leave", json={"token": created["token"]}).status_code == 200
         pinger = Client(server.ws_url)
-        latencies = []
-        until = time.monotonic() + 3
-        while time.monotonic() < until:
-            sent = time.monotonic()
-            pinger.send({"type": "ping"})
-            pinger.until(lambda m: m["type"] == "pong", timeout=15)
-            latencies.append(time.monotonic() - sent)
-            time.sleep(0.03)
+        latencies = ping_times(pinger, 3, timeout=15)
         hang_up(pinger)
         rooms = server.app.state.lobby.rooms
         wait_for(lambda: created["room"] not in rooms or rooms[created["room"]].match.version > 0, timeout=30)

@@ -4,14 +4,17 @@ Each iteration samples one *determinisation*: a complete headless match that
 agrees with everything this seat observes, its hidden information drawn at
 random. The game supplies that sampler as ``binding.determinize(game,
 observation, seat, rng)`` (Coup's is ``games/coup/determinize.py``); nothing
-else about the game is known here. On the sample the bot walks one shared tree
+else about the game is known here (but an optional reader of the opponents). On the sample the bot walks one shared tree
 (single-observer ISMCTS: nodes are sequences of (seat, option); a child's
 statistics only count the iterations in which it was legal), expands one move,
 plays the match out and credits each seat that won.
 
 Playouts are random legal moves, or, when the registry has a bot made for this
 game (Coup's heuristic), that bot at every seat, each from its own view; the
-root is then searched by PUCT with that bot's choices as priors.
+root is then searched by PUCT with that bot's choices as priors, and the
+opponents in the tree are modelled as that bot (the default; ``search``: chosen
+by UCB instead), moving at random as often as the game's reader
+(``binding.reads``) judges them erratic.
 
 Games without a determinizer (or whose sampler returns ``None``) get a random
 legal option: the bot degrades to the baseline rather than searching a match it
