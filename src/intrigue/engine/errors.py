@@ -20,3 +20,25 @@ class EngineError(RuntimeError):
 
 class BindingError(ValueError):
     """A game's rules module does not fit its DSL (unbound tools, unrouted phases)."""
+
+
+class RuleError(EngineError):
+    """A game's rules failed while a match ran: names the file, the line and the phase.
+
+    ``where`` is ``file:line`` (of the statement, else of the phase), ``phase`` the
+    phase id and ``phase_name`` its name; ``message`` what went wrong.
+    """
+
+    def __init__(self, message: str, where: str | None = None, phase: int | None = None,
+                 phase_name: str | None = None):
+        self.message = message
+        self.where = where
+        self.phase = phase
+        self.phase_name = phase_name
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.where] if self.where else []
+        if self.phase is not None:
+            parts.append(f"phase {self.phase} ({self.phase_name})")
+        return ": ".join(parts + [self.message])
