@@ -175,6 +175,9 @@ class _Schema:
         """Set aside the smallest part of the data that holds ``path``. True if something changed."""
         if len(path) >= 2 and path[0] == "phases" and len(path) == 2:
             return self.stub(path[1])
+        raw = self.source.plain.get(self.original(path))
+        if raw is not None and raw.lower() in _BOOLEAN_WORDS and self._replace(path, raw):
+            return True  # a bare Yes meant the text Yes: check the rest as if it were quoted
         nodes = [self.data]
         for part in path[:-1]:
             node = nodes[-1]
@@ -204,6 +207,18 @@ class _Schema:
                 return True
         if len(path) >= 2 and path[0] == "phases":
             return self.stub(path[1])
+        return False
+
+    def _replace(self, path: tuple[Any, ...], value: Any) -> bool:
+        node = self.data
+        for part in path[:-1]:
+            node = node[part] if isinstance(node, dict) else node[part] if isinstance(node, list) else None
+            if node is None:
+                return False
+        last = path[-1] if path else None
+        if isinstance(node, (dict, list)) and isinstance(_at(node, (last,)), bool):
+            node[last] = value
+            return True
         return False
 
     def stub(self, phase_id: Any) -> bool:
@@ -528,9 +543,10 @@ class _Semantics:
                          if n[0] == "me" and len(n) > 1 and n[1] in self.hidden_fields)
         hidden += sorted(n[0] for n in compiled.names if n[0] in self.hidden_names)
         if hidden:
+            which = "the option (or the phase)" if "offered" in what else "the phase"
             self.problem(path, f"{what} depends on {', '.join(repr(h) for h in dict.fromkeys(hidden))}, which other "
-                               "players cannot see: declare the phase `secret: true` (or `secret: false` if who "
-                               "acts is public at this point)", "warning")
+                               f"players cannot see: declare {which} `secret: true` (or the phase `secret: false` "
+                               "if this is public at this point)", "warning")
 
     # -- the declarative extension (see extensions.py) ---------------------
     def compile_decision(self, text: Any, path: tuple[Any, ...], context: set[int | None] | None = None,

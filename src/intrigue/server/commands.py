@@ -13,6 +13,20 @@ import typer
 DB_HELP = "The SQLite database file."
 
 
+def _add_games(folders: list[Path]) -> None:
+    """``--games DIR``: serve the games of these folders beside the installed ones."""
+    from .. import games as game_registry  # noqa: PLC0415
+
+    for folder in folders:
+        added, problems = game_registry.add_folder(folder)
+        for problem in problems:
+            typer.echo(f"error: {problem}", err=True)
+        if not added and not problems:
+            typer.echo(f"warning: {folder} holds no game (<id>.yaml or <id>/<id>.yaml)", err=True)
+        for game_id in added:
+            typer.echo(f"serving {game_id} from {folder}", err=True)
+
+
 def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
     from ..store import StoreError, open_store  # noqa: PLC0415
 
@@ -50,10 +64,14 @@ def register(app: typer.Typer) -> None:
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
                                                            "loss; 'normal' survives a crash of the server "
-                                                           "(kill -9) and is much faster.")) -> None:
+                                                           "(kill -9) and is much faster."),
+              games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files "
+                                                         "(<id>.yaml) to serve beside the installed games; "
+                                                         "may be repeated.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
         import uvicorn  # noqa: PLC0415
 
+        _add_games(list(games or []))
         from .app import create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415
 
@@ -72,12 +90,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),
-               db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+               db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP),
+               games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files the "
+                                                          "match may come from (as given to serve).")) -> None:
         """Print a finished match move by move: each choice, then the public log lines it caused."""
         from ..engine.errors import Refused  # noqa: PLC0415
         from .history import finished_record  # noqa: PLC0415
         from .matches import rebuild  # noqa: PLC0415
 
+        _add_games(list(games or []))
         store = _store(db, must_exist=True)
         record = _or_exit(finished_record, store, match)
         choices = store.choices(match)
@@ -96,7 +117,8 @@ def register(app: typer.Typer) -> None:
                            f"({choice.option!r}): {refused.message}; the game's rules have changed", err=True)
                 raise typer.Exit(1) from None
             how = "" if choice.source == "player" else f" ({choice.source})"
-            typer.echo(f"{choice.version + 1:>4}. {record.players[choice.seat]}: {choice.option}{how}")
+            who = record.players[choice.seat] if 0 <= choice.seat < len(record.players) else "(the clock)"
+            typer.echo(f"{choice.version + 1:>4}. {who}: {choice.option}{how}")
             for line in _public_lines(played, shown):
                 typer.echo(f"        {line}")
             shown = len(played.events)

@@ -1,13 +1,17 @@
 """The one timer a room runs for its open decision.
 
-Which timer a decision gets and what expiry chooses is the engine's policy
+Which timer a decision gets and what expiry plays is the engine's policy
 (:mod:`intrigue.engine.timing`); this module keeps the time. The timer restarts
 whenever a new decision opens and is a ``loop.call_later`` callback that
-re-checks the decision before acting, so a late callback does nothing. With
-timers off (``null``, private rooms only), a pending seat whose player is
-disconnected is decided after ``disconnect_grace`` seconds, so nobody can stall
-a game by leaving. After a restart a recovered decision's timer runs on from
-when the decision opened (leaving at least ``RECOVERY_GRACE`` seconds).
+re-checks the decision before acting, so a late callback does nothing. A DSL
+``timer`` phase runs its own seconds (kind ``phase``, even with the table's
+timers off); when they run out the clock's move is stored and applied like a
+player's. With timers off (``null``, private rooms only), a pending seat whose
+player is disconnected is decided after ``disconnect_grace`` seconds, so nobody
+can stall a game by leaving (in a secret decision, any disconnected seat of its
+cover starts that grace, so it tells nothing of who has answered). After a
+restart a recovered timer runs on from when its decision or phase opened
+(leaving at least ``RECOVERY_GRACE`` seconds).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.timing import timeout_choice, timer_kind
+from ..engine.timing import TIMER_OPTIONS, apparent_pending, expiry, timeout_choice, timer_for
 from .protocol import Refusal
 from .settings import RECOVERY_GRACE
 
@@ -31,7 +35,7 @@ log = logging.getLogger("intrigue.server")
 @dataclass
 class Timer:
     key: int          # match.decisions when it started
-    mode: str         # "turn" | "window" | "grace"
+    mode: str         # "turn" | "window" | "phase" | "grace"
     seconds: float
     deadline: float   # loop time
     handle: asyncio.TimerHandle | None = None
@@ -59,11 +63,10 @@ class DecisionTimer:
         """The timer the open decision should run: (mode, seconds), or None."""
         room, match = self.room, self.room.match
         assert match is not None and match.decision is not None
-        mode = timer_kind(match.decision)
-        seconds = room.options.get(f"{mode}_timer")
-        if seconds:
-            return mode, float(seconds)
-        absent = [s for s in match.pending if room.seats[s].human and not room.seats[s].connected]
+        timer = timer_for(match, {key: room.options.get(key) for key in TIMER_OPTIONS})
+        if timer is not None:
+            return timer.kind, timer.seconds
+        absent = [s for s in apparent_pending(match.decision) if room.seats[s].human and not room.seats[s].connected]
         if absent:
             return "grace", room.lobby.settings.disconnect_grace
         return None
@@ -72,7 +75,8 @@ class DecisionTimer:
         """Start the timer the open decision needs, unless it already runs."""
         match = self.room.match
         assert match is not None
-        wanted = self.wanted() if match.pending else None
+        decision = match.decision
+        wanted = self.wanted() if decision is not None and not decision.complete else None
         if wanted is None:
             self.cancel()
             return
@@ -94,18 +98,23 @@ class DecisionTimer:
         self.current = None
 
     def expire(self, timer: Timer) -> None:
-        """Time is up: every seat still pending gets the game's timeout choice."""
+        """Time is up: a timer phase ends; every seat still pending gets the game's timeout choice."""
         room, match = self.room, self.room.match
         if timer is not self.current or match is None or match.over or match.decisions != timer.key:
             return
         self.current = None
-        for seat in list(match.pending):
-            if match.over or match.decisions != timer.key or seat not in match.pending:
+        if timer.mode == "grace":
+            moves = ((seat, timeout_choice(match, seat, match.legal(seat))) for seat in list(match.pending)
+                     if not room.seats[seat].connected)
+        else:
+            moves = expiry(match)
+        for seat, option in moves:
+            if match.over or match.decisions != timer.key:
                 break
-            if timer.mode == "grace" and room.seats[seat].connected:
+            if seat >= 0 and seat not in match.pending:
                 continue
             try:
-                room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
+                room.apply(seat, option, match.version, "timer" if seat < 0 else "timeout")
             except Refusal as refusal:
                 log.error("room %s: timeout move refused: %s", room.code, refusal.message)
                 break
