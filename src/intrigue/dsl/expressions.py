@@ -562,6 +562,15 @@ def _compile(node: Node) -> Callable[[Scope], Any]:
         return _field(node.path)
     if kind == "name":
         path = node.path
+        if path[0] == "me" and len(path) == 2:
+            # the deciding player's field (option conditions): read directly when the scope has one
+            name = path[1]
+
+            def mine(scope: Scope) -> Any:
+                me = getattr(scope, "me", None)
+                return me.get(name) if me is not None else scope.lookup(path)
+
+            return mine
         return lambda scope: scope.lookup(path)
     if kind == "list":
         items = [_compile(item) for item in node.items]

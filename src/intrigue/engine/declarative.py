@@ -96,10 +96,11 @@ def _matching(match: "Match", test: Expression | None, found: Outcome) -> list[i
     if test is None:
         return list(range(len(match.players)))
     scope = Scope(match, None, None, found)
+    evaluate = test.evaluate
     chosen = []
     for seat, player in enumerate(match.players):
         scope.player = player
-        if test(scope):
+        if evaluate(scope):
             chosen.append(seat)
     return chosen
 
@@ -414,52 +415,72 @@ def show_board(match: "Match") -> None:
 
 
 # -- options and routing ---------------------------------------------------------------
+class OptionPlan:
+    """One entry of ``completion_criteria.options``, compiled: a literal (``option``), or the players
+    matching ``players`` (``except_self``; with ``choose``, every combination of that many), each
+    offered only to a deciding player for whom ``when`` holds."""
+
+    __slots__ = ("option", "when", "players", "except_self", "choose")
+
+    def __init__(self, entry: Any):
+        if isinstance(entry, str):
+            entry = OptionEntry(option=entry)
+        self.option: str | None = entry.option
+        self.when = _compiled(entry.if_).evaluate if entry.if_ is not None else None
+        self.players = _compiled(entry.players).evaluate if entry.players is not None else None
+        self.except_self = entry.except_self
+        self.choose = _compiled(entry.choose).evaluate if entry.choose is not None else None
+
+
+def compile_options(entries: list[Any] | None) -> list[OptionPlan] | None:
+    return [OptionPlan(entry) for entry in entries] if entries else None
+
+
 def offer_declared_options(match: "Match") -> None:
     """Offer each target player the options the phase declares in ``completion_criteria.options``.
 
     ``me`` is the player offered; a ``players`` entry offers each matching player's name, or with
     ``choose: N`` every combination of N of them (names in seat order joined by ``", "``).
     """
-    entries = match.phase.completion_criteria.options
+    entries = match._plan.options  # noqa: SLF001 - the phase's compiled options
     if not entries:
         return
     found = outcome(match)
     named: dict[str, tuple[int, ...]] = {}
     picks: dict[int, tuple[int, tuple[int, ...]]] = {}
     scope = Scope(match, None, None, found)
+    players = match.players
+    names = match.names
     for seat in match.targets:
         options: list[str] = []
-        me = match.players[seat]
+        me = players[seat]
         scope.me = me
         for entry in entries:
-            if isinstance(entry, str):
-                options.append(entry)
-                continue
-            if entry.if_ is not None:
+            if entry.when is not None:
                 scope.player = me
-                if not _compiled(entry.if_)(scope):
+                if not entry.when(scope):
                     continue
             if entry.option is not None:
                 options.append(entry.option)
                 continue
-            test = _compiled(entry.players)
+            test = entry.players
             pool = []
-            for other, player in enumerate(match.players):
+            for other, player in enumerate(players):
                 scope.player = player
                 if test(scope) and not (entry.except_self and other == seat):
                     pool.append(other)
             if entry.choose is None:
                 for other in pool:
-                    named[match.names[other]] = (other,)
-                    options.append(match.names[other])
+                    named[names[other]] = (other,)
+                    options.append(names[other])
                 continue
             scope.player = me
-            count = _compiled(entry.choose)(scope) if not isinstance(entry.choose, int) else entry.choose
+            count = entry.choose(scope)
             if not isinstance(count, int) or isinstance(count, bool):
-                raise EvaluationError(f"choose: {entry.choose!r} is {count!r}, not a number")
+                raise EvaluationError(f"choose is {count!r}, not a number")
             picks[seat] = (count, tuple(pool))
             for combo in combinations(pool, count):
-                option = ", ".join(match.names[other] for other in combo)
+                option = ", ".join(names[other] for other in combo)
                 named[option] = combo
                 options.append(option)
         match.offer(seat, options)

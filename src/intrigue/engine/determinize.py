@@ -14,9 +14,9 @@ game-level names a sample cannot know start at their declared values, and turn
 flags count their rounds from the player holding them now. A hidden player
 field the role deal does not set (a secret answer kept with ``record``, a
 player's private memory) starts at its starting value: the search does not
-guess it. A field hidden although its visibility makes it public cannot be
-explained: the determinizer then returns ``None`` (the bot plays a random
-option).
+guess it. A field that is always public shows its value, null included. When
+the seat's own options cannot be rebuilt the determinizer returns ``None`` (the
+bot plays a random option).
 
 In a secret decision a seat does not know who has answered (``waiting`` lists
 the whole cover): the sample has every other seat still to answer. In a joint
@@ -78,11 +78,21 @@ class _Plan:
                    for name, value in seen.items())
 
     def deal(self, rng: random.Random) -> list[str] | None:
-        roles = list(self.roles)
+        """Roles for the unknown players, each agreeing with what the seat sees of them: the players
+        with the fewest fitting roles are served first, each a random fitting role of those left."""
+        fitting = {owner: {role for role in set(self.roles) if self.fits(owner, role)} for owner in self.unknown}
+        order = sorted(self.unknown, key=lambda owner: len(fitting[owner]))
         for _ in range(64):
-            rng.shuffle(roles)
-            if all(self.fits(owner, role) for owner, role in zip(self.unknown, roles)):
-                return roles
+            left = list(self.roles)
+            rng.shuffle(left)
+            dealt: dict[int, str] = {}
+            for owner in order:
+                pick = next((i for i, role in enumerate(left) if role in fitting[owner]), None)
+                if pick is None:
+                    break
+                dealt[owner] = left.pop(pick)
+            else:
+                return [dealt[owner] for owner in self.unknown]
         return None
 
     def sample(self, rng: random.Random) -> Match | None:
@@ -140,12 +150,12 @@ class _Plan:
         seen: list[list[Any]] = []
         for owner, row in enumerate(rows):
             player = base.players[owner]
-            hidden = [name for name in specs if name in row and row[name] is None and owner != seat]
-            if any(name not in dealt and _public_always(specs[name].visibility) for name in hidden):
-                return None  # a public field shown as hidden: nothing explains it
+            # a field that is always public shows its value, null included; any other null may be hidden
+            hidden = [name for name in specs if name in row and row[name] is None and owner != seat
+                      and (name in dealt or not _public_always(specs[name].visibility))]
             visible[owner] = {name: row[name] for name in dealt if name in row}
             for name in specs:
-                if name in row and row[name] is not None:
+                if name in row and name not in hidden:
                     player[name] = copy_data(row[name])
                 elif name in hidden and name not in dealt:
                     player[name] = copy_data(template.get(name))  # a private fact: not guessed

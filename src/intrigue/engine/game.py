@@ -35,11 +35,12 @@ class PhasePlan:
     cover: Expression | None = None
     acknowledge: str = ACKNOWLEDGE
     joint: Expression | None = None
+    options: Any = None            # the declared options, compiled
 
 
 def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str] | None = None) -> PhasePlan:
     """Each step is (tool name or None, the action's description, its compiled statements)."""
-    from .declarative import Program  # noqa: PLC0415 - statements compile against the engine
+    from .declarative import Program, compile_options  # noqa: PLC0415 - statements compile against the engine
 
     steps: list[tuple[str | None, str | None, Any]] = []
     for index, action in enumerate(phase.actions):
@@ -63,7 +64,7 @@ def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str
     effects = Program(phase.effects, ("phases", phase_id, "effects"), where) if phase.effects else None
     return PhasePlan(phase, criteria.type == "player_action" or timed, criteria.wait_for or "", steps, fixed,
                      conditional, effects, (criteria.seconds or 0.0) if timed else None, criteria.record, secret,
-                     cover, criteria.acknowledge or ACKNOWLEDGE, joint)
+                     cover, criteria.acknowledge or ACKNOWLEDGE, joint, compile_options(criteria.options))
 
 
 @dataclass
