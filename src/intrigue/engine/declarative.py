@@ -436,6 +436,13 @@ def compile_options(entries: list[Any] | None) -> list[OptionPlan] | None:
     return [OptionPlan(entry) for entry in entries] if entries else None
 
 
+@lru_cache(maxsize=1024)
+def _teams(names: tuple[str, ...], pool: tuple[int, ...], count: int) -> dict[str, tuple[int, ...]]:
+    """Every choice of ``count`` players of ``pool``: the names in seat order joined by ", " (the
+    option a player sees) and the seats it names. The same pools come back often: computed once."""
+    return {", ".join(names[seat] for seat in combo): combo for combo in combinations(pool, count)}
+
+
 def offer_declared_options(match: "Match") -> None:
     """Offer each target player the options the phase declares in ``completion_criteria.options``.
 
@@ -479,10 +486,9 @@ def offer_declared_options(match: "Match") -> None:
             if not isinstance(count, int) or isinstance(count, bool):
                 raise EvaluationError(f"choose is {count!r}, not a number")
             picks[seat] = (count, tuple(pool))
-            for combo in combinations(pool, count):
-                option = ", ".join(names[other] for other in combo)
-                named[option] = combo
-                options.append(option)
+            teams = _teams(tuple(names), tuple(pool), count)
+            named.update(teams)
+            options += teams
         match.offer(seat, options)
     if named:
         match._named = named  # noqa: SLF001 - the options that name players, for chosen/picked

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .errors import EngineError, Refused, RuleError
 from .game import Game
@@ -83,38 +83,22 @@ class Decision:
     partners: frozenset[int] = frozenset()
     named: dict[str, tuple[int, ...]] | None = None
     picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
-    clock: float | None = None
-    ends_early: str = "all"
-    timed_out: bool = False
     outcome: Any = None  # the Outcome statements read, computed once it is closed
+    #: Whether a seat with a single option is answered by the engine (not in secret or timed decisions).
+    automatic: ClassVar[bool] = True
+    clock: ClassVar[float | None] = None
 
     @property
     def pending(self) -> list[int]:
         if self.closed_by is not None:
             return []
         answers = self.answers
-        if self.clock is not None and self._clock_done():
-            return []
         if not answers:
             return list(self.offers)
         return [seat for seat in self.offers if seat not in answers]
 
-    def _clock_done(self) -> bool:
-        if self.timed_out:
-            return True
-        if not self.offers:
-            return False
-        answered = len(self.answers)
-        if self.ends_early == "any":
-            return answered > 0
-        if self.ends_early == "majority":
-            return answered * 2 > len(self.offers)
-        return answered == len(self.offers)
-
     @property
     def complete(self) -> bool:
-        if self.clock is not None:
-            return self._clock_done()
         return not self.pending
 
     def who_chose(self, *options: str) -> list[int]:
@@ -137,6 +121,37 @@ class Decision:
         if self.closed_by is None:
             return None
         return self.closed_by, self.answers[self.closed_by]
+
+
+@dataclass
+class TimedDecision(Decision):
+    """A ``timer`` phase waiting for its clock: it closes when ``clock`` seconds run out
+    (``timed_out``) or, when it offers options, early as ``ends_early`` says (all, any or a
+    majority of the players asked have answered). Nobody is answered automatically."""
+
+    clock: float | None = 0.0  # type: ignore[misc]
+    ends_early: str = "all"
+    timed_out: bool = False
+    automatic: ClassVar[bool] = False
+
+    @property
+    def pending(self) -> list[int]:
+        if self.complete:
+            return []
+        return [seat for seat in self.offers if seat not in self.answers]
+
+    @property
+    def complete(self) -> bool:
+        if self.timed_out:
+            return True
+        if not self.offers:
+            return False
+        answered = len(self.answers)
+        if self.ends_early == "any":
+            return answered > 0
+        if self.ends_early == "majority":
+            return answered * 2 > len(self.offers)
+        return answered == len(self.offers)
 
 
 class _NullCanvas(Canvas):
@@ -201,7 +216,6 @@ class Match:
         self._manual: set[int] = set()
         self._named: dict[str, tuple[int, ...]] | None = None
         self._picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
-        self._secret = False
         self._resume = 0
         self._stage = "before"
         self._plan = game.plans[self.phase_id]
@@ -414,7 +428,6 @@ class Match:
         self._manual = set()
         self._named = None
         self._picks = None
-        self._secret = False
         self._resume = 0
         self._stage = "before"
 
@@ -465,7 +478,7 @@ class Match:
         options = bool(self.phase.completion_criteria.options)
         if not self.timers:
             if options:
-                self.last_decision = Decision(self.phase_id, "timer", clock=seconds, timed_out=True)
+                self.last_decision = TimedDecision(self.phase_id, "timer", clock=seconds, timed_out=True)
             return False
         if options:
             offer_declared_options(self)
@@ -482,10 +495,12 @@ class Match:
         for seat in offers:
             if self.players[seat].get("is_alive") is False:
                 raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
-        decision = Decision(self.phase_id, "timer" if clock is not None else criteria.wait_for or "", offers,
-                            dict(self._closing), set(self._manual), opened_at=self.version,
-                            named=self._named, picks=self._picks, clock=clock,
-                            ends_early=criteria.ends_early or "all")
+        if clock is None:
+            decision = Decision(self.phase_id, criteria.wait_for or "", offers, dict(self._closing),
+                                set(self._manual), opened_at=self.version, named=self._named, picks=self._picks)
+        else:
+            decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, named=self._named,
+                                     picks=self._picks, clock=clock, ends_early=criteria.ends_early or "all")
         if plan.secret:
             self._hide_actors(decision)
         if plan.joint is not None:
@@ -509,11 +524,12 @@ class Match:
         decision.acks = frozenset(seat for seat in cover if seat not in offers)
         decision.cover = tuple(cover)
         decision.secret = True
+        decision.automatic = False  # type: ignore[misc] - a secret decision answers nobody by itself
 
     def _auto_answer(self) -> None:
         decision = self.decision
         assert decision is not None
-        if decision.secret or decision.clock is not None:
+        if not decision.automatic:
             return  # a secret decision tells nothing by answering for anyone; a timer waits
         for seat in list(decision.pending):
             options = decision.offers[seat]
