@@ -66,9 +66,10 @@ class _Seats:
             self._action_spaces[agent].seed(seed + seat)
 
     def _match_seed(self, seed: int | None) -> int:
+        """``seed`` itself, else the next of a sequence seeded at construction (or at the
+        last seeded reset). The action spaces are seeded once, at construction."""
         if seed is not None:
             self._seeds = random.Random(seed)
-            self._seed_spaces(seed)
             return seed
         if not self._seeded:
             self._seeds = random.Random()
@@ -83,15 +84,17 @@ class _Seats:
 
     def _observation(self, seat: int, *, waiting: bool = False) -> dict[str, np.ndarray]:
         table = self.table
-        values = [0.0] * table.encoder.size
+        size = table.encoder.size
+        values = [0.0] * size
         table.encode_into(seat, values)
         mask = np.zeros(len(table.space), np.int8)
         ids = table.offered(seat)
         if ids:
-            mask[list(ids)] = 1
+            for action in ids:
+                mask[action] = 1
         elif waiting and not table.done:
             mask[0] = 1
-        return {"observation": np.asarray(values, np.float32), "action_mask": mask}
+        return {"observation": np.fromiter(values, np.float32, size), "action_mask": mask}
 
     def _info(self, seat: int) -> dict[str, Any]:
         if not self.with_infos:
@@ -157,9 +160,8 @@ class IntrigueAEC(_Seats, AECEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal actions of ``agent`` now (cheaper than a full observation)."""
         mask = np.zeros(len(self.table.space), np.int8)
-        ids = self.table.offered(self.seat_of[agent])
-        if ids:
-            mask[list(ids)] = 1
+        for action in self.table.offered(self.seat_of[agent]):
+            mask[action] = 1
         return mask
 
     def step(self, action: Any) -> None:
@@ -170,7 +172,8 @@ class IntrigueAEC(_Seats, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.table.choose(self.seat_of[agent], action)
         self._select()
-        self._accumulate_rewards()
+        if self.table.done:  # rewards come only at the end
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

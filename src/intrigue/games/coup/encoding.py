@@ -23,6 +23,9 @@ KINDS = ("single_player_choice", "all_players_action", "multiple_players_action"
 PER_PLAYER = 3 + 6 + 6 + 3 + 6
 
 
+_INDEX = {character: i for i, character in enumerate(CHARACTERS)}
+
+
 class Encoder:
     """``encode(match, seat, out)`` writes ``size`` numbers into ``out`` (zeros on entry)."""
 
@@ -42,6 +45,7 @@ class Encoder:
             self.offsets[name] = at
             at += width
         self.size = at
+        self._hand, self._drawn = self.offsets["hand"], self.offsets["drawn"]
         self._claims: dict[int, tuple[Match | None, int, list[list[int]]]] = {}
 
     def _claim_counts(self, match: Match, seat: int) -> list[list[int]]:
@@ -68,7 +72,8 @@ class Encoder:
         target = turn["target_player_id"] - 1
         blocker = state["block"]["blocker_id"] - 1
         counts = self._claim_counts(match, seat)
-        index = CHARACTERS.index
+        index = _INDEX.__getitem__
+        hand = self._hand
         for owner in range(n):
             p = match.players[owner]
             base = ((owner - seat) % n) * PER_PLAYER
@@ -81,7 +86,7 @@ class Encoder:
                 else:
                     down += 1
                     if owner == seat:
-                        out[self.offsets["hand"] + index(slot["character"])] += 1.0
+                        out[hand + index(slot["character"])] += 1.0
             out[base + 2] = down / 2.0
             claimed = p.get("claimed_character")
             if claimed in CHARACTERS:
@@ -93,7 +98,7 @@ class Encoder:
                 if count:
                     out[base + 18 + c] = min(count, 10) / 5.0
         if seat == actor:
-            drawn = self.offsets["drawn"]
+            drawn = self._drawn
             for character in state["exchange"]["drawn"]:
                 if character in CHARACTERS:
                     out[drawn + index(character)] += 1.0
