@@ -2,9 +2,10 @@
 
 The loop is what a policy's rollout does: read the selected agent's action mask
 (and, with ``observe``, its whole observation), pick a legal action uniformly,
-``step()``. Every choice made is recorded and then replayed on a bare engine
-match, so the share of the time the engine takes is measured on exactly the
-same decisions; the rest is the environment layer (and this loop).
+``step()``. After each game its choices are replayed on a bare engine match, so
+the share of the time the engine takes is measured on exactly the same
+decisions, game by game (a busy machine slows both alike); the rest is the
+environment layer (and this loop).
 """
 
 from __future__ import annotations
@@ -54,12 +55,11 @@ def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed
     env = make(game_id, players, seed=seed)
     table = env.table
     pick = random.Random(seed)
-    played: list[tuple[int, list[tuple[int, str]]]] = []
-    decisions = 0
-    started = time.perf_counter()
-    deadline = started + seconds
-    while not played or time.perf_counter() < deadline:
-        match_seed = seed * 1_000_003 + len(played)
+    decisions = games = 0
+    elapsed = engine = 0.0
+    while games == 0 or elapsed < seconds:
+        match_seed = seed * 1_000_003 + games
+        started = time.perf_counter()
         env.reset(seed=match_seed)
         while env.agents:
             agent = env.agent_selection
@@ -70,19 +70,17 @@ def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed
             legal = np.flatnonzero(mask)
             env.step(int(legal[pick.randrange(len(legal))]))
             decisions += 1
-        played.append((match_seed, [(choice.seat, choice.option) for choice in table.match.log]))
-    elapsed = time.perf_counter() - started
-    return EnvFigure(game_id, table.players, observe, len(played), decisions, elapsed,
-                     _engine_seconds(table.game, table.names, table.options, played))
+        elapsed += time.perf_counter() - started
+        games += 1
+        engine += _engine_seconds(table, match_seed, [(choice.seat, choice.option) for choice in table.match.log])
+    return EnvFigure(game_id, table.players, observe, games, decisions, elapsed, engine)
 
 
-def _engine_seconds(game: Any, names: list[str], options: dict[str, Any],
-                    played: list[tuple[int, list[tuple[int, str]]]]) -> float:
-    """The same matches, the same choices, on the engine alone."""
+def _engine_seconds(table: Any, match_seed: int, choices: list[tuple[int, str]]) -> float:
+    """The same match, the same choices, on the engine alone."""
     started = time.perf_counter()
-    for match_seed, choices in played:
-        match = Match(game, names, match_seed, options, headless=True)
-        choose = match.choose
-        for seat, option in choices:
-            choose(seat, option)
+    match = Match(table.game, table.names, match_seed, table.options, headless=True)
+    choose = match.choose
+    for seat, option in choices:
+        choose(seat, option)
     return time.perf_counter() - started
