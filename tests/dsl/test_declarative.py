@@ -150,11 +150,11 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
     ("    - say: '{actor.name} picks {chosen.name}'", "    - say: '{actor.name} picks {chosen.nam}'",
      "phases.1.effects.1.say: unknown name 'chosen.nam' (column 1) in 'chosen.nam'"),
     ("    - deal: roles", "    - deal: roles\n      to: owner", "phases.0.effects.0: 'deal' does not take 'to'"),
-    ("    - deal: roles", "    - deal: roles\n      shuffle: twice",
-     "phases.0.effects.0.shuffle: extra inputs are not permitted"),
+    ("    - deal: roles", "    - deal: roles\n      twice: true",
+     "phases.0.effects.0.twice: extra inputs are not permitted"),
     ("    - deal: roles", "    - deal: roles\n      say: hi",
-     "phases.0.effects.0: an effect needs exactly one of set, count, tally, most, advance, deal, show, say, win, "
-     "if (found: deal, say)"),
+     "phases.0.effects.0: an effect needs exactly one of set, count, tally, most, advance, deal, shuffle, show, say, "
+     "win, if (found: deal, say)"),
     ("    - tally: 'Yes'\n      into: game.ayes\n", "    - tally: 'Yes'\n",
      "phases.2.effects.0: 'tally' needs 'into'"),
     ("      Cat: {counts: {3: 1, 4: 1}, fields: {note: hunter}}", "      Cat: {counts: {3: 1}, fields: {note: hunter}}",
@@ -200,7 +200,7 @@ def test_numbers_and_booleans_are_values(tmp_path):
 
 
 def test_an_unknown_statement_is_an_error_not_a_warning():
-    found = validate_text(BASE.replace("    - deal: roles", "    - shuffle: roles", 1))
+    found = validate_text(BASE.replace("    - deal: roles", "    - stir: roles", 1))
     assert not found.ok
     assert any("an effect needs exactly one of" in p.message and p.path == "phases.0.effects.0"
                for p in found.errors)
@@ -218,7 +218,7 @@ def test_the_json_schema_accepts_the_extended_files(path):
     jsonschema.validate(json.loads(json.dumps(data)), json_schema())
 
 
-@pytest.mark.parametrize("entry", [{"shuffle": "roles"}, {"deal": "roles", "say": "hi"}, {"into": "game.round"}])
+@pytest.mark.parametrize("entry", [{"stir": "roles"}, {"deal": "roles", "say": "hi"}, {"into": "game.round"}])
 def test_the_json_schema_rejects_a_wrong_statement(entry):
     data = yaml.safe_load((GAMES / "heist" / "heist.yaml").read_text())
     data["phases"][0]["effects"].append(entry)

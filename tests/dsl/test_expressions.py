@@ -37,7 +37,7 @@ def test_values(text, value):
 @pytest.mark.parametrize("text, message, column", [
     ("__import__('os')", "names starting with '_' are not allowed: '__import__'", 1),
     ("player.__class__", "names starting with '_' are not allowed: '__class__'", 1),
-    ("len(player.hand)", "unknown function 'len' (the functions are count, sum, min, max, size)", 1),
+    ("len(player.hand)", "unknown function 'len' (the functions are count, sum, min, max, size, take, drop, without)", 1),
     ("player.coins / 2", "unexpected character '/' (use // to divide: arithmetic is on whole numbers)", 14),
     ("player.coins == = 1", "unexpected character '=' (write == to compare)", 17),
     ("if player.coins then 1", "expected 'else' but found 'the end' (an 'if' needs both 'then' and 'else')", 23),

@@ -15,7 +15,7 @@ Python closures; nothing is ever passed to ``eval``. The grammar::
     sum      := product (("+" | "-") product)*
     product  := unary (("*" | "//" | "%") unary)*
     unary    := "-" unary | postfix
-    postfix  := value ("[" expr "]")*
+    postfix  := value ("[" expr "]" ("." IDENT)*)*
     value    := NUMBER | STRING | true | false | null | list | "(" expr ")"
               | FUNCTION "(" expr ("," expr)* ")" | name
     name     := IDENT ("." IDENT)*
@@ -23,9 +23,12 @@ Python closures; nothing is ever passed to ``eval``. The grammar::
 
 Functions: ``count(c)`` (players for whom ``c`` holds), ``sum(e)`` (of ``e`` over
 the players), ``min(a, b, ...)``, ``max(a, b, ...)``, ``size(x)`` (items of a list
-or table). Inside ``count`` and ``sum``, ``player`` is each player in turn.
-Arithmetic is on integers: ``//`` divides and rounds down, ``%`` is the remainder.
-``x[i]`` reads a table: a mapping by key, a list by position counted from 1.
+or table), ``take(list, n)`` (its first n items), ``drop(list, n)`` (all but the
+first n), ``without(list, x)`` (the list less one ``x``). Inside ``count`` and
+``sum``, ``player`` is each player in turn. Arithmetic is on integers: ``//``
+divides and rounds down, ``%`` is the remainder; ``+`` also joins two lists.
+``x[i]`` reads a table: a mapping by key, a list by position counted from 1;
+``players[i]`` is the player whose ``id`` is i, so ``players[chosen.id].role``.
 
 Anything else (calls of other names, ``_``-names, undeclared names) is an
 :class:`ExpressionError` carrying the column where it went wrong.
@@ -57,13 +60,16 @@ class EvaluationError(ValueError):
 #: its items: ``("table", item)`` / ``("list", item)``.
 ANY = "any"
 NUM, TEXT, BOOL, NULL, LIST, TABLE = "num", "text", "bool", "null", "list", "table"
+#: Every player, as a list counted from 1 (a player's ``id`` is their position).
+BUILTIN_LISTS = {"players"}
 
 #: Declared field types (``player_states.<f>.type``) and what they mean here.
 FIELD_TYPES = {"num": NUM, "number": NUM, "int": NUM, "integer": NUM, "string": TEXT, "str": TEXT,
                "text": TEXT, "boolean": BOOL, "bool": BOOL, "array": LIST, "list": LIST, "dict": TABLE,
                "object": TABLE, "map": TABLE}
 
-TYPE_WORDS = {NUM: "a number", TEXT: "text", BOOL: "true/false", NULL: "null", LIST: "a list", TABLE: "a table"}
+TYPE_WORDS = {NUM: "a number", TEXT: "text", BOOL: "true/false", NULL: "null", LIST: "a list", TABLE: "a table",
+              "player": "a player"}
 
 
 def base(kind: Any) -> str:
@@ -118,7 +124,9 @@ _TOKEN = re.compile(
 
 _KEYWORDS = {"and", "or", "not", "in", "if", "then", "else", "true", "false", "null", "True", "False", "None"}
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
-FUNCTIONS = ("count", "sum", "min", "max", "size")
+FUNCTIONS = ("count", "sum", "min", "max", "size", "take", "drop", "without")
+#: The static type of a player record (``players[i]``): a field of it has the field's type.
+PLAYER = "player"
 #: Names that are always there: how many players sit at the table.
 BUILTIN_NAMES = {"player_count": NUM}
 
@@ -329,6 +337,16 @@ class _Parser:
             key = self.parse_expr()
             self.expect("punct", "]")
             node = Node("index", first, items=[node, key])
+            node.end = self.tokens[self.index - 1].column + 1
+            while self.at("punct", "."):
+                self.take()
+                if not self.at("ident"):
+                    raise ExpressionError("expected a name after '.'", self.token.column)
+                part = self.take()
+                if part.text.startswith("_"):
+                    raise ExpressionError(f"names starting with '_' are not allowed: {part.text!r}", part.column)
+                node = Node("attr", first, path=(part.text,), items=[node])
+                node.end = part.column + len(part.text)
         return node
 
     @_spanned
@@ -374,9 +392,10 @@ class _Parser:
             self.take()
             args.append(self.parse_expr())
         self.expect("punct", ")")
-        wanted = {"count": 1, "sum": 1, "size": 1}.get(name.text)
+        wanted = {"count": 1, "sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2}.get(name.text)
         if wanted is not None and len(args) != wanted:
-            raise ExpressionError(f"{name.text}() takes one expression", name.column)
+            words = {1: "one expression", 2: "two expressions"}[wanted]
+            raise ExpressionError(f"{name.text}() takes {words}", name.column)
         return Node("call", name.column, op=name.text, items=args)
 
     @_spanned
@@ -466,12 +485,28 @@ class _Checker:
             self.compare_types(node, left, right)
             return BOOL
         if kind == "arith":
-            for item in node.items:
-                got = self.check(item)
+            kinds = [self.check(item) for item in node.items]
+            if node.op == "+" and any(base(k) == LIST for k in kinds):
+                for item, got in zip(node.items, kinds):
+                    if base(got) not in (LIST, ANY):
+                        self.type_error(f"'+' joins two lists, not a list and {describe(got)} "
+                                        f"(in {self.span(item)!r})", item.column)
+                return (LIST, _common(item_type(k) for k in kinds if base(k) == LIST))
+            for item, got in zip(node.items, kinds):
                 if base(got) not in (NUM, ANY):
                     self.type_error(f"'{node.op}' works on numbers, not {describe(got)} (in {self.span(item)!r})",
                                     item.column)
             return NUM
+        if kind == "attr":
+            container = self.check(node.items[0])
+            name = node.path[0]
+            if base(container) == PLAYER:
+                if self.fields is not None and name != "id" and name not in self.fields:
+                    raise ExpressionError(f"player field {name!r} is not declared in player_states", node.column)
+                return NUM if name == "id" else (self.fields or {}).get(name, ANY)
+            if base(container) not in (TABLE, ANY):
+                self.type_error(f"{describe(container)} has no field {name!r}", node.column)
+            return ANY
         if kind == "neg":
             got = self.check(node.items[0])
             if base(got) not in (NUM, ANY):
@@ -492,6 +527,9 @@ class _Checker:
 
     def name_type(self, node: Node) -> Any:
         path = node.path
+        if path == ("players",) and (self.names is None or path not in self.names):
+            self.used_names.add(path)
+            return (LIST, PLAYER)
         if path[0] in BUILTIN_NAMES and len(path) == 1 and (self.names is None or path not in self.names):
             self.used_names.add(path)
             return BUILTIN_NAMES[path[0]]
@@ -522,6 +560,14 @@ class _Checker:
                 self.type_error(f"size() counts the items of a list or table, not {describe(got)}",
                                 node.items[0].column)
             return NUM
+        if name in ("take", "drop", "without"):
+            listed = self.check(node.items[0])
+            if base(listed) not in (LIST, ANY):
+                self.type_error(f"{name}() works on a list, not {describe(listed)}", node.items[0].column)
+            other = self.check(node.items[1])
+            if name != "without" and base(other) not in (NUM, ANY):
+                self.type_error(f"{name}() takes a number of items, not {describe(other)}", node.items[1].column)
+            return listed if base(listed) == LIST else (LIST, ANY)
         kinds = [self.check(item) for item in node.items]  # min / max
         for item, got in zip(node.items, kinds):
             if base(got) not in (NUM, ANY):
@@ -604,6 +650,14 @@ def _compile(node: Node) -> Callable[[Scope], Any]:
         return negate
     if kind == "index":
         return _index(node)
+    if kind == "attr":
+        inner, name = _compile(node.items[0]), node.path[0]
+
+        def attribute(scope: Scope) -> Any:
+            value = inner(scope)
+            return value.get(name) if isinstance(value, Mapping) else None
+
+        return attribute
     if kind == "call":
         return _call(node)
     raise AssertionError(kind)  # pragma: no cover
@@ -684,6 +738,8 @@ def _arith(node: Node) -> Callable[[Scope], Any]:
         a, b = left(scope), right(scope)
         if a is None or b is None:
             raise EvaluationError(f"a value is null in '{operator}'")
+        if operator == "+" and isinstance(a, list) and isinstance(b, list):
+            return a + b
         a, b = _number(a, operator), _number(b, operator)
         if operator == "+":
             return a + b
@@ -748,6 +804,22 @@ def _call(node: Node) -> Callable[[Scope], Any]:
             return total
 
         return over_players
+    if name in ("take", "drop", "without"):
+        listed, other = args
+
+        def listing(scope: Scope) -> list[Any]:
+            items = listed(scope)
+            items = list(items) if isinstance(items, (list, tuple)) else []
+            value = other(scope)
+            if name == "without":
+                if value in items:
+                    items.remove(value)
+                return items
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise EvaluationError(f"{name}() needs a number of items, not {value!r}")
+            return items[:max(value, 0)] if name == "take" else items[max(value, 0):]
+
+        return listing
     if name == "size":
         inner = args[0]
 
@@ -833,6 +905,8 @@ class MappingScope:
     def lookup(self, path: tuple[str, ...]) -> Any:
         if path == ("player_count",) and "player_count" not in self.game:
             return len(self.players)
+        if path == ("players",) and "players" not in self.game:
+            return list(self.players)
         value: Any = self.game
         for key in path:
             if isinstance(value, Mapping):

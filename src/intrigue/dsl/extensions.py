@@ -12,7 +12,8 @@ view carries); ``role_deal``; ``visibility`` on a player field (``public``,
 
 On a ``player_action`` (or ``timer``) ``completion_criteria``: ``options`` (each
 a literal, ``{option: X, if: expr}``, or ``{players: expr, except_self: true,
-choose: N, if: expr}``; ``me`` is the deciding player), ``default``, ``record``
+choose: N, if: expr}``; ``me`` is the deciding player), ``{items: expr}`` (each item of a list is an option), ``closes: true`` (the
+first player to choose it ends the decision for everyone); ``default``, ``record``
 (a player field receiving each player's answer), ``joint`` (partners who see
 each other's answers as they are given), ``secret`` (who acts is secret),
 ``cover`` and ``acknowledge`` (who appears to act in a secret phase, and what
@@ -22,7 +23,7 @@ On a conditional ``next_phase`` entry: ``when``.
 
 ``effects`` are statements, each with exactly one of the keys of
 :data:`STATEMENTS`: ``set``, ``count``, ``tally``, ``most``, ``advance``, ``deal``,
-``show``, ``say``, ``win`` and ``if`` (with ``then``/``else``).
+``shuffle``, ``show``, ``say``, ``win`` and ``if`` (with ``then``/``else``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ STATEMENTS: dict[str, set[str]] = {
     "most": {"into", "where", "tie"},
     "advance": {"where", "rounds"},
     "deal": set(),
+    "shuffle": set(),
     "show": {"where", "to"},
     "say": {"to", "where"},
     "win": set(),
@@ -76,6 +78,7 @@ class Effect(_Strict):
                                                "value among the players matching `where`.")
     advance: str | None = Field(None, description="A boolean player field marking whose turn it is.")
     deal: Literal["roles"] | None = Field(None, description="Deal `declaration.role_deal`.")
+    shuffle: str | None = Field(None, description="`game.<name>`: a list put in a random order (a deck).")
     show: Union[str, list[str], None] = Field(None, description="Player field(s) shown and remembered.")
     say: str | None = Field(None, description="A log line; `{expression}` is replaced by its value.")
     win: Expr = Field(None, description="An expression over `player`: who wins.")
@@ -118,28 +121,34 @@ class Effect(_Strict):
 
 
 class OptionEntry(_Strict):
-    """A conditional literal option, or the players one may name (one, or exactly N)."""
+    """A conditional literal option, the items of a list, or the players one may name (one, or N)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True,
-                              json_schema_extra={"oneOf": [{"required": ["option"]}, {"required": ["players"]}]})
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, json_schema_extra={
+        "oneOf": [{"required": ["option"]}, {"required": ["players"]}, {"required": ["items"]}]})
 
     option: str | None = Field(None, description="A literal option.")
     if_: Expr = Field(None, alias="if", description="Offered only to a deciding player (`me`) for whom this holds.")
     players: Expr = Field(None, description="An expression over `player` (and `me`): each match's name is an option.")
+    items: Union[str, None] = Field(None, description="An expression giving a list: each distinct item is an option.")
     except_self: bool = Field(False, description="With `players`: leave out the deciding player.")
     choose: Union[int, str, None] = Field(None, description="With `players`: pick exactly this many of them "
                                                             "(an expression); one option per combination.")
+    closes: bool = Field(False, description="With `option` or `items`: the first player to choose it ends the "
+                                            "decision for everyone (a challenge).")
     secret: bool = Field(False, description="Who is offered this option is secret (see `secret` on the phase).")
 
     @model_validator(mode="before")
     @classmethod
     def _option_or_players(cls, data: Any) -> Any:
-        if isinstance(data, dict) and ("option" in data) == ("players" in data):
-            raise ValueError("an option entry needs exactly one of 'option' or 'players'")
-        if isinstance(data, dict) and "option" in data and "except_self" in data:
-            raise ValueError("'except_self' goes with 'players'")
-        if isinstance(data, dict) and "option" in data and "choose" in data:
-            raise ValueError("'choose' goes with 'players'")
+        if isinstance(data, dict):
+            kinds = [key for key in ("option", "players", "items") if key in data]
+            if len(kinds) != 1:
+                raise ValueError("an option entry needs exactly one of 'option', 'players' or 'items'")
+            for key in ("except_self", "choose"):
+                if key in data and "players" not in data:
+                    raise ValueError(f"'{key}' goes with 'players'")
+            if "closes" in data and "players" in data:
+                raise ValueError("'closes' goes with 'option' or 'items'")
         return data
 
 
@@ -163,7 +172,7 @@ VisibilitySpec = Union[str, bool]
 #: (a game name may not take one of them).
 DECISION_NAMES = ("choice", "actor", "chosen")
 #: Names added later: a game name of the same spelling hides them (older files keep working).
-NEWER_NAMES = ("picked", "asked", "answer", "me", "player_count")
+NEWER_NAMES = ("picked", "asked", "answer", "me", "player_count", "players")
 #: The option a player in the cover of a secret phase, who does not act, answers.
 ACKNOWLEDGE = "Continue"
 

@@ -311,9 +311,9 @@ class _Decision:
     phase: int
     name: str
     literals: set[str]
-    names_players: bool   # some options are player names (unknown until play)
+    names_players: bool   # some options are player names or list items (unknown until play)
     declared: bool        # options are declared in the file (not offered by a rules module)
-    several: bool         # several players answer it
+    several: bool         # several players answer it (and none can close it for all)
     secret: bool
 
 
@@ -434,10 +434,12 @@ class _Semantics:
             secret = bool(criteria.secret) or any(isinstance(e, OptionEntry) and e.secret for e in entries)
             if secret:
                 literals.add(criteria.acknowledge or ACKNOWLEDGE)
-            several = criteria.type == "timer" or criteria.wait_for in ("all_players_action", "multiple_players_action")
+            closable = any(isinstance(e, OptionEntry) and e.closes for e in entries)
+            several = (criteria.type == "timer" or criteria.wait_for in ("all_players_action",
+                                                                          "multiple_players_action")) and not closable
             self.decisions[phase_id] = _Decision(
                 phase_id, phase.name, {str(x) for x in literals},
-                any(isinstance(e, OptionEntry) and e.players is not None for e in entries),
+                any(isinstance(e, OptionEntry) and (e.players is not None or e.items is not None) for e in entries),
                 bool(entries), several, secret)
 
     def flow(self) -> None:
@@ -651,6 +653,8 @@ class _Semantics:
                                     f"who is offered {entry.option or 'these players'!r}", entry.secret)
             if entry.choose is not None:
                 self.compile_decision(entry.choose, path + ("choose",), context, expect=NUM, me=True)
+            if entry.items is not None:
+                self.compile_decision(entry.items, path + ("items",), context, expect=LIST, me=True)
 
     def routing(self, phase_id: int, phase: Phase) -> None:
         base_path = ("phases", phase_id)
@@ -793,6 +797,10 @@ class _Semantics:
             assert effect.advance is not None
             self.player_field(effect.advance, path + ("advance",))
             self.game_target(effect.rounds, path + ("rounds",))
+        elif statement == "shuffle":
+            kind = self.game_target(effect.shuffle, path + ("shuffle",))
+            if base(kind) not in (LIST, ANY):
+                self.problem(path + ("shuffle",), f"{effect.shuffle} is {describe(kind)}: only a list can be shuffled")
         elif statement == "deal":
             if self.d.declaration.role_deal is None:
                 self.problem(path + ("deal",), "'deal: roles' needs declaration.role_deal")

@@ -306,6 +306,21 @@ def _audience(viewers: list[int] | None) -> Audience:
     return PUBLIC if viewers is None else Audience.of(viewers)
 
 
+def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    """Put a game-level list (a deck) in a random order, with the match's generator (a scenario's
+    ``setup: {shuffle: false}`` keeps the order written)."""
+    assert effect.shuffle is not None
+    name = _game_key(effect.shuffle)
+
+    def shuffle(match: "Match", found: Outcome) -> None:
+        pile = _lookup(match.state, name)
+        if not isinstance(pile, list):
+            raise EvaluationError(f"shuffle: {name} is {pile!r}, not a list")
+        match.shuffle(pile)
+
+    return shuffle
+
+
 def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     fields = [effect.show] if isinstance(effect.show, str) else list(effect.show or [])
     test = _value(effect.where) if effect.where is not None else None
@@ -378,7 +393,7 @@ def _if(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
 _COMPILERS: dict[str, Compiler] = {
     "set": _set, "count": _count, "tally": _tally, "most": _most, "advance": _advance, "deal": _deal,
-    "show": _show, "say": _say, "win": _win, "if": _if,
+    "shuffle": _shuffle, "show": _show, "say": _say, "win": _win, "if": _if,
 }
 
 
@@ -416,11 +431,12 @@ def show_board(match: "Match") -> None:
 
 # -- options and routing ---------------------------------------------------------------
 class OptionPlan:
-    """One entry of ``completion_criteria.options``, compiled: a literal (``option``), or the players
-    matching ``players`` (``except_self``; with ``choose``, every combination of that many), each
-    offered only to a deciding player for whom ``when`` holds."""
+    """One entry of ``completion_criteria.options``, compiled: a literal (``option``), the distinct
+    items of a list (``items``), or the players matching ``players`` (``except_self``; with
+    ``choose``, every combination of that many), each offered only to a deciding player for whom
+    ``when`` holds; a ``closes`` option ends the decision for everyone."""
 
-    __slots__ = ("option", "when", "players", "except_self", "choose")
+    __slots__ = ("option", "when", "players", "items", "except_self", "choose", "closes")
 
     def __init__(self, entry: Any):
         if isinstance(entry, str):
@@ -428,8 +444,10 @@ class OptionPlan:
         self.option: str | None = entry.option
         self.when = _compiled(entry.if_).evaluate if entry.if_ is not None else None
         self.players = _compiled(entry.players).evaluate if entry.players is not None else None
+        self.items = _compiled(entry.items).evaluate if entry.items is not None else None
         self.except_self = entry.except_self
         self.choose = _compiled(entry.choose).evaluate if entry.choose is not None else None
+        self.closes = entry.closes
 
 
 def compile_options(entries: list[Any] | None) -> list[OptionPlan] | None:
@@ -460,6 +478,7 @@ def offer_declared_options(match: "Match") -> None:
     names = match.names
     for seat in match.targets:
         options: list[str] = []
+        closing: list[str] = []
         me = players[seat]
         scope.me = me
         for entry in entries:
@@ -469,6 +488,18 @@ def offer_declared_options(match: "Match") -> None:
                     continue
             if entry.option is not None:
                 options.append(entry.option)
+                if entry.closes:
+                    closing.append(entry.option)
+                continue
+            if entry.items is not None:
+                scope.player = me
+                listed = entry.items(scope)
+                if not isinstance(listed, (list, tuple)):
+                    raise EvaluationError(f"items is {listed!r}, not a list")
+                texts = [_text(item) for item in listed if item is not None]
+                options += texts
+                if entry.closes:
+                    closing += texts
                 continue
             test = entry.players
             pool = []
@@ -489,7 +520,7 @@ def offer_declared_options(match: "Match") -> None:
             teams = _teams(tuple(names), tuple(pool), count)
             named.update(teams)
             options += teams
-        match.offer(seat, options)
+        match.offer(seat, options, closing=closing)
     if named:
         match._named = named  # noqa: SLF001 - the options that name players, for chosen/picked
     if picks:

@@ -5,7 +5,8 @@ statements, ``when``, option conditions) reads through one :class:`Scope`:
 ``player.<field>`` is ``scope.player``; bare names are game-level names, or the
 names the DSL provides: ``choice``, ``actor``, ``chosen``, ``picked``, ``asked``,
 ``answer`` (what the decision that closed last tells, see :class:`Outcome`),
-``me`` (the player an option is offered to) and ``player_count``. A game-level
+``me`` (the player an option is offered to), ``player_count`` and ``players``
+(every player's record, ``players[id]``). A game-level
 name of the same spelling hides one of the newer names (``game.shadowed``), so
 older files keep their meaning.
 """
@@ -25,7 +26,8 @@ class Outcome:
 
     ``answers`` are the real answers by seat (a player in the cover of a secret
     decision who only acknowledged it gave none). ``choice`` and ``actor`` are the
-    answer and the seat when exactly one player answered; ``chosen`` the player
+    answer and the seat when exactly one player answered, or the answer that
+    closed a window for everyone (``closes``); ``chosen`` the player
     that answer names (``picked``: the ids of every player it names, for a
     choice of several players); ``asked`` how many players were asked.
     """
@@ -50,8 +52,11 @@ class Outcome:
         else:
             self.answers = decision.answers
             self.asked = len(decision.offers)
-        if len(self.answers) == 1:
+        if decision.closed_by is not None:  # a window someone closed: the closer's answer
+            self.actor, self.choice = decision.closed_by, decision.answers[decision.closed_by]
+        elif len(self.answers) == 1:
             (self.actor, self.choice), = self.answers.items()
+        if self.choice is not None:
             seats = decision.named.get(self.choice) if decision.named else None
             if seats is None and self.choice in match.names:  # a rules module offering names itself
                 seats = (match.names.index(self.choice),)
@@ -140,4 +145,5 @@ _SPECIAL: dict[str, Callable[[Scope, tuple[str, ...]], Any]] = {
     "answer": _answer,
     "me": lambda scope, path: _fields(scope.me, path),
     "player_count": lambda scope, path: len(scope.match.players) if len(path) == 1 else None,
+    "players": lambda scope, path: scope.match.players if len(path) == 1 else None,
 }
