@@ -485,3 +485,55 @@ def test_say_lines_carry_their_template_and_values(tmp_path):
     assert entry["text"] == "Blaise has 2 rivals."
     assert entry["key"] == "{player.name} has {player_count - 1} rivals."
     assert entry["args"] == {"player.name": "Blaise", "player_count - 1": "2"}
+
+
+def test_a_secret_phase_whose_role_nobody_holds_still_waits_for_its_cover(tmp_path):
+    """One Night's night order: a role left in the centre still takes its turn, so its absence is no tell."""
+    lab = game(tmp_path, """
+    0:
+      name: Robber
+      completion_criteria:
+        type: player_action
+        wait_for: single_player_choice
+        secret: true
+        target_players: {condition: "player.role == 'Robber'"}
+        options: [Rob, Skip]
+      next_phase: {id: 9, name: End}
+    """)
+    match = Match(lab, ["A", "B", "C"])
+    assert match.phase.name == "Robber" and match.pending == [0, 1, 2]
+    assert all(match.legal(seat) == ["Continue"] for seat in range(3))
+    for seat in range(3):
+        match.choose(seat, "Continue")
+    assert match.over
+
+
+def test_two_players_swap_roles_in_one_set(tmp_path):
+    """The recipe of docs/writing-a-game.md: every value is read before any is written."""
+    swap = game(tmp_path, """
+    0:
+      name: Deal
+      completion_criteria: {type: UI_displayed}
+      effects:
+      - set: players.role
+        to: "if player.id == 1 then 'Robber' else if player.id == 2 then 'Seer' else 'Wolf'"
+      next_phase: {id: 1, name: Trouble}
+    1:
+      name: Trouble
+      completion_criteria:
+        type: player_action
+        wait_for: single_player_choice
+        target_players: {condition: player.id == 1}
+        options:
+        - players: true
+          except_self: true
+          choose: 2
+      effects:
+      - set: players.role
+        where: player.id in picked
+        to: "players[if player.id == picked[1] then picked[2] else picked[1]].role"
+      next_phase: {id: 9, name: End}
+    """)
+    match = Match(swap, ["A", "B", "C"])
+    match.choose(0, "B, C")
+    assert [p["role"] for p in match.players] == ["Robber", "Wolf", "Seer"]

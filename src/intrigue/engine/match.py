@@ -461,8 +461,8 @@ class Match:
             if plan.seconds is not None:
                 return self._open_clock(plan.seconds)
             offer_declared_options(self)
-            if self._offers:
-                self._open_decision()
+            if self._offers or (plan.secret and self._cover_of_nobody()):
+                self._open_decision()  # a secret phase nobody acts in still takes its time
                 return True
             if self.targets:
                 raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
@@ -509,6 +509,10 @@ class Match:
         self.decision = decision
         self._stage = "deciding"
         self.decisions += 1
+
+    def _cover_of_nobody(self) -> bool:
+        """Whether a secret phase whose role nobody holds has a cover to wait for."""
+        return self._plan.cover is not None and bool(self.seats_where(self._plan.cover))
 
     def _hide_actors(self, decision: Decision) -> None:
         """A secret decision: everyone in the cover appears to act until it closes. Those who do not
