@@ -534,6 +534,6 @@ def test_two_players_swap_roles_in_one_set(tmp_path):
         to: "players[if player.id == picked[1] then picked[2] else picked[1]].role"
       next_phase: {id: 9, name: End}
     """)
-    match = Match(swap, ["A", "B", "C"])
+    match = Match(swap, ["A", "B", "C", "D"])
     match.choose(0, "B, C")
-    assert [p["role"] for p in match.players] == ["Robber", "Wolf", "Seer"]
+    assert [p["role"] for p in match.players] == ["Robber", "Wolf", "Seer", "Wolf"]
