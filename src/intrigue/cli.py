@@ -153,7 +153,8 @@ def _game(spec: str):  # noqa: ANN202
 
 
 @app.command()
-def demo(game: str = typer.Option("coup", help="An installed game id, or a game's YAML file."),
+def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The game (or use --game)."),
+         game: str = typer.Option("coup", help="An installed game id, or a game's YAML file."),
          players: int = 4, seed: int = 0,
          debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
     """Play one match between random bots in the terminal, printing every move."""
@@ -163,6 +164,7 @@ def demo(game: str = typer.Option("coup", help="An installed game id, or a game'
     from .engine.timing import expiry
     from .simulate import GameFailed, player_names
 
+    game = named or game
     loaded = _game(game)
     _players_fit(loaded, players)
     shown = 0

@@ -165,3 +165,16 @@ def test_random_play_reaches_every_ending(avalon):
         random_play(match, random.Random(seed))
         endings[match.phase.name] += 1
     assert set(endings) == {"Good Wins", "Evil Wins"}
+
+
+@pytest.mark.parametrize("command", __import__("tests.games.doc_commands", fromlist=["commands"]).commands("avalon"))
+def test_the_commands_of_its_page_run(command, tmp_path, capsys):
+    from .doc_commands import run
+
+    out = run(command, tmp_path, capsys)
+    if command.startswith("intrigue scenario"):
+        assert out.strip().endswith("15 passed, 0 failed")
+    if command.startswith("intrigue simulate"):
+        assert "7 players, 20 games" in out
+    if command.startswith("intrigue demo"):
+        assert "win" in out

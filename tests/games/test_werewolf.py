@@ -165,3 +165,16 @@ def test_the_search_bot_plays_werewolf(werewolf):
         assert bot.fallbacks == 0
         searched += 1
     assert searched >= 10
+
+
+@pytest.mark.parametrize("command", __import__("tests.games.doc_commands", fromlist=["commands"]).commands("werewolf"))
+def test_the_commands_of_its_page_run(command, tmp_path, capsys):
+    from .doc_commands import run
+
+    out = run(command, tmp_path, capsys)
+    if command.startswith("intrigue scenario"):
+        assert out.strip().endswith("16 passed, 0 failed")
+    if command.startswith("intrigue simulate"):
+        assert "Werewolf, 8 players, 20 games" in out
+    if command.startswith("intrigue demo"):
+        assert "win!" in out
