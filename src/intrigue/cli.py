@@ -39,8 +39,14 @@ def validate(files: List[Path] = typer.Argument(..., help="DSL files to check.")
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of DSL files (for editors)."""
+def schema(protocol: bool = typer.Option(False, "--protocol",
+                                         help="The WebSocket protocol's messages instead (for client authors).")) -> None:
+    """Print the JSON Schema of DSL files (for editors), or with --protocol of the WebSocket messages."""
+    if protocol:
+        from .protocol import json_schema as protocol_schema
+
+        print(json.dumps(protocol_schema(), indent=2))
+        return
     from .dsl import json_schema
 
     print(json.dumps(json_schema(), indent=2))
@@ -147,7 +153,8 @@ def demo(game: str = "coup", players: int = 4, seed: int = 0) -> None:
 
 
 # Commands that live with the part of Intrigue they drive register themselves here.
-COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.bots.commands", "intrigue.graph"]
+COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.bots.commands", "intrigue.graph",
+                              "intrigue.client.commands", "intrigue.arena.commands"]
 
 
 def _register_commands() -> None:
