@@ -101,12 +101,16 @@ def test_bots_play_whole_matches_and_rematches_over_the_protocol(server):
         assert sum(played[game].won for played in outcomes) == 1
 
 
-def test_intrigue_agent_seats_a_bot_in_a_room_on_a_server(server, http):
+@pytest.mark.parametrize("held", [False, True], ids=["joins", "token"])
+def test_intrigue_agent_seats_a_bot_in_a_room_on_a_server(server, http, held):
     room = create_room(http, seats=2)
     invite = f"{server.url}/room/{room['room']}"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    agent = subprocess.Popen([sys.executable, "-m", "intrigue.cli", "agent", invite, "--bot", "heuristic",
-                              "--name", "Hal"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    how = ["--name", "Hal"]
+    if held:  # a seat already held (docs/agents.md: --token)
+        how = ["--token", http.post(f"/api/rooms/{room['room']}/join", json={"name": "Hal"}).json()["token"]]
+    agent = subprocess.Popen([sys.executable, "-m", "intrigue.cli", "agent", invite, "--bot", "heuristic", *how],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         aria = SyncClient(server.ws_url, room["room"], room["token"])
         aria.until(lambda m: m["type"] == "room" and m["seats"][1]["name"] == "Hal" and m["seats"][1]["connected"],
@@ -125,7 +129,7 @@ def test_intrigue_agent_seats_a_bot_in_a_room_on_a_server(server, http):
     assert agent.returncode == 0, err
     won = aria.view["winners"] == ["Hal"]
     assert f"match {aria.match}: {'won' if won else 'lost'}" in out
-    assert f"joined room {room['room']} at seat 1 as 'Hal'" in err
+    assert (f"joined room {room['room']} at seat 1 as 'Hal'" in err) != held
 
 
 def test_intrigue_agent_explains_a_bad_link_or_bot():
