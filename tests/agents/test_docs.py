@@ -16,7 +16,8 @@ DOC = (Path(__file__).parents[2] / "docs" / "agents.md").read_text(encoding="utf
 
 
 def test_the_python_client_example_plays_a_match(server):
-    code = re.search(r"```python\n(.*?)```", DOC, re.S).group(1)
+    section = DOC[DOC.index("## Remote bot: a seat over the protocol"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(code, "docs/agents.md", "exec"), {"BASE": server.url, "__name__": "example"})  # noqa: S102
