@@ -84,6 +84,7 @@ class ChatServer:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.server.daemon_threads = True
+        self.server.handle_error = lambda request, address: None  # a client that gave up (slow, drip) is expected
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
