@@ -170,9 +170,15 @@ export function renderView(root, view, ctx = {}) {
         h("h2", {}, (prompt && prompt.prompt) || "Your choice"), ctx.countdown || null),
       keptButtons(root, options, ctx.onChoose, decision));
   } else if (!view.over && (view.waiting || []).length) {
+    // In a secret decision `waiting` lists everyone who could be acting, not the actors.
     panel = h("section", {class: "decision", "aria-label": "Waiting"},
       h("div", {class: "decision-head"},
         h("p", {class: "waiting"}, `Waiting for ${view.waiting.join(", ")}`), ctx.countdown || null));
+  } else if (!view.over && ctx.countdown && ctx.countdown.dataset.kind === "phase") {
+    // A timer phase nobody can end early: only its countdown.
+    panel = h("section", {class: "decision", "aria-label": "Waiting"},
+      h("div", {class: "decision-head"}, h("p", {class: "waiting"}, "Waiting for the time to run out"),
+        ctx.countdown));
   }
 
   const hands = byKind("hand");
@@ -222,11 +228,13 @@ export class Countdown {
   set(timer) {
     if (!timer || timer.seconds_left === null || timer.seconds_left === undefined) {
       this.deadline = null;
+      this.node.dataset.kind = "";
     } else {
       this.deadline = performance.now() + timer.seconds_left * 1000;
       this.total = timer.seconds || timer.seconds_left;
       // "grace": timers are off, but a disconnected player is decided for after a grace period.
-      this.node.title = timer.kind === "grace" ? "time before an absent player is decided for" : "time left to decide";
+      this.node.title = timer.kind === "grace" ? "time before an absent player is decided for"
+        : timer.kind === "phase" ? "time left in this phase" : "time left to decide";
       this.node.dataset.kind = timer.kind || "";
     }
     this.tick();
