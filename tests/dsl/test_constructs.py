@@ -451,8 +451,9 @@ def test_the_clock_is_refused_when_nothing_waits_for_it(tmp_path):
       next_phase: {id: 9, name: End}
     """)
     match = Match(lab, ["A", "B", "C"])
-    with pytest.raises(Refused):
+    with pytest.raises(Refused) as refused:
         match.choose(CLOCK, TIME_UP)
+    assert refused.value.code == "unknown_seat"  # the clock is no seat when no timer phase waits
 
 
 def test_a_failing_statement_names_its_file_line_and_phase(tmp_path):

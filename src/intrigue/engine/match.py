@@ -319,10 +319,9 @@ class Match:
             raise Refused("over", "the match is over")
         if version is not None and not self._current(version):
             raise Refused("stale_version", f"version {version} is stale: the match is at version {self.version}")
-        if seat == CLOCK:
-            if self.decision is None or self.decision.clock is None or option != TIME_UP:
-                raise Refused("not_pending", "no timer phase is waiting for its clock")
-            return
+        if seat == CLOCK and option == TIME_UP and self.decision is not None and self.decision.clock is not None \
+                and not self.decision.complete:
+            return  # the clock's move: the timer phase's time is up
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
