@@ -47,6 +47,8 @@ class DecisionTimer:
     def __init__(self, room: "Room"):
         self.room = room
         self.current: Timer | None = None
+        #: In a timer phase, a second clock: the grace of a disconnected player who may end it early.
+        self.grace: Timer | None = None
         #: After a restart: (decision number, wall-clock time it opened), so that the
         #: recovered decision's timer runs on from where it was, not from the start.
         self.recovered: tuple[int, float] | None = None
@@ -77,6 +79,7 @@ class DecisionTimer:
         assert match is not None
         decision = match.decision
         wanted = self.wanted() if decision is not None and not decision.complete else None
+        self.refresh_grace()
         if wanted is None:
             self.cancel()
             return
@@ -96,6 +99,43 @@ class DecisionTimer:
         if self.current and self.current.handle:
             self.current.handle.cancel()
         self.current = None
+
+    def refresh_grace(self) -> None:
+        """A timer phase runs its own clock, but a disconnected player who may end it early must not
+        hold the early end: after ``disconnect_grace`` their default (``Ready``) is chosen for them."""
+        room, match = self.room, self.room.match
+        decision = match.decision if match is not None else None
+        absent = []
+        if decision is not None and decision.clock is not None and not decision.complete:
+            absent = [s for s in apparent_pending(decision) if room.seats[s].human and not room.seats[s].connected]
+        if not absent:
+            if self.grace and self.grace.handle:
+                self.grace.handle.cancel()
+            self.grace = None
+            return
+        if self.grace and self.grace.key == match.decisions:
+            return
+        loop = asyncio.get_event_loop()
+        seconds = room.lobby.settings.disconnect_grace
+        self.grace = Timer(match.decisions, "grace", seconds, loop.time() + seconds)
+        self.grace.handle = loop.call_later(seconds, self.expire_grace, self.grace)
+
+    def expire_grace(self, timer: Timer) -> None:
+        room, match = self.room, self.room.match
+        if timer is not self.grace or match is None or match.over or match.decisions != timer.key:
+            return
+        self.grace = None
+        for seat in list(match.pending):
+            if match.over or match.decisions != timer.key or room.seats[seat].connected:
+                continue
+            try:
+                room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
+            except Refusal as refusal:
+                log.error("room %s: grace move refused: %s", room.code, refusal.message)
+                break
+        if room.match is match:
+            room.after_change()
+            room.broadcast_views()
 
     def expire(self, timer: Timer) -> None:
         """Time is up: a timer phase ends; every seat still pending gets the game's timeout choice."""
