@@ -212,7 +212,7 @@ def test_files_without_extensions_mean_what_they_meant():
     assert "when" not in seed and "effects" not in seed
 
 
-@pytest.mark.parametrize("path", ["dsfgs/dsfgs.yaml", "heist/heist.yaml"])
+@pytest.mark.parametrize("path", ["dsfgs/dsfgs.yaml", "heist/heist.yaml", "werewolf/werewolf.yaml", "avalon/avalon.yaml"])
 def test_the_json_schema_accepts_the_extended_files(path):
     data = yaml.safe_load((GAMES / path).read_text())
     jsonschema.validate(json.loads(json.dumps(data)), json_schema())
