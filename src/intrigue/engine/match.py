@@ -77,13 +77,15 @@ class Decision:
     answers: dict[int, str] = field(default_factory=dict)
     closed_by: int | None = None
     opened_at: int = 0
-    secret: bool = False
-    cover: tuple[int, ...] = ()
-    acks: frozenset[int] = frozenset()
-    partners: frozenset[int] = frozenset()
-    named: dict[str, tuple[int, ...]] | None = None
-    picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
-    outcome: Any = None  # the Outcome statements read, computed once it is closed
+    # What only some decisions have is set on those (the class holds the common value), so that
+    # the decisions of every game stay as cheap to make as they were.
+    secret: ClassVar[bool] = False
+    cover: ClassVar[tuple[int, ...]] = ()
+    acks: ClassVar[frozenset[int]] = frozenset()
+    partners: ClassVar[frozenset[int]] = frozenset()
+    named: ClassVar[dict[str, tuple[int, ...]] | None] = None
+    picks: ClassVar[dict[int, tuple[int, tuple[int, ...]]] | None] = None
+    outcome: ClassVar[Any] = None  # the Outcome statements read, computed once it is closed
     #: Whether a seat with a single option is answered by the engine (not in secret or timed decisions).
     automatic: ClassVar[bool] = True
     clock: ClassVar[float | None] = None
@@ -113,7 +115,7 @@ class Decision:
         other.closing = dict(self.closing)
         other.manual = set(self.manual)
         other.answers = dict(self.answers)
-        other.outcome = None
+        other.__dict__.pop("outcome", None)
         return other
 
     @property
@@ -496,15 +498,19 @@ class Match:
                 raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
         if clock is None:
             decision = Decision(self.phase_id, criteria.wait_for or "", offers, dict(self._closing),
-                                set(self._manual), opened_at=self.version, named=self._named, picks=self._picks)
+                                set(self._manual), opened_at=self.version)
         else:
-            decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, named=self._named,
-                                     picks=self._picks, clock=clock, ends_early=criteria.ends_early or "all")
+            decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
+                                     ends_early=criteria.ends_early or "all")
+        if self._named is not None:
+            decision.named = self._named  # type: ignore[misc]
+        if self._picks is not None:
+            decision.picks = self._picks  # type: ignore[misc]
         if plan.secret:
             self._hide_actors(decision)
         if plan.joint is not None:
-            decision.partners = frozenset(seat for seat in offers if seat not in decision.acks
-                                          and plan.joint(self.scope(seat)))
+            decision.partners = frozenset(seat for seat in offers  # type: ignore[misc]
+                                          if seat not in decision.acks and plan.joint(self.scope(seat)))
         self.decision = decision
         self._stage = "deciding"
         self.decisions += 1
@@ -524,16 +530,16 @@ class Match:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is secret, but "
                               f"{', '.join(outside)} act(s) outside its cover")
         decision.offers = {seat: offers.get(seat) or [plan.acknowledge] for seat in cover}
-        decision.acks = frozenset(seat for seat in cover if seat not in offers)
-        decision.cover = tuple(cover)
-        decision.secret = True
+        decision.acks = frozenset(seat for seat in cover if seat not in offers)  # type: ignore[misc]
+        decision.cover = tuple(cover)  # type: ignore[misc]
+        decision.secret = True  # type: ignore[misc]
         decision.automatic = False  # type: ignore[misc] - a secret decision answers nobody by itself
 
     def _auto_answer(self) -> None:
+        """A seat with a single option is answered at once (never in a secret decision, which tells
+        nothing by answering for anyone, nor in a timer phase, which waits)."""
         decision = self.decision
         assert decision is not None
-        if not decision.automatic:
-            return  # a secret decision tells nothing by answering for anyone; a timer waits
         for seat in list(decision.pending):
             options = decision.offers[seat]
             if len(options) == 1 and seat not in decision.manual and decision.closed_by is None:
@@ -546,51 +552,49 @@ class Match:
 
         A failure of the rules is re-raised as :class:`RuleError`, naming the file, line and phase.
         """
+        budget = MAX_PHASES_WITHOUT_DECISION
         try:
-            self._run()
+            while not self.over:
+                decision = self.decision
+                if decision is not None:
+                    if decision.automatic:
+                        self._auto_answer()
+                    if not decision.complete:
+                        return
+                    self.decision = None
+                    self._stage = "after"
+                    if decision.clock is None or self._plan.phase.completion_criteria.options:
+                        self.last_decision = decision  # statements read it from now on
+                        if self._plan.record is not None:
+                            self._record(decision)
+                if self._run_tools():
+                    continue
+                program = self._plan.effects
+                if program is not None:
+                    program.run(self)
+                nxt = self._next_phase_id()
+                if nxt is None:
+                    self.over = True
+                    self._targets = []
+                    return
+                budget -= 1
+                if budget <= 0:
+                    raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
+                                      f"(last: {self.phase_id} {self.phase.name})")
+                self._enter(nxt)
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
             raise RuleError(str(exc), self.game.where(("phases", self.phase_id)), self.phase_id,
                             self.phase.name) from exc
 
-    def _run(self) -> None:
-        budget = MAX_PHASES_WITHOUT_DECISION
-        while not self.over:
-            if self.decision is not None:
-                self._auto_answer()
-                if not self.decision.complete:
-                    return
-                closed = self.decision
-                self.decision = None
-                self._stage = "after"
-                if closed.clock is None or self._plan.phase.completion_criteria.options:
-                    self._close(closed)
-            if self._run_tools():
-                continue
-            program = self._plan.effects
-            if program is not None:
-                program.run(self)
-            nxt = self._next_phase_id()
-            if nxt is None:
-                self.over = True
-                self._targets = []
-                return
-            budget -= 1
-            if budget <= 0:
-                raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
-                                  f"(last: {self.phase_id} {self.phase.name})")
-            self._enter(nxt)
-
-    def _close(self, decision: Decision) -> None:
-        """The decision is answered: statements read it from now on; ``record`` keeps each answer."""
-        self.last_decision = decision
+    def _record(self, decision: Decision) -> None:
+        """``record: <field>``: each player's answer (null for those not asked) in that field."""
         field_name = self._plan.record
-        if field_name is not None:
-            acks = decision.acks
-            for seat, player in enumerate(self.players):
-                answer = decision.answers.get(seat)
-                player[field_name] = answer if seat not in acks else None
+        acks = decision.acks
+        for seat, player in enumerate(self.players):
+            answer = decision.answers.get(seat)
+            player[field_name] = answer if seat not in acks else None
 
     def _next_phase_id(self) -> int | None:
         plan = self._plan
