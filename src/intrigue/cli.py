@@ -148,7 +148,7 @@ def demo(game: str = "coup", players: int = 4, seed: int = 0) -> None:
 
 # Commands that live with the part of Intrigue they drive register themselves here.
 COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.store.commands",
-                              "intrigue.bots.commands", "intrigue.graph"]
+                              "intrigue.cluster.commands", "intrigue.bots.commands", "intrigue.graph"]
 
 
 def _register_commands() -> None:

@@ -22,6 +22,7 @@ LAYERS = {
     "store": 2,
     "bots": 3,
     "env": 4,
+    "cluster": 4,  # leases, the bus, the shared directory, local services: the server's node mode uses them
     "server": 5,
     "web": 5,
     "graph": 4,  # draws any game's phase graph (the server serves it)

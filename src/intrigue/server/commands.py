@@ -13,10 +13,10 @@ import typer
 DB_HELP = "The SQLite database file."
 
 
-def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
-    from ..store import StoreError, open_store  # noqa: PLC0415
+def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
+    from ..store import StoreError, is_url, open_store  # noqa: PLC0415
 
-    if must_exist and not db.exists():
+    if must_exist and not is_url(str(db)) and not Path(db).exists():
         typer.echo(f"error: {db} does not exist", err=True)
         raise typer.Exit(2)
     try:
@@ -50,23 +50,49 @@ def register(app: typer.Typer) -> None:
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
                                                            "loss; 'normal' survives a crash of the server "
-                                                           "(kill -9) and is much faster.")) -> None:
-        """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+                                                           "(kill -9) and is much faster."),
+              store_location: Optional[str] = typer.Option(None, "--store", help="The store: a SQLite file or a "
+                                                           "postgresql:// URL (instead of --db)."),
+              node: Optional[str] = typer.Option(None, "--node", help="Run as this node of a cluster (needs a "
+                                                 "postgresql:// --store and --redis; docs/scaling.md)."),
+              redis: Optional[str] = typer.Option(None, "--redis", help="The cluster's Redis (redis://…)."),
+              lease: float = typer.Option(1.5, help="Seconds a node's lease lives without renewal (it is renewed "
+                                                    "every fifth of that); a dead node's rooms move after it."),
+              cluster_name: str = typer.Option("intrigue", "--cluster-name", help="Names this cluster's keys and "
+                                               "channels in Redis (several clusters may share one Redis).")) -> None:
+        """Serve the lobby, the live games and the web client (recovers unfinished games from the store)."""
         import uvicorn  # noqa: PLC0415
 
-        from .app import create_app  # noqa: PLC0415
+        from ..store import is_url  # noqa: PLC0415
+        from .app import ClusterOptions, create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-        store = _store(db, synchronous=synchronous)
+        location = store_location or str(db)
+        cluster = None
+        if node is not None or redis is not None:
+            if node is None or redis is None or not is_url(location):
+                typer.echo("error: a cluster node needs --node NAME, --redis redis://… and a postgresql:// --store "
+                           "(the nodes share them)", err=True)
+                raise typer.Exit(2)
+            if not 0.3 <= lease <= 60:
+                typer.echo(f"error: --lease must be from 0.3 to 60 seconds, not {lease}", err=True)
+                raise typer.Exit(2)
+            cluster = ClusterOptions(node, redis, lease, f"{cluster_name}:")
+        store = _store(location, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address)
-        application = create_app(store, settings)
+        try:
+            application = create_app(store, settings, cluster=cluster)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
         for line in application.state.restored:
             typer.echo(f"restored room {line}", err=True)
         for problem in application.state.lobby.problems:
             typer.echo(f"error: {problem}", err=True)
-        typer.echo(f"Intrigue on http://{host}:{port}/ (database {db})", err=True)
+        where = f"node {node} of a cluster, " if node else ""
+        typer.echo(f"Intrigue on http://{host}:{port}/ ({where}store {getattr(store, 'path', location)})", err=True)
         uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
                     ws_per_message_deflate=False)
 

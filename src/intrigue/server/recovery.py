@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ..store import ChoiceRecord, MatchRecord, RoomRecord, Store
 from .matches import opened_time, rebuild
 from .room import Room
 from .settings import now_iso
@@ -26,20 +27,7 @@ def recover(lobby: "Lobby") -> list[str]:
     broken: set[int] = set()  # matches of rooms that failed: left exactly as stored
     for record in lobby.store.open_rooms():
         try:
-            room = Room(lobby, record)
-            if record.match is not None:
-                match_record = lobby.store.load_match(record.match)
-                if match_record is None:
-                    raise ValueError(f"its match {record.match} is missing from the store")
-                choices = lobby.store.choices(record.match)
-                match = rebuild(match_record, choices)
-                room._install(match, record.match)
-                if match.decision is not None:
-                    room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
-                if match.over and room.status == "playing":
-                    room.status = "finished"
-                    lobby.store.finish_match(record.match, list(match.winners), now_iso())
-                    room.save()
+            room = restore(lobby, record)
             lobby.rooms[room.code] = room
             restored.append(f"{room.code} ({room.game.id}, {room.status}"
                             + (f", match {room.match_id} at version {room.match.version}" if room.match else "")
@@ -52,6 +40,33 @@ def recover(lobby: "Lobby") -> list[str]:
                 broken.add(record.match)
     restored += settle_orphans(lobby, broken)
     return restored
+
+
+def restore(lobby: "Lobby", record: RoomRecord, loaded: tuple[MatchRecord, list[ChoiceRecord]] | None = None,
+            fenced: Store | None = None) -> Room:
+    """One stored room back to life, its match re-executed from the log (``loaded``: already read).
+
+    ``fenced`` is the store handle the room writes through (a cluster node's,
+    carrying its fencing token); raises if the room does not replay.
+    """
+    room = Room(lobby, record)
+    room.fenced = fenced
+    if record.match is not None:
+        if loaded is None:
+            match_record = lobby.store.load_match(record.match)
+            if match_record is None:
+                raise ValueError(f"its match {record.match} is missing from the store")
+            loaded = (match_record, lobby.store.choices(record.match))
+        match_record, choices = loaded
+        match = rebuild(match_record, choices)
+        room._install(match, record.match)
+        if match.decision is not None:
+            room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
+        if match.over and room.status == "playing":
+            room.status = "finished"
+            room.store.finish_match(record.match, list(match.winners), now_iso())
+            room.save()
+    return room
 
 
 def settle_orphans(lobby: "Lobby", broken: set[int]) -> list[str]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .. import games as game_registry
 from ..engine import Game, Match
 from ..engine.errors import Refused
-from ..store import ChatRecord, ChoiceRecord, Conflict, RoomRecord, Store, StoreError
+from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version
 from .protocol import Bucket, Refusal, clean_chat, clean_name
@@ -58,11 +58,13 @@ class Room:
         self.timer = DecisionTimer(self)
         self.autoplay = Autoplay(self)
         self.idle_since: float = time.monotonic()
+        #: In a cluster: the store handle carrying this node's fencing token for the room.
+        self.fenced: Store | None = None
 
     # -- facts -----------------------------------------------------------------
     @property
     def store(self) -> Store:
-        return self.lobby.store
+        return self.fenced or self.lobby.store
 
     def record(self) -> RoomRecord:
         return RoomRecord(self.code, self.game.id, self.host, self.private, dict(self.options), self.status,
@@ -71,6 +73,8 @@ class Room:
     def save(self) -> None:
         try:
             self.store.save_room(self.record())
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"the room could not be stored: {exc}", 503) from exc
 
@@ -183,6 +187,8 @@ class Room:
         try:
             match_id = self.store.create_match(self.code, self.game.id, game_version(self.game), names, bots,
                                                seed, options, now_iso())
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"the match could not be stored: {exc}", 503) from exc
         previous = (self.status, self.match_id)
@@ -251,6 +257,8 @@ class Room:
         message = {"type": "room", **self.public()}
         for sink in self._all_sinks():
             sink.send(message)
+        if self.lobby.cluster is not None:
+            self.lobby.cluster.room_changed(self)
 
     def view_message(self, seat: int | None) -> dict[str, Any]:
         assert self.match is not None
@@ -290,6 +298,8 @@ class Room:
             self.store.append_choice(self.match_id, ChoiceRecord(match.version, seat, option, source, now_iso()))
         except Conflict as exc:
             raise Refusal("stale_version", str(exc), 409) from exc
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             log.error("room %s: could not store a move: %s", self.code, exc)
             raise Refusal("storage", f"your move could not be stored, so it was not applied ({exc})", 503) from exc
@@ -311,12 +321,24 @@ class Room:
             self.store.finish_match(self.match_id, list(self.match.winners), now_iso())
             self.status = "finished"
             self.save()
+        except Fenced as exc:  # another node took the room: it finishes the match from the log
+            self.moved(exc)
+            return
         except (StoreError, Refusal) as exc:  # the log is complete; recovery will mark it finished
             log.error("room %s: could not mark match %s finished: %s", self.code, self.match_id, exc)
             self.status = "finished"
         self.broadcast_room()
         if not self.rematch_needed():  # every human has left: nobody can ask for a rematch
             self.close()
+
+    def moved(self, why: Exception) -> Refusal:
+        """Another node owns this room now (the store refused our fencing token): let go of it here.
+
+        Its connections are closed so that the clients reconnect and reach the new owner.
+        """
+        log.warning("room %s: %s; handing it over", self.code, why)
+        self.lobby.let_go(self)
+        return Refusal("moved", f"room {self.code} moved to another server; reconnect", 503)
 
     def close(self) -> None:
         self.status = "closed"
@@ -339,6 +361,8 @@ class Room:
         record = ChatRecord(self.code, seat.seat, seat.name or "", text, now_iso())
         try:
             self.store.add_chat(record)
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"your message could not be stored ({exc})", 503) from exc
         message = {"type": "chat", "from": record.name, "seat": record.seat, "text": record.text, "at": record.at}
