@@ -65,3 +65,22 @@ def pg_url(postgres):
     with psycopg.connect(postgres.url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     yield postgres.url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def make_cluster(pg_url, redis_server, service_folder):
+    """Nodes (and a proxy) of a new cluster on a fresh database; stopped after the test."""
+    from intrigue.cluster.local import LocalCluster
+
+    made = []
+
+    def make(lease: float = 1.5, extra: list[str] | None = None) -> LocalCluster:
+        name = f"t{uuid.uuid4().hex[:8]}"
+        cluster = LocalCluster(service_folder / name, pg_url, redis_server.url, lease,
+                               ["--bot-delay", "0", "--room-quota", "10000", "--cluster-name", name, *(extra or [])])
+        made.append(cluster)
+        return cluster
+
+    yield make
+    for cluster in made:
+        cluster.stop()

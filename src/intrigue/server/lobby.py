@@ -148,6 +148,7 @@ class Lobby:
         self._created[client] = recent + [loop_time]
         if self.cluster is not None:
             self.cluster.record_creation(client, code)
+            self.cluster.room_changed(room)
         return room, token
 
     def _options(self, game: Game, options: dict[str, Any], private: bool) -> dict[str, Any]:
