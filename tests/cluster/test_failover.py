@@ -129,3 +129,23 @@ def test_a_node_paused_past_its_lease_cannot_write_when_it_wakes(make_cluster):
     assert again.settle(lambda v: v["version"] == version)["waiting"] == ["Bot 1"]
     assert httpx.get(a.url + "/api/health", trust_env=False).status_code == 200  # a serves again, new lease
     again.close()
+
+
+def test_a_timer_goes_on_from_when_its_decision_opened_on_the_node_that_takes_over(make_cluster):
+    cluster = make_cluster()
+    a, b = cluster.start_node("a"), cluster.start_node("b")
+    created = post(a.url, "/api/rooms", {"game": "coup", "name": "Aria", "seats": 2, "private": True,
+                                         "options": {"turn_timer": 60, "window_timer": 60}})
+    post(a.url, f"/api/rooms/{created['room']}/join", {"name": "Blake"})
+    post(a.url, f"/api/rooms/{created['room']}/start", {"token": created["token"]})
+    started = time.monotonic()
+    time.sleep(3)
+    cluster.kill("a")
+    from tests.server.support import Client
+
+    client = Client(b.ws_url, created["room"], created["token"])  # waits in hello until b owns the room
+    view = client.settle(lambda v: v["version"] == 0, timeout=15)
+    left = client.timer["seconds_left"]
+    assert view["waiting"] and client.timer["seconds"] == 60
+    assert 60 - (time.monotonic() - started) - 1 <= left <= 57, f"the timer restarted ({left} s left)"
+    client.close()

@@ -80,15 +80,17 @@ class ServerThread(Loopback):
 class ServerProcess(Loopback):
     """``intrigue serve`` as a subprocess (for SIGKILL)."""
 
-    def __init__(self, db: Path, port: int | None = None):
-        self.db = db
+    def __init__(self, db: Path, port: int | None = None, store: str | None = None):
+        self.db = db  # the SQLite file, and where the log goes
+        self.store = store  # a postgresql:// URL to serve from instead of db
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":
         self.log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "intrigue.cli", "serve", "--port", str(self.port), "--db", str(self.db),
+            [sys.executable, "-m", "intrigue.cli", "serve", "--port", str(self.port),
+             *(["--store", self.store] if self.store else ["--db", str(self.db)]),
              "--bot-delay", "0", "--room-quota", "10000"],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 20

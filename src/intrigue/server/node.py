@@ -118,6 +118,7 @@ class Node:
         self.flush_wanted = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
         self.taken = 0  # rooms taken over from dead nodes (for the logs and the tests)
+        self.rejoin = False  # the lease was lost: take a new one at the next tick
         lobby.cluster = self
 
     @property
@@ -150,7 +151,7 @@ class Node:
             await self.redis.aclose()
 
     def healthy(self) -> bool:
-        return self.lease.held()
+        return self.lease.held() and not self.rejoin
 
     async def _watch(self) -> None:
         interval = self.ttl / 5
@@ -162,21 +163,24 @@ class Node:
                 raise
             except Exception:  # noqa: BLE001 - the watcher must keep running (Redis or PostgreSQL away)
                 log.exception("node %s: the lease watch failed", self.node)
-                if not self.lease.held():
-                    await self._lost()
+                if not self.lease.held() and not self.rejoin:
+                    self._let_go_of_everything()  # our rooms may be someone else's by now
 
     async def tick(self) -> None:
+        if self.rejoin:
+            await self._rejoin()
         if not await self.lease.renew():
-            await self._lost()
+            self._let_go_of_everything()
+            await self._rejoin()
             return
         live = await self.lease.live()
         self.live = set(live)
         self._drop_dead_peers()
         await self._take_orphans(live)
 
-    async def _lost(self) -> None:
+    def _let_go_of_everything(self) -> None:
         """Our lease expired (a pause, Redis away): other nodes may own our rooms now. Let all of them
-        go, close every relayed connection, and start again under a new lease."""
+        go and close every relayed connection; the next tick starts again under a new lease."""
         log.warning("node %s lost lease %s: letting go of %d rooms", self.node, self.name, len(self.lobby.rooms))
         for room in list(self.lobby.rooms.values()):
             self.lobby.let_go(room)
@@ -185,10 +189,16 @@ class Node:
             conn.close(1012, "the server lost its lease: reconnect")
         self.sinks.clear()
         self.held.clear()
+        self.rejoin = True
+
+    async def _rejoin(self) -> None:
+        """A new lease (a new name, a new channel on the bus)."""
         await self.bus.stop()
         await self.lease.acquire()
         self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
         await self.bus.start()
+        self.rejoin = False
+        log.info("node %s holds lease %s", self.node, self.name)
 
     def _drop_dead_peers(self) -> None:
         for cid, conn in list(self.links.items()):  # we relay for a dead owner: the client must reconnect
