@@ -2,43 +2,36 @@
 
 from __future__ import annotations
 
-import asyncio
+import time
 import uuid
 
 import redis
-import redis.asyncio as aioredis
 
 from intrigue.cluster.directory import Directory
 from intrigue.cluster.leases import Lease, preferred
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 def test_a_lease_lives_while_renewed_and_is_never_recreated_by_its_old_holder(redis_server):
-    async def scenario():
-        client = aioredis.from_url(redis_server.url)
-        prefix = f"t{uuid.uuid4().hex[:8]}:"
-        a, b = Lease(client, "a", ttl=0.3, prefix=prefix), Lease(client, "b", ttl=0.3, prefix=prefix)
-        name_a, name_b = await a.acquire(), await b.acquire()
-        assert name_a.startswith("a.") and sorted(await a.live()) == sorted([name_a, name_b])
-        for _ in range(5):  # renewed faster than it expires: alive well past its time to live
-            await asyncio.sleep(0.1)
-            assert await a.renew() and await b.renew()
-        for _ in range(6):  # a pauses past its lease while b keeps renewing
-            await asyncio.sleep(0.1)
-            assert await b.renew()
-        assert await a.live() == [name_b]
-        assert await a.renew() is False  # the old holder cannot bring it back…
-        assert await client.exists(a.key(name_a)) == 0
-        again = await a.acquire()  # …it takes a new lease under a new name
-        assert again != name_a and sorted(await a.live()) == sorted([again, name_b])
-        await a.release()
-        assert await a.live() == [name_b]
-        await client.aclose()
-
-    run(scenario())
+    client = redis.Redis.from_url(redis_server.url)
+    prefix = f"t{uuid.uuid4().hex[:8]}:"
+    a, b = Lease(client, "a", ttl=0.3, prefix=prefix), Lease(client, "b", ttl=0.3, prefix=prefix)
+    name_a, name_b = a.acquire(), b.acquire()
+    assert name_a.startswith("a.") and sorted(a.live()) == sorted([name_a, name_b])
+    b.keep(alive=lambda: True)  # b renews from its thread; a does not
+    time.sleep(0.6)
+    assert a.live() == [name_b] and b.held() and not a.held()
+    assert a.renew() is False  # the old holder cannot bring its lease back…
+    assert client.exists(a.key(name_a)) == 0
+    again = a.acquire()  # …it takes a new lease under a new name
+    assert again != name_a and sorted(a.live()) == sorted([again, name_b])
+    a.release()
+    assert a.live() == [name_b]
+    stalled = [False]
+    b.keep(alive=lambda: not stalled[0])
+    stalled[0] = True  # b's event loop stalls: its thread stops renewing and the lease runs out
+    time.sleep(0.6)
+    assert a.live() == [] and not b.held()
+    b.stop_keeping()
 
 
 def test_rooms_of_a_dead_node_are_spread_over_the_live_ones():

@@ -109,13 +109,15 @@ async def failover_player(url: str, room: str, token: str, watch: Watch, warm_mo
         try:
             async with connect(url, open_timeout=10, max_size=2 ** 22, compression=None, proxy=None) as ws:
                 await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
-                while not stop.is_set():
+                while not stop.is_set():  # noqa: ASYNC110 - a message or a look every 0.5 s
                     try:
                         message = json.loads(await asyncio.wait_for(ws.recv(), timeout=0.5))
                     except asyncio.TimeoutError:
                         message = {"type": "tick"}  # look again: the kill may have happened meanwhile
                     if message["type"] == "error":
                         watch.errors[message["code"]] = watch.errors.get(message["code"], 0) + 1
+                        if latest is None:  # the hello was refused (its node was busy or gone): try again
+                            raise ConnectionError(message["code"])
                     elif message["type"] == "view":
                         latest = (message["match"], message["view"])
                         match, view = latest

@@ -41,7 +41,7 @@ def free_port() -> int:
 def start_server(port: int, db: Path, synchronous: str = "full") -> subprocess.Popen:
     command = [sys.executable, "-c", "from intrigue.cli import main; main()", "serve", "--host", HOST,
                "--port", str(port), "--db", str(db), "--bot-delay", "0", "--room-quota", "1000000",
-               "--sockets-per-address", "100000",
+               "--sockets-per-address", "100000", "--seats-per-address", "100000",
                "--synchronous", synchronous]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

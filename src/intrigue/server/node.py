@@ -52,6 +52,8 @@ LOCAL = ""
 ANY_TAKER_AFTER = 1.0
 #: How long a gateway waits for an owner's answer before looking again at who owns the room.
 ANSWER_TIMEOUT = 1.0
+#: The lease thread stops renewing once the event loop has shown no sign of life for this long (seconds).
+LOOP_STALL = 5.0
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
 LISTED = ("waiting", "playing", "finished")
@@ -105,8 +107,10 @@ class Node:
         self.ttl = ttl
         self.prefix = prefix
         self.redis = aioredis.from_url(redis_url)
-        self.directory = Directory(redis.Redis.from_url(redis_url), prefix)
-        self.lease = Lease(self.redis, name, ttl, prefix)
+        self.sync_redis = redis.Redis.from_url(redis_url)
+        self.directory = Directory(self.sync_redis, prefix)
+        # the lease has its own connection: its renewal thread must never wait behind the event loop's calls
+        self.lease = Lease(redis.Redis.from_url(redis_url), name, ttl, prefix)
         self.bus: Bus = None  # type: ignore[assignment]  # made in start(), once the lease has its name
         self.ops: dict[str, Callable[..., dict[str, Any]]] = {}
         self.sinks: dict[tuple[str, int], RelaySink] = {}   # owner side: (gateway, cid) → sink
@@ -119,6 +123,7 @@ class Node:
         self.tasks: list[asyncio.Task[None]] = []
         self.taken = 0  # rooms taken over from dead nodes (for the logs and the tests)
         self.rejoin = False  # the lease was lost: take a new one at the next tick
+        self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
         lobby.cluster = self
 
     @property
@@ -127,12 +132,22 @@ class Node:
 
     # -- life ----------------------------------------------------------------------------
     async def start(self) -> None:
-        await self.lease.acquire()
+        self.lease.acquire()
+        self.lease.keep(self._loop_alive)
         self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
         await self.bus.start()
-        self.live = set(await self.lease.live())
+        self.live = set(self.lease.live())
         log.info("node %s holds lease %s", self.node, self.name)
-        self.tasks = [asyncio.create_task(self._watch()), asyncio.create_task(self._flush())]
+        self.tasks = [asyncio.create_task(self._watch()), asyncio.create_task(self._flush()),
+                      asyncio.create_task(self._heartbeat())]
+
+    def _loop_alive(self) -> bool:
+        return time.monotonic() - self.beat < LOOP_STALL
+
+    async def _heartbeat(self) -> None:
+        while True:
+            self.beat = time.monotonic()
+            await asyncio.sleep(0.1)
 
     async def stop(self) -> None:
         """A clean stop: give the lease up so that the other nodes take the rooms at once."""
@@ -144,7 +159,7 @@ class Node:
         with contextlib.suppress(Exception):
             await self.directory.flush(self.redis)
         with contextlib.suppress(Exception):
-            await self.lease.release()
+            self.lease.release()
         if self.bus is not None:
             await self.bus.stop()
         with contextlib.suppress(Exception):
@@ -169,11 +184,11 @@ class Node:
     async def tick(self) -> None:
         if self.rejoin:
             await self._rejoin()
-        if not await self.lease.renew():
+        if self.lease.lost.is_set():
             self._let_go_of_everything()
             await self._rejoin()
             return
-        live = await self.lease.live()
+        live = self.lease.live()
         self.live = set(live)
         self._drop_dead_peers()
         await self._take_orphans(live)
@@ -194,7 +209,8 @@ class Node:
     async def _rejoin(self) -> None:
         """A new lease (a new name, a new channel on the bus)."""
         await self.bus.stop()
-        await self.lease.acquire()
+        self.lease.acquire()
+        self.lease.keep(self._loop_alive)
         self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
         await self.bus.start()
         self.rejoin = False
@@ -223,8 +239,11 @@ class Node:
                 if preferred(room, live) == self.name or now - self.seen[room] > ANY_TAKER_AFTER]
         if not mine:
             return
-        claimed = self.store.claim_many(mine, self.name, holders=sorted({orphans[r] for r in mine}))
+        dead = sorted({orphans[r] for r in mine})
+        claimed = self.store.claim_many(mine, self.name, holders=dead)
         if claimed:
+            log.info("node %s claimed %d rooms of %s (live: %s)", self.node, len(claimed), ", ".join(dead),
+                     ", ".join(sorted(self.live)))
             await self.adopt(claimed)
 
     async def adopt(self, claimed: dict[str, int]) -> list[str]:
@@ -324,7 +343,7 @@ class Node:
         if code in self.lobby.rooms:
             return LOCAL
         holder = self.store.holder(code)
-        if holder is not None and holder[0] != self.name and await self.redis.exists(self.lease.key(holder[0])):
+        if holder is not None and holder[0] != self.name and self.sync_redis.exists(self.lease.key(holder[0])):
             return holder[0]
         record = self.store.load_room(code)
         if record is None or record.status == "closed":
