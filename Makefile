@@ -13,7 +13,7 @@ CLUSTER_PORT ?= 8080
 $(BIN)/intrigue: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,env,cluster]'
 	@touch $@
 
 run: $(BIN)/intrigue
