@@ -149,3 +149,23 @@ def test_a_timer_goes_on_from_when_its_decision_opened_on_the_node_that_takes_ov
     assert view["waiting"] and client.timer["seconds"] == 60
     assert 60 - (time.monotonic() - started) - 1 <= left <= 57, f"the timer restarted ({left} s left)"
     client.close()
+
+
+def test_listings_codes_and_quotas_are_shared_by_every_node(make_cluster):
+    cluster = make_cluster()
+    quotas = ["--room-quota", "3", "--seats-per-address", "2"]
+    a, b = cluster.start_node("a", extra=quotas), cluster.start_node("b", extra=quotas)
+    rooms = [httpx.post(node.url + "/api/rooms", json={"game": "coup", "name": "Aria", "seats": 4},
+                        trust_env=False).json()["room"] for node in (a, b, a)]
+    assert len(set(rooms)) == 3
+    for node in (a, b):  # each node lists every node's rooms
+        assert sorted(r["room"] for r in httpx.get(node.url + "/api/rooms", trust_env=False).json()) == sorted(rooms)
+    refused = httpx.post(b.url + "/api/rooms", json={"game": "coup", "name": "Aria", "seats": 4}, trust_env=False)
+    assert refused.status_code == 429 and "created 3 rooms in the last hour" in refused.json()["error"]["message"]
+    # joining: the quota counts seats held through any node, in rooms owned by any node
+    assert httpx.post(a.url + f"/api/rooms/{rooms[1]}/join", json={"name": "B"}, trust_env=False).status_code == 200
+    assert httpx.post(b.url + f"/api/rooms/{rooms[0]}/join", json={"name": "C"}, trust_env=False).status_code == 200
+    third = httpx.post(a.url + f"/api/rooms/{rooms[2]}/join", json={"name": "D"}, trust_env=False)
+    assert third.status_code == 429 and "you hold 2 seats" in third.json()["error"]["message"]
+    seats = httpx.get(b.url + f"/api/rooms/{rooms[0]}", trust_env=False).json()["seats"]
+    assert [s["name"] for s in seats[:2]] == ["Aria", "C"]  # b answered for a room a owns
