@@ -260,7 +260,7 @@ class Proxy:
     """HAProxy on 127.0.0.1:``port`` in front of the nodes, from the shipped ``haproxy.cfg``.
 
     WebSockets pass through (HTTP mode keeps the upgraded connection as a
-    tunnel); every node's ``/api/health`` is checked every 300 ms, and a node
+    tunnel); every node's ``/api/health`` is checked every 500 ms, and a node
     marked down has its sessions closed so that clients reconnect elsewhere.
     """
 
