@@ -26,14 +26,15 @@ def post(base: str, path: str, body: dict) -> dict:
     return answer.json()
 
 
-def wait_for(condition, timeout: float, what: str):
+def wait_for(condition, timeout: float, what: str, log=None):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
         time.sleep(0.05)
-    raise AssertionError(f"{what} did not happen within {timeout} s")
+    raise AssertionError(f"{what} did not happen within {timeout} s" +
+                         (f"; its log ends:\n{log.read_text()[-3000:]}" if log else ""))
 
 
 def test_killing_a_node_mid_game_loses_no_acknowledged_move(make_cluster):
@@ -119,15 +120,17 @@ def test_a_node_paused_past_its_lease_cannot_write_when_it_wakes(make_cluster):
     finally:
         a.signal(signal.SIGCONT)
     # a wakes with its bot move due at once: the store refuses it (a's token is stale), a lets the room go
-    wait_for(lambda: "is no longer the room's" in a.log.read_text(), 10, "node a's write being refused")
-    assert human.closed(10), "node a closed the connection of the room it no longer owns"
+    wait_for(lambda: "is no longer the room's" in a.log.read_text(), 10, "node a's write being refused", a.log)
+    assert human.closed(10), f"node a closed the connection of the room it no longer owns: {a.log.read_text()[-3000:]}"
     log = store.choices(store.load_room(room).match)
     assert len(log) == version, "the stale bot move was not stored"
     assert store.holder(room) == holder
     # the player reconnects (to any node) and finds the match where the log says, served by b
     again = Client(b.ws_url, room, created["token"])
     assert again.settle(lambda v: v["version"] == version)["waiting"] == ["Bot 1"]
-    assert httpx.get(a.url + "/api/health", trust_env=False).status_code == 200  # a serves again, new lease
+    wait_for(lambda: httpx.get(a.url + "/api/health", trust_env=False).status_code == 200, 10,
+             "node a serving again under a new lease", a.log)
+    assert httpx.get(a.url + "/api/health", trust_env=False).json()["node"] != first_holder
     again.close()
 
 
