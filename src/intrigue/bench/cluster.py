@@ -94,13 +94,14 @@ class Watch:
 
 
 async def failover_player(url: str, room: str, token: str, watch: Watch, warm_moves: int, stop: asyncio.Event,
-                          seed: int) -> None:
+                          seed: int, delay: float = 0.0) -> None:
     """A two-player match's seat: plays until ``warm_moves`` are made, waits for the kill, then plays on;
     reconnects whenever its connection drops. In a two-player match one seat is pending at a time, so a
     view with a higher version than a move was sent at acknowledges that move."""
     from websockets.asyncio.client import connect  # noqa: PLC0415
 
     rng = random.Random(seed)
+    await asyncio.sleep(delay)  # the players arrive over a few seconds, not all in one instant
     sent: tuple[int, int, int, str, float] | None = None  # match, version, connection, option, sent at
     connection = 0
     while not stop.is_set():
@@ -174,8 +175,10 @@ def failover(postgres: services.Postgres, redis: services.Redis, folder: Path, m
         async def run() -> dict[str, Any]:
             stop = asyncio.Event()
             url = proxy.url.replace("http", "ws") + "/ws"
-            tasks = [asyncio.create_task(failover_player(url, room, token, watch, 2, stop, hash((room, seat))))
-                     for room, first, second in tables for seat, token in enumerate((first, second))]
+            tasks = [asyncio.create_task(failover_player(url, room, token, watch, 2, stop, hash((room, seat)),
+                                                         delay=index * 0.004))
+                     for index, (room, first, second) in enumerate(tables)
+                     for seat, token in enumerate((first, second))]
             deadline = time.perf_counter() + timeout
             while len(watch.warm) < matches and time.perf_counter() < deadline:
                 await asyncio.sleep(0.1)

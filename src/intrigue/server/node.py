@@ -53,7 +53,7 @@ ANY_TAKER_AFTER = 1.0
 #: How long a gateway waits for an owner's answer before looking again at who owns the room.
 ANSWER_TIMEOUT = 1.0
 #: The lease thread stops renewing once the event loop has shown no sign of life for this long (seconds).
-LOOP_STALL = 5.0
+LOOP_STALL = 30.0
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
 LISTED = ("waiting", "playing", "finished")
@@ -343,8 +343,9 @@ class Node:
         if code in self.lobby.rooms:
             return LOCAL
         holder = self.store.holder(code)
-        if holder is not None and holder[0] != self.name and self.sync_redis.exists(self.lease.key(holder[0])):
-            return holder[0]
+        if holder is not None and holder[0] != self.name and (
+                holder[0] in self.live or self.sync_redis.exists(self.lease.key(holder[0]))):
+            return holder[0]  # alive as of the last tick (a dead one does not answer: the caller asks again)
         record = self.store.load_room(code)
         if record is None or record.status == "closed":
             return None
