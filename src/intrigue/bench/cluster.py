@@ -89,6 +89,7 @@ class Watch:
     warm: set[str] = field(default_factory=set)       # rooms with a few moves played before the kill
     killed_at: float | None = None
     recovered: dict[str, float] = field(default_factory=dict)  # room → seconds from the kill to an accepted move
+    seen: dict[str, float] = field(default_factory=dict)  # room → seconds from the kill to a view on a new connection
     reconnects: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -120,6 +121,8 @@ async def failover_player(url: str, room: str, token: str, watch: Watch, warm_mo
                         if latest is None:  # the hello was refused (its node was busy or gone): try again
                             raise ConnectionError(message["code"])
                     elif message["type"] == "view":
+                        if latest is None and watch.killed_at is not None and connection > 1:
+                            watch.seen.setdefault(room, time.perf_counter() - watch.killed_at)
                         latest = (message["match"], message["view"])
                         match, view = latest
                         if sent is not None and sent[0] == match and view["version"] > sent[1]:
@@ -205,13 +208,15 @@ def failover(postgres: services.Postgres, redis: services.Redis, folder: Path, m
                 wrong += 1
         holders = {store.holder(room)[0].split(".")[0] for room, _, _ in tables}
         times = sorted(watch.recovered.values())
+        seen = sorted(watch.seen.values())
 
-        def pct(p: float) -> float:
-            return round(times[min(len(times) - 1, int(p * len(times)))], 2) if times else 0.0
+        def pct(p: float, values: list[float] = times) -> float:
+            return round(values[min(len(values) - 1, int(p * len(values)))], 2) if values else 0.0
 
         return {"matches": matches, "warm_before_kill": state["warm"], "recovered": len(times),
                 "seconds_to_all": round(times[-1], 2) if len(times) == matches else None,
                 "p50": pct(0.5), "p99": pct(0.99), "lease": lease,
+                "reconnected_view_p50": pct(0.5, seen), "reconnected_view_p99": pct(0.99, seen),
                 "acknowledged_moves": len(watch.acked), "missing_in_log": missing, "different_in_log": wrong,
                 "holders_after": sorted(holders), "reconnects": watch.reconnects, "errors": watch.errors}
     finally:

@@ -66,16 +66,31 @@ class Bus:
         self.queue.append((self.channel(to), json.dumps(message, separators=(",", ":"))))
         self.wake.set()
 
-    async def request(self, to: str, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        """Send ``message`` with a reply address; the answer, or None if none came within ``timeout``."""
+    async def request(self, to: str, message: dict[str, Any], timeout: float,
+                      still: Callable[[], bool] | None = None, every: float = 1.0) -> dict[str, Any] | None:
+        """Send ``message`` with a reply address and wait for the answer; None if none came.
+
+        Without ``still`` it waits ``timeout`` seconds. With it, it asks
+        ``still()`` every ``every`` seconds (is the other node alive?) and keeps
+        waiting, up to ``timeout``, as long as the answer is True: a busy node
+        answers late, and asking it again would only add to its queue.
+        """
         ident = next(self.ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self.waiting[ident] = future
         self.send(to, {**message, "rid": ident, "reply": self.me})
+        deadline = loop.time() + timeout
         try:
-            return await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
-            return None
+            while True:
+                left = deadline - loop.time()
+                if left <= 0:
+                    return None
+                try:
+                    return await asyncio.wait_for(asyncio.shield(future), min(left, every if still else left))
+                except asyncio.TimeoutError:
+                    if still is None or not still():
+                        return None
         finally:
             self.waiting.pop(ident, None)
 

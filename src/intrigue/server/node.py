@@ -50,8 +50,9 @@ log = logging.getLogger("intrigue.cluster")
 LOCAL = ""
 #: A room orphaned this long is taken by any live node, not only by its preferred taker.
 ANY_TAKER_AFTER = 1.0
-#: How long a gateway waits for an owner's answer before looking again at who owns the room.
-ANSWER_TIMEOUT = 1.0
+#: How long a gateway waits for a live but busy owner's answer before answering ``unavailable``
+#: (it checks every fifth of the lease that the owner is still alive, and asks again elsewhere if not).
+BUSY_OWNER = 30.0
 #: The lease thread stops renewing once the event loop has shown no sign of life for this long (seconds).
 LOOP_STALL = 30.0
 #: Rooms restored between two yields to the event loop while taking over many.
@@ -70,7 +71,7 @@ class RelaySink:
 
     def send(self, message: dict[str, Any]) -> None:
         if not self.closed:
-            self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "m": message})
+            self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "m": message, "o": self.node.name})
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
@@ -116,6 +117,7 @@ class Node:
         self.sinks: dict[tuple[str, int], RelaySink] = {}   # owner side: (gateway, cid) → sink
         self.links: dict[int, Any] = {}                      # gateway side: cid → Connection
         self.cids = itertools.count(1)
+        self.orphan_links: set[int] = set()  # connection ids whose owner was told to drop them
         self.live: set[str] = set()
         self.seen: dict[str, float] = {}    # orphan room → when this node first saw it orphaned
         self.held: dict[str, dict[str, set[str]]] = {}  # room → address → "room:seat" holds published
@@ -362,7 +364,7 @@ class Node:
     async def call(self, op: str, room: str, args: dict[str, Any]) -> dict[str, Any]:
         """Run the room command ``op`` where the room lives (here, or forwarded to its owner)."""
         code = self._code(room)
-        deadline = time.monotonic() + 2 * self.ttl + 2
+        deadline = time.monotonic() + BUSY_OWNER
         while True:
             where = await self.route(code)
             if where is None:
@@ -370,7 +372,7 @@ class Node:
             if where == LOCAL:
                 return self.ops[op](code, **args)
             answer = await self.bus.request(where, {"k": "call", "op": op, "room": code, "args": args},
-                                            ANSWER_TIMEOUT)
+                                            BUSY_OWNER, self._alive(where), self.ttl / 5)
             if answer is not None and not answer.get("moved"):
                 if "error" in answer:
                     error = answer["error"]
@@ -398,7 +400,7 @@ class Node:
 
     async def _hello(self, conn: Any, message: dict[str, Any], handle: Callable[..., None]) -> None:
         code = self._code(message["room"])
-        deadline = time.monotonic() + 2 * self.ttl + 2
+        deadline = time.monotonic() + BUSY_OWNER
         while True:
             where = await self.route(code)
             if where is None:
@@ -409,7 +411,7 @@ class Node:
             cid = next(self.cids)
             self.links[cid] = conn  # before asking: the owner's first messages may come before its answer
             answer = await self.bus.request(where, {"k": "attach", "g": self.name, "c": cid, "m": message},
-                                            ANSWER_TIMEOUT)
+                                            BUSY_OWNER, self._alive(where), self.ttl / 5)
             if answer is not None and answer.get("ok"):
                 previous = conn.room
                 if previous is not None:
@@ -424,6 +426,9 @@ class Node:
                 raise Refusal("unavailable", f"the server of room {code} does not answer; try again", 503)
             await asyncio.sleep(0.05)
 
+    def _alive(self, lease: str) -> Callable[[], bool]:
+        return lambda: bool(self.sync_redis.exists(self.lease.key(lease)))
+
     # -- messages from other nodes -----------------------------------------------------------------
     def on_message(self, message: dict[str, Any]) -> None:
         from .app import handle  # noqa: PLC0415
@@ -433,6 +438,10 @@ class Node:
             conn = self.links.get(message["c"])
             if conn is not None:
                 conn.send(message["m"])
+            elif message["c"] not in self.orphan_links and message.get("o"):
+                # a late answer to an attach this node gave up on: the owner may drop that connection
+                self.orphan_links.add(message["c"])
+                self.bus.send(message["o"], {"k": "detach", "g": self.name, "c": message["c"]})
         elif kind == "close":
             conn = self.links.pop(message["c"], None)
             if conn is not None:
