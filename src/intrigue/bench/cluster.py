@@ -71,7 +71,7 @@ def throughput(postgres: services.Postgres, redis: services.Redis, folder: Path,
         proxy = cluster.start_proxy()
         pids = [n.pid for n in cluster.nodes.values()]
         before, started = _cpu(pids), time.perf_counter()
-        figures = asyncio.run(single.play(proxy.port, pids[0], matches, seconds, think))
+        figures = asyncio.run(single.play(proxy.port, pids[0], matches, seconds, think, attached=True))
         elapsed = time.perf_counter() - started
         return {"nodes": nodes, "matches": matches, "clients": figures["clients"], "think": think,
                 "moves_per_second": figures["moves_per_second"], "latency_ms": figures["latency_ms"],
