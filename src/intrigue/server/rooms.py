@@ -187,6 +187,8 @@ class Room:
         self.recovered: tuple[int, float] | None = None
         self._scheduled: set[tuple[int, int, int]] = set()
         self.idle_since: float = time.monotonic()
+        #: The match's recent choices the timer made: {version, seat, player, public} (see ``view_message``).
+        self.timeouts: list[dict[str, Any]] = []
 
     # -- facts -----------------------------------------------------------------
     @property
@@ -329,6 +331,7 @@ class Room:
     def _install(self, match: Match, match_id: int) -> None:
         self.match, self.match_id = match, match_id
         self.votes = set()
+        self.timeouts = []
         self.bots = {s.seat: bot_registry.make(s.bot, seed=f"{match.seed}:{s.seat}") for s in self.seats if s.bot}
         self._cancel_timer()
 
@@ -383,7 +386,14 @@ class Room:
 
     def view_message(self, seat: int | None) -> dict[str, Any]:
         assert self.match is not None
-        return {"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": self.timer_json()}
+        timer = self.timer_json()
+        if timer is not None and seat is not None and seat in self.match.pending:
+            # Each timed prompt says what the timer will choose: only to the seat it chooses for.
+            timer = {**timer, "default": timeout_choice(self.match, seat, self.match.legal(seat))}
+        timeouts = [{"version": t["version"], "player": t["player"]} for t in self.timeouts
+                    if t["public"] or t["seat"] == seat]
+        return {"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": timer,
+                "timeouts": timeouts}
 
     def send_view(self, sink: Sink) -> None:
         if self.match is not None:
@@ -557,14 +567,20 @@ class Room:
         if timer is not self.timer or match is None or match.over or match.decisions != timer.key:
             return
         self.timer = None
+        # Who timed out may be told to all only when everyone may see who was deciding (a
+        # secret decision shows more players waiting than there are actors).
+        public = match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
         for seat in list(match.pending):
             if match.over or match.decisions != timer.key or seat not in match.pending:
                 break
             if timer.mode == "grace" and self.seats[seat].connected:
                 continue
+            self.timeouts = self.timeouts[-19:] + [{"version": match.version, "seat": seat,
+                                                    "player": match.names[seat], "public": public}]
             try:
                 self.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
             except Refusal as refusal:
+                self.timeouts.pop()
                 log.error("room %s: timeout move refused: %s", self.code, refusal.message)
                 break
         if self.timer is None and self.match is match:
@@ -689,9 +705,8 @@ class Lobby:
         code = self._new_code()
         record = RoomRecord(code, game.id, 0, private, room_options, "waiting", now_iso(), client)
         record.seats = [SeatRecord(i) for i in range(seats)]
-        for index, spec in enumerate(labels):
-            record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, f"Bot {index + 1}",
-                                                                   spec)
+        for index, (spec, bot_name) in enumerate(zip(labels, bot_registry.names(len(labels), {host_name}))):
+            record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, bot_name, spec)
         room = Room(self, record)
         token = secrets.token_urlsafe(32)
         room.seats[0].name, room.seats[0].token_hash = host_name, token_hash(token)
