@@ -160,7 +160,7 @@ def test_the_table_shows_distance_health_hand_and_the_reaction_asked(bang):
     assert {"label": "distance", "value": 1} in aria["stats"]
     assert "Sheriff" in aria["tags"]
     assert kinds["hand-1"]["cards"] == ["Missed! 2S"]
-    assert "Missed!" in kinds["ask-1"]["text"]
+    assert "Missed!" in kinds["options-1"]["prompt"]  # the question asked is the prompt of the buttons
     assert "hand-0" not in kinds and "board" not in kinds
     assert "BANG! 10D" in kinds["piles"]["text"]
     assert view["decision"]["options"] == ["Missed! 2S", "Pass"]

@@ -151,7 +151,8 @@ def render(m: Match) -> None:
     if m.state["turn"]["stage"] != "setup":
         canvas.show("turn", key="turn", player=nm(m, active(m)))
     canvas.show("board", SPECTATORS, key="board", players=board_rows(m, None))
-    deciding = set(m.pending) | set(prompt_seats(m))
+    # The seats asked now: pending, prompted, or offered options by the tool running (the decision opens after it).
+    deciding = set(m.pending) | set(prompt_seats(m)) | {int(seat) for seat in m.state["menus"]}
     for seat in range(len(m.players)):
         canvas.show("board", Audience.of(seat), key=f"board-{seat}", players=board_rows(m, seat))
         canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
@@ -159,12 +160,13 @@ def render(m: Match) -> None:
         question = asked_msg(m, seat) if seat in deciding else None
         if question is None and m.state["turn"]["stage"] == "play" and seat == active(m) and seat in deciding:
             question = "Your turn: play a card or pass.", {}
-        if question and seat not in m.pending:  # asked, but not yet offered: say so on the table
+        offered = str(seat) in m.state["menus"]  # this seat's options (the decision may open just after)
+        if question and not offered:  # asked, but not yet offered: say so on the table
             canvas.show("text", Audience.of(seat), key=f"ask-{seat}", text=question[0].format(**question[1]),
                         tone="warning", msg={"text": {"key": question[0], "args": question[1]}})
         else:
             canvas.delete(f"ask-{seat}")
-        if seat in m.pending:  # the question is the prompt of this seat's buttons
+        if offered:  # the question is the prompt of this seat's buttons
             question = question or ("Your choice", {})
             canvas.show("options", Audience.of(seat), key=f"options-{seat}", prompt=question[0].format(**question[1]),
                         msg={"prompt": {"key": question[0], "args": question[1]}}, about=about_options(m, seat),

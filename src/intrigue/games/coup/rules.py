@@ -147,7 +147,7 @@ def show_board(m: Match, everything: bool = False) -> None:
          "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
                     "up": slot["revealed"] or everything, "lost": slot["revealed"]}
                    for slot in p["influences"].values()],
-         "tags": [] if p["is_alive"] else ["out"], "table": []}
+         "tags": [], "table": []}  # "out" is the row's alive flag
         for seat, p in enumerate(m.players)
     ])
 
@@ -162,12 +162,17 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     extra = dict(data or {})
     if not audience.public and len(audience.seats) == 1:
         extra["to"] = m.names[next(iter(audience.seats))]
-    m.announce(template.format(**args), audience, key=template, args=args, **extra)
+    m.announce(_format(template, args), audience, key=template, args=args, **extra)
+
+
+def _format(template: str, args: dict[str, Any]) -> str:
+    """The English text; a list value (of names or cards) is joined by commas."""
+    return template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})
 
 
 def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:
     """A component's text and its translation data: ``text, {"key": template, "args": args}``."""
-    return template.format(**args), {"key": template, "args": args}
+    return _format(template, args), {"key": template, "args": args}
 
 
 def show_text(m: Match, key: str, template: str, audience: Audience = PUBLIC, tone: str | None = None,
@@ -214,8 +219,8 @@ def display_game_intro(m: Match) -> None:
 
 @game.tool(display=True)
 def display_player_setup(m: Match) -> None:
-    show_text(m, "setup", "Players in seat order: {players}.", players=", ".join(m.names))
-    tell(m, "Players in seat order: {players}.", players=", ".join(m.names))
+    show_text(m, "setup", "Players in seat order: {players}.", players=list(m.names))
+    tell(m, "Players in seat order: {players}.", players=list(m.names))
 
 
 # -- phase 1: the deal ---------------------------------------------------------------
@@ -887,7 +892,7 @@ def reset_turn_fields(m: Match) -> None:
 @game.tool(display=True)
 def display_turn_order(m: Match) -> None:
     order = [m.names[s] for s in living(m)]
-    show_text(m, "order", "Turn order: {players}", tone="muted", players=" → ".join(order))
+    show_text(m, "order", "Turn order: {players}", tone="muted", players=order)
 
 
 # -- phase 99: game over ----------------------------------------------------------------------------------------------------
@@ -896,7 +901,8 @@ def display_winner(m: Match) -> None:
     winner = m.winners[0] if m.winners else None
     title, data = msg("{player} wins!", player=name(m, winner))
     m.canvas.show("result", key="result", title=title, text="The last player with influence.",
-                  winners=[name(m, winner)], msg={"title": data})
+                  winners=[name(m, winner)], msg={"title": data, "text": {"key": "The last player with influence.",
+                                                                           "args": {}}})
     tell(m, "{player} wins the game.", player=name(m, winner))
 
 
