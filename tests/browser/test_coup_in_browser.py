@@ -36,9 +36,9 @@ def _create_room(page, base, name, bots, seats, options=None, picture=None):
     page.get_by_label("Seats at the table").fill(str(seats))
     for index, (kind, personality) in enumerate(bots, start=1):
         page.get_by_role("button", name="Add a bot").click()
-        page.get_by_label(f"Bot {index} kind").select_option(kind)
+        page.get_by_label(f"Bot {index}: how hard").select_option(kind)
         if personality:
-            page.get_by_label(f"Bot {index} personality").select_option(personality)
+            page.get_by_label(f"Bot {index}: style").select_option(personality)
     for key, value in (options or {}).items():
         page.locator(f'[data-option="{key}"]').fill(str(value))
     if picture:
@@ -60,7 +60,7 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
 
     # Aria creates a 4-seat room with one heuristic bot.
     code = _create_room(aria_page, base, "Aria", bots=[("heuristic", "bold")], seats=4, picture=shots / "lobby.png")
-    expect(aria_page.locator("#seats")).to_contain_text("Bot · heuristic:bold")
+    expect(aria_page.locator("#seats")).to_contain_text("bot · normal, bold")
     aria_page.screenshot(path=shots / "waiting-room.png")
 
     # Blake finds it in the lobby's open rooms; Casey follows the invite link on her phone.
@@ -175,7 +175,7 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     for player in players:
         expect(player.page.locator("#table[data-over=false]")).to_be_visible(timeout=15_000)
         expect(player.page.locator("[data-kind=result]")).to_have_count(0)
-    expect(aria_page.locator("#seats")).to_contain_text("Bot · heuristic:bold")
+    expect(aria_page.locator("#seats")).to_contain_text("bot · normal, bold")
     assert all(len(p.hand()) == 2 for p in players)
     aria_page.screenshot(path=shots / "rematch.png")
 

@@ -168,9 +168,13 @@ def render(m: Match) -> None:
             canvas.delete(f"ask-{seat}")
         if offered:  # the question is the prompt of this seat's buttons
             question = question or ("Your choice", {})
+            menu = m.state["menus"].get(str(seat)) or {}
+            extra: dict[str, Any] = {}
+            if menu and all(action[0] == "kit" for action in menu.values()) and len(m.state["kit"]) == 3:
+                extra["choose"] = {"count": 2, "from": labels(m.state["kit"])}  # Kit Carlson: tap the two to keep
             canvas.show("options", Audience.of(seat), key=f"options-{seat}", prompt=question[0].format(**question[1]),
                         msg={"prompt": {"key": question[0], "args": question[1]}}, about=about_options(m, seat),
-                        range=reach(m, seat))
+                        range=reach(m, seat), **extra)
         else:
             canvas.delete(f"options-{seat}")
     pile = m.state["discard"]

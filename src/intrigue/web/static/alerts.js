@@ -43,13 +43,13 @@ for (const type of ["pointerdown", "keydown"]) {
   window.addEventListener(type, () => { if (soundOn()) context(); }, {once: true, capture: true});
 }
 
-/** Play notes: [[frequency Hz, start s, length s], ...]. Records what it played (for tests). */
+/** Play notes: [[frequency Hz, start s, length s], ...]. The page's data-sounds counts what it played. */
 function play(notes, kind) {
-  window.intrigueSounds = (window.intrigueSounds || 0) + 1;
-  document.documentElement.dataset.lastSound = kind;
   if (!soundOn() || !touched()) return;
   const ctx = context();
   if (!ctx) return;
+  document.documentElement.dataset.sounds = String(Number(document.documentElement.dataset.sounds || 0) + 1);
+  document.documentElement.dataset.lastSound = kind;
   const now = ctx.currentTime;
   for (const [frequency, start, length] of notes) {
     const osc = ctx.createOscillator();

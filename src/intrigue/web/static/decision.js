@@ -15,7 +15,7 @@
 
 import {h} from "./dom.js";
 import {card, explain, playerColour} from "./cards.js";
-import {gameText, gameWord, t} from "./i18n.js";
+import {gameText, gameWord, optionWord, t} from "./i18n.js";
 
 const PASS = "Pass";
 
@@ -28,7 +28,7 @@ export function actionText(table, about, option, names) {
   const parts = [];
   if (about.label) parts.push(gameWord(table, about.label, names));
   else if (about.card) parts.push(gameWord(table, about.card, names));
-  else parts.push(gameWord(table, option, names));
+  else parts.push(optionWord(table, option, names));
   if (about.claim) parts.push(gameWord(table, about.claim, names));
   if (about.cost) parts.push(t(about.cost === 1 ? "option.coin" : "option.coins", {n: signed(-about.cost)}));
   if (about.gain) parts.push(t(about.gain === 1 ? "option.coin" : "option.coins", {n: signed(about.gain)}));
@@ -38,7 +38,7 @@ export function actionText(table, about, option, names) {
 
 /** An option in words a player reads (for buttons, the timer's default and replays). */
 export function optionText(table, about, option, names) {
-  if (!about || !Object.keys(about).length) return gameWord(table, option, names);
+  if (!about || !Object.keys(about).length) return optionWord(table, option, names);
   const base = about.cards && about.cards.length && !about.card
     ? [about.label ? gameWord(table, about.label, names) : null, about.cards.map((c) => gameWord(table, c)).join(" + ")]
       .filter(Boolean).join(" ")
@@ -88,14 +88,16 @@ export function decisionPanel(view, ctx, previous) {
   const passOption = options.find((o) => o === PASS || info(o).label === PASS) || null;
   const rest = options.filter((o) => o !== passOption);
   const body = h("div", {class: "options", role: "group", "aria-label": t("decision.options")});
-  const panel = h("section", {class: "decision mine", dataset: {kind: "options", key}, "aria-labelledby": "decision-prompt"},
+  // data-options lists every option offered (some sit behind a card or a target row), for tools and tests.
+  const panel = h("section", {class: "decision mine", dataset: {kind: "options", key, options: JSON.stringify(options)},
+    "aria-labelledby": "decision-prompt"},
     h("div", {class: "decision-head"}, h("h2", {id: "decision-prompt"}, prompt), ctx.countdown || null),
     timerDefault ? h("p", {class: "timer-default", dataset: {default: timerDefault}},
       t("decision.default", {option: optionText(table, info(timerDefault), timerDefault, names)})) : null,
     h("div", {class: "decision-tools", dataset: {hook: "decision-tools"}}),
     h("div", {class: "decision-bar"}, body,
       h("div", {class: "pass-slot"}, passOption
-        ? optionButton(passOption, gameWord(table, passOption, names), onChoose, {class: "option pass"}) : null)));
+        ? optionButton(passOption, optionWord(table, passOption, names), onChoose, {class: "option pass"}) : null)));
 
   if (decision.pick && decision.pick.count) {
     pickPlayers(body, decision.pick, rest, ctx);

@@ -159,6 +159,37 @@ export function gameText(table, text, msg = null, names = null) {
   return gameWord(table, String(text), names);
 }
 
+const forms = new WeakMap();
+
+/**
+ * An option string in the language: a word or card as such, else by the option forms the
+ * game's table data declares ("options": [[regex, template], ...], e.g. "^Steal (?<target>.+)$"
+ * → "Steal {target}"): the template is translated and each part filled in (a `cards` part
+ * is a comma-separated list of cards).
+ */
+export function optionWord(table, option, names = null) {
+  if (typeof option !== "string") return gameWord(table, option, names);
+  const messages = (table && table.messages) || {};
+  if ((names && names.has(option)) || option in messages || cardParts(table, option)) return gameWord(table, option, names);
+  let compiled = forms.get(table);
+  if (!compiled) {
+    compiled = ((table && table.options) || []).map(([pattern, key]) => [new RegExp(pattern), key]);
+    if (table) forms.set(table, compiled);
+  }
+  for (const [re, key] of compiled) {
+    const found = re.exec(option);
+    if (!found) continue;
+    const args = {};
+    for (const [group, value] of Object.entries(found.groups || {})) {
+      if (value === undefined) continue;
+      args[group] = group === "cards" ? listOf(value.split(", ").map((c) => gameWord(table, c, names)), "unit")
+        : gameWord(table, value, names);
+    }
+    return fill(messages[key] ?? key, args);
+  }
+  return gameWord(table, option, names);
+}
+
 /** Whether the game's catalog knows `text` (a term worth explaining, for instance). */
 export function knows(table, text) {
   return Boolean(table && table.messages && text in table.messages);

@@ -7,6 +7,7 @@ import {card, cardColour, playerColour, playerName, term} from "./cards.js";
 import {decisionPanel} from "./decision.js";
 import {gameText, gameWord, listOf, t} from "./i18n.js";
 import {icon} from "./art.js";
+import {colourNames} from "./events.js";
 
 export {card};
 
@@ -32,7 +33,7 @@ function indicators(view, byKind, x) {
     h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
     turnName && !view.over
       ? h("p", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
-          turnName === view.you ? t("turn.yours") : [playerName(turnName, x.seatOf(turnName)), ` · ${t("turn.theirs")}`])
+          turnName === view.you ? t("turn.yours") : colourNames(t("turn.of", {player: turnName}), view))
       : null,
     x.phaseTimer || null);
 }

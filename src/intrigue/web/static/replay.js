@@ -5,7 +5,7 @@ import {h, fill, $, toast} from "./dom.js";
 import {api, roomCodeFromPath} from "./api.js";
 import {renderView} from "./render.js";
 import {renderLog} from "./events.js";
-import {gameTable, gameText, gameWord, setupI18n, t} from "./i18n.js";
+import {gameTable, gameText, optionWord, setupI18n, t} from "./i18n.js";
 import {setupTools} from "./prefs.js";
 
 const matchId = roomCodeFromPath("/replay/");
@@ -23,7 +23,7 @@ function unwrap(answer) {
 
 function choiceText(choice, view) {
   const names = new Set(view.players || []);
-  const option = gameWord(replay.table, choice.option, names);
+  const option = optionWord(replay.table, choice.option, names);
   const how = {timeout: "replay.bytimeout", bot: "replay.bybot", left: "replay.byleft"}[choice.source];
   return t("replay.chose", {player: choice.player, option}) + (how ? ` ${t(how)}` : "");
 }
