@@ -93,7 +93,9 @@ def about_options(m: Match, seat: int) -> dict[str, dict[str, Any]]:
                 item["distance"] = max(1, distance(m, seat, action[2]))
             if what in ("Panic!", "Cat Balou"):
                 item["detail"] = label(action[3]) if action[3] is not None else "hand"
-        elif what in ("equip", "pick", "take", "discard") or what in CARDS_BY_NAME:
+        elif what in ("pick", "take", "discard"):
+            item = {"card": label(action[1]), "label": {"pick": "Choose", "take": "Take", "discard": "Discard"}[what]}
+        elif what == "equip" or what in CARDS_BY_NAME:
             item = {"card": label(action[1])}
         elif what in ("cards", "kit", "sid"):
             item = {"cards": labels(action[1])}

@@ -67,7 +67,7 @@ export function card(table, label, {lost = false, secret = false, yours = false,
   const spoken = [shown, parts ? `${parts.rank}${parts.symbol}` : null, note].filter(Boolean).join(", ");
   attrs.style = {"--card": cardColour(table, label)};
   if (about) attrs.title = `${shown}: ${about}`;
-  return h(tag, {...attrs, "aria-label": spoken},
+  return h(tag, {...attrs, "aria-label": spoken, role: tag === "li" ? null : "img"},
     parts ? h("span", {class: "card-corner" + (parts.red ? " red" : ""), "aria-hidden": "true"}, `${parts.rank}${parts.symbol}`) : null,
     art ? icon(art) : null,
     h("span", {class: "card-label", "aria-hidden": "true"}, shown),

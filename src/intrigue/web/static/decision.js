@@ -230,7 +230,9 @@ function playCards(body, options, info, ctx) {
             {class: "option chip-target", style: {"--pc": playerColour(ctx.seatOf(it.target))},
               "aria-label": t("decision.playat", {card: gameWord(table, selected), target: it.target}) + where + far});
         }
-        return optionButton(o, t("decision.play", {card: gameWord(table, selected)}), ctx.onChoose, {class: "option primary"});
+        const text = it.label ? `${gameWord(table, it.label, names)} · ${gameWord(table, selected)}`
+          : t("decision.play", {card: gameWord(table, selected)});
+        return optionButton(o, text, ctx.onChoose, {class: "option primary"});
       })));
   };
   body.appendChild(h("div", {class: "pool cards big", role: "group", "aria-label": t("decision.yourcards")},
