@@ -383,10 +383,6 @@ function renderTable() {
     state.decisionKey[1] !== view.decision.phase || state.decisionKey[2] !== JSON.stringify(options));
   state.decisionKey = waiting ? [state.match, view.decision.phase, JSON.stringify(options)] : null;
   if (opened) {
-    const prompt = $("#decision-prompt");
-    const sentence = prompt ? prompt.textContent : t("decision.yourchoice");
-    yourTurn(t("alert.title", {game: gameTitle()}), sentence);
-    $("#alert").textContent = t("alert.yourturn", {prompt: sentence});
     const panel = $("#table .decision.mine");
     tableHooks.emit("decision", {view, panel, tools: panel && panel.querySelector("[data-hook=decision-tools]"),
       send: (option) => choose(option, null)});
@@ -420,6 +416,14 @@ function renderChatForm() {
 }
 
 // ---------------------------------------------------------------- start
+
+// The turn alerts listen to the table's "decision" hook, like any other feature would.
+tableHooks.on("decision", ({panel}) => {
+  const prompt = panel && panel.querySelector("#decision-prompt");
+  const sentence = prompt ? prompt.textContent : t("decision.yourchoice");
+  yourTurn(t("alert.title", {game: gameTitle()}), sentence);
+  $("#alert").textContent = t("alert.yourturn", {prompt: sentence});
+});
 
 async function start() {
   await setupI18n();
