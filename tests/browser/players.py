@@ -90,7 +90,7 @@ class Player:
     def hand(self) -> list[str]:
         """This player's own unrevealed cards, as the page shows them (once)."""
         return self.page.eval_on_selector_all(
-            "[data-kind=hand] .card.secret, #table .decision.mine .pool .card.secret",
+            "[data-kind=hand] .card.secret, #table .decision.mine .pool:not([data-choices]) .card",
             "cards => cards.map(c => c.dataset.card)")
 
     def log(self) -> list[str]:

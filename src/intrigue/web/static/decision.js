@@ -243,7 +243,7 @@ function playCards(body, options, info, ctx) {
         onclick: () => {
           selected = selected === label ? null : label;
           show();
-        }}, card(table, label, {tag: "span", secret: fromHand, yours: fromHand}));
+        }}, card(table, label, {tag: "span"}));
       if (playable) buttons.push(button);
       return button;
     })));
