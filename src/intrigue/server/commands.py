@@ -50,9 +50,24 @@ def register(app: typer.Typer) -> None:
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
                                                            "loss; 'normal' survives a crash of the server "
-                                                           "(kill -9) and is much faster.")) -> None:
+                                                           "(kill -9) and is much faster."),
+              llm_url: Optional[str] = typer.Option(None, help="An OpenAI-compatible endpoint (base URL, e.g. "
+                                                               "http://127.0.0.1:8080/v1) for 'llm' bot seats; "
+                                                               "the key is read from INTRIGUE_LLM_KEY."),
+              llm_model: Optional[str] = typer.Option(None, help="The model the 'llm' bot asks.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+        import os  # noqa: PLC0415
+
         import uvicorn  # noqa: PLC0415
+
+        from ..bots import llm  # noqa: PLC0415
+
+        if bool(llm_url) != bool(llm_model):
+            typer.echo("error: --llm-url and --llm-model go together", err=True)
+            raise typer.Exit(2)
+        if llm_url and llm_model:
+            llm.configure(llm.LLMConfig(llm_url, llm_model, os.environ.get("INTRIGUE_LLM_KEY") or None,
+                                        float(os.environ.get("INTRIGUE_LLM_TIMEOUT", "20") or 20)))
 
         from .app import create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415
