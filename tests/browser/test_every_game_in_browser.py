@@ -81,7 +81,7 @@ def test_game_plays_to_the_end_with_bots(server, browser, game):
     rng = random.Random(7)
     seen: set[str] = set()
     spectator = None
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 240  # a guard, not a speed test (CI shares 2 cores)
     for match in range(3):
         last, moved = aria.version(), time.monotonic()
         while not aria.over():
@@ -91,7 +91,7 @@ def test_game_plays_to_the_end_with_bots(server, browser, game):
                 if len(aria.clicks) % 4 == 0:
                     no_english(f"version {last}")
             assert now - moved < 20, f"{game} is stuck at version {last} ({len(aria.clicks)} clicks)"
-            assert now < deadline, f"{game} did not finish in 150 s ({len(aria.clicks)} clicks)"
+            assert now < deadline, f"{game} did not finish in 240 s ({len(aria.clicks)} clicks)"
             for banner in page.locator("#banners [data-banner]").all():
                 kind = banner.get_attribute("data-banner") or ""
                 if kind and f"banner-{kind}" not in seen:
@@ -120,7 +120,7 @@ def test_game_plays_to_the_end_with_bots(server, browser, game):
                 continue
             if spectator is None and len(aria.clicks) >= 2:
                 spectator = _spectator(browser, server, joined["room"], lang, viewport, game, english)
-            aria.click(rng.choice(options))
+            aria.click(_choice(rng, options))
         expect(page.locator("[data-kind=result]")).to_be_visible()
         if aria.clicks:
             break
@@ -153,6 +153,12 @@ def test_game_plays_to_the_end_with_bots(server, browser, game):
         spectator.context.close()
     assert page.js_errors == [], page.js_errors
     context.close()
+
+
+def _choice(rng: random.Random, options: list[str]) -> str:
+    """Seeded, leaning to what ends a game sooner: an attack when there is one."""
+    attacks = [o for o in options if " at " in o]
+    return rng.choice(attacks) if attacks and rng.random() < 0.8 else rng.choice(options)
 
 
 def _spectator(browser, server, room, lang, viewport, game, english):
