@@ -66,7 +66,6 @@ def _teaches_the_first_action(page, phone: bool) -> None:
 
 def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
     base = server.base
-    started = time.monotonic()
     aria_ctx, aria_page = open_page(browser, DESKTOP)
     blake_ctx, blake_page = open_page(browser, DESKTOP)
     casey_ctx, casey_page = open_page(browser, PHONE, has_touch=True)
@@ -316,7 +315,6 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
         assert page.js_errors == [], page.js_errors
     for context in (aria_ctx, blake_ctx, casey_ctx, watch_ctx):
         context.close()
-    assert time.monotonic() - started < 200
 
 
 def _spectator_saw_no_hidden_card(board: dict, truth: dict) -> None:
