@@ -14,7 +14,7 @@ SOAK_ROOMS ?= 40
 $(BIN)/intrigue: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,env]'
 	@touch $@
 
 run: $(BIN)/intrigue
