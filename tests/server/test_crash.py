@@ -10,6 +10,8 @@ from pathlib import Path
 
 import httpx
 
+from intrigue.server.settings import Settings
+
 from .support import Client, ServerProcess, ServerThread, create_room, join
 
 ROOMS = 4
@@ -234,7 +236,8 @@ def test_a_database_from_the_previous_schema_is_upgraded_and_served(tmp_path):
     holds a finished room, a room in play and an orphan match (a crash of that release left it)."""
     db = tmp_path / "old.db"
     shutil.copy(Path(__file__).parent.parent / "store" / "data" / "schema1.db", db)
-    with ServerThread(db) as server, server.http() as http:
+    patient = Settings(bot_delay=0.0, disconnect_grace=60)  # nobody's seat is decided before they connect
+    with ServerThread(db, patient) as server, server.http() as http:
         assert room_of(http, "OLD1")["status"] == "finished"
         assert room_of(http, "OLD2")["status"] == "playing"
         assert matches_by_status(http) == {"playing": [2], "finished": [1], "abandoned": [3]}
