@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DB ?= ./intrigue.db
-# `make soak`: ten minutes of play with kill -9 every few seconds (not in CI); SOAK_SECONDS=60 for one minute.
+# `make soak`: ten minutes of play with kill -9 every few seconds, at least 100 kills (not in CI);
+# SOAK_SECONDS=60 for one minute (at least 10 kills); SOAK_KILLS sets the floor.
 SOAK_SECONDS ?= 600
 SOAK_ROOMS ?= 40
 

@@ -456,3 +456,41 @@ def test_a_rules_bug_refuses_the_choice_stores_nothing_and_the_server_plays_on(t
         stored = again.store.choices(match_id)
         assert stored[version].option == "High"
         assert again.app.state.lobby.rooms[table.code].match.version == len(stored)
+
+
+def test_room_changes_the_database_refuses_leave_the_room_as_it_was(tmp_path):
+    """Join, leave, start and a rematch vote are each one stored change: refused by the store, nothing changes."""
+    settings = Settings(bot_delay=0.0, room_quota=10_000)
+    with ServerThread(tmp_path / "rooms.db", settings) as server, server.http() as http:
+        host = create_room(http, name="Host", seats=3, bots=[{"kind": "random"}], private=True,
+                           options={"turn_timer": None, "window_timer": None})
+        code = host["room"]
+        waiting = http.get(f"/api/rooms/{code}").json()
+        with read_only(server):
+            for answer in (http.post(f"/api/rooms/{code}/join", json={"name": "Late"}),
+                           http.post(f"/api/rooms/{code}/leave", json={"token": host["token"]}),
+                           http.post(f"/api/rooms/{code}/start", json={"token": host["token"]})):
+                assert answer.status_code == 503 and answer.json()["error"]["code"] == "storage", answer.text
+            assert http.get(f"/api/rooms/{code}").json() == waiting, "a refused change changed the room"
+            assert server.store.load_room(code).seats[0].name == "Host"
+        started = http.post(f"/api/rooms/{code}/start", json={"token": host["token"]})
+        assert started.status_code == 200, started.text
+        player = Client(server.ws_url, code, host["token"])
+        rng = random.Random(2)
+        deadline = time.monotonic() + 30
+        while not (player.view and player.view["over"]):
+            assert time.monotonic() < deadline
+            player.drain(0.02)
+            if player.options and not player.view["over"]:
+                player.choose(rng.choice(player.options))
+        player.drain(0.3)  # refusals of moves sent from a view a bot's move had just made stale
+        finished = http.get(f"/api/rooms/{code}").json()
+        assert finished["status"] == "finished" and finished["rematch"] == {"votes": [], "needed": [0]}
+        with read_only(server):
+            player.send({"type": "rematch", "token": host["token"]})
+            assert player.error()["code"] == "storage"
+            assert http.get(f"/api/rooms/{code}").json() == finished, "a refused vote changed the room"
+        player.send({"type": "rematch", "token": host["token"]})
+        player.settle(lambda v: v["version"] == 0 and not v["over"])
+        assert http.get(f"/api/rooms/{code}").json()["match"] != finished["match"]
+        hang_up(player)

@@ -1,7 +1,10 @@
 """Soak: many matches played by real WebSocket clients while the server is killed (SIGKILL) every few seconds.
 
-Run it with ``make soak`` (ten minutes; ``SOAK_SECONDS=60 make soak`` for one) or
-``python -m tests.server.soak --seconds 60``. It is not part of the test suite
+Run it with ``make soak`` (ten minutes and at least 100 kills; ``SOAK_SECONDS=60
+make soak`` for one minute and at least 10) or ``python -m tests.server.soak
+--seconds 60``. A restart takes longer on a loaded machine, so the run goes on
+past its duration until it has killed the server once per 6 seconds of it (at
+most four times the duration in all). It is not part of the test suite
 (``tests/server/test_soak.py`` only proves the command works, for a few seconds).
 
 ``intrigue serve`` runs as a subprocess on a free port with a fresh database.
@@ -95,8 +98,9 @@ class Figures:
 
 
 class Soak:
-    def __init__(self, seconds: float, rooms: int, gap: tuple[float, float], seed: int, folder: Path):
-        self.seconds, self.rooms, self.gap = seconds, rooms, gap
+    def __init__(self, seconds: float, rooms: int, gap: tuple[float, float], seed: int, folder: Path,
+                 kills: int = 0):
+        self.seconds, self.rooms, self.gap, self.kills = seconds, rooms, gap, kills
         self.rng = random.Random(seed)
         self.folder = folder
         self.db = folder / "soak.db"
@@ -322,13 +326,15 @@ class Soak:
         while True:
             asyncio.run(self.generation(self.rng.uniform(*self.gap)))
             self.verify()
-            if time.monotonic() - began >= self.seconds or len(self.figures.problems) > 50:
+            elapsed = time.monotonic() - began
+            if len(self.figures.problems) > 50 or elapsed >= 4 * self.seconds or \
+                    (elapsed >= self.seconds and self.figures.kills >= self.kills):
                 break
             self.figures.restart_seconds.append(self.start_server())
         figures = self.figures
         restarts = figures.restart_seconds[1:]
         return {"seconds": round(time.monotonic() - began, 1), "rooms": self.rooms,
-                "clients": len(self.seats), "kills": figures.kills,
+                "clients": len(self.seats), "kills": figures.kills, "kills_wanted": self.kills,
                 "restart_seconds": {"mean": round(sum(restarts) / len(restarts), 2) if restarts else None,
                                     "max": round(max(restarts), 2) if restarts else None},
                 "matches": self.stored["matches"], "finished_matches": self.stored["finished"],
@@ -353,6 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("SOAK_SECONDS", 600)),
                         help="how long to play and kill (default $SOAK_SECONDS or 600)")
     parser.add_argument("--rooms", type=int, default=int(os.environ.get("SOAK_ROOMS", 40)))
+    parser.add_argument("--kills", type=int, default=int(os.environ.get("SOAK_KILLS", 0)) or None,
+                        help="go on past --seconds until this many kills (default one per 6 s of --seconds: "
+                             "100 in ten minutes, however slow restarts are on a loaded machine; at most "
+                             "four times --seconds in all)")
     parser.add_argument("--every", type=float, nargs=2, default=(1.5, 4.0), metavar=("MIN", "MAX"),
                         help="seconds of play between two kills (uniform; default 1.5 4)")
     parser.add_argument("--seed", type=int, default=int(os.environ.get("SOAK_SEED", 1)))
@@ -360,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="intrigue-soak-"))
     try:
-        figures = Soak(args.seconds, args.rooms, tuple(args.every), args.seed, folder).run()
+        kills = args.kills if args.kills is not None else max(1, int(args.seconds // 6))
+        figures = Soak(args.seconds, args.rooms, tuple(args.every), args.seed, folder, kills).run()
     finally:
         if args.keep is not None:
             args.keep.mkdir(parents=True, exist_ok=True)

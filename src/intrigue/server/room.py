@@ -159,8 +159,14 @@ class Room:
         if self.status == "finished" and not self.rematch_needed():
             self.status = "closed"
         # The seat's departure and the rematch it may complete are one stored change.
-        started = self._store_new_match(before) if self._rematch_due() else None
-        if started is None:
+        if self._rematch_due():
+            try:
+                started: tuple[Match, int] | None = self._store_new_match()
+            except Refusal:
+                self._restore(before)
+                raise
+        else:
+            started = None
             self.save(before)
         sinks, seat.sinks = seat.sinks, []
         if waiting:
@@ -196,7 +202,7 @@ class Room:
         self.seats = seated
         self.host = mapping[self.host]
         try:
-            started = self._store_new_match(before)
+            started = self._store_new_match()
         except Refusal:
             self.seats = every_seat
             self._restore(before)
@@ -215,10 +221,11 @@ class Room:
         needed = self.rematch_needed()
         return bool(needed) and set(needed) <= self.votes
 
-    def _store_new_match(self, before: RoomRecord) -> tuple[Match, int]:
+    def _store_new_match(self) -> tuple[Match, int]:
         """Store a new match and this room (as it is now, playing it) in one transaction.
 
-        On refusal the room is put back as ``before``. Nothing is sent: :meth:`_begin` does that.
+        Raises :class:`Refusal` (``storage``) if the store refuses; the caller puts the room
+        back. Nothing is sent: :meth:`_begin` does that.
         """
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         bots = [s.bot for s in self.seats]
@@ -232,7 +239,6 @@ class Room:
                                                                 names, bots, seed, options, "playing", [],
                                                                 now_iso()))
         except StoreError as exc:
-            self._restore(before)
             raise Refusal("storage", f"the match could not be stored: {exc}", 503) from exc
         return match, match_id
 
@@ -423,7 +429,12 @@ class Room:
         before = self.record()
         self.votes.add(seat.seat)
         if self._rematch_due():  # the last vote and the new match are one stored change
-            self._begin(*self._store_new_match(before))
+            try:
+                started = self._store_new_match()
+            except Refusal:
+                self._restore(before)
+                raise
+            self._begin(*started)
             return
         self.save(before)
         self.broadcast_room()
