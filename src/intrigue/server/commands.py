@@ -69,9 +69,24 @@ def register(app: typer.Typer) -> None:
                                                            "(kill -9) and is much faster."),
               restore: Optional[Path] = typer.Option(None, "--restore", help="First make --db a copy of this "
                                                      "backup (written by 'intrigue backup'); the file --db was "
-                                                     "is renamed aside, never deleted.")) -> None:
+                                                     "is renamed aside, never deleted."),
+              llm_url: Optional[str] = typer.Option(None, help="An OpenAI-compatible endpoint (base URL, e.g. "
+                                                               "http://127.0.0.1:8080/v1) for 'llm' bot seats; "
+                                                               "the key is read from INTRIGUE_LLM_KEY."),
+              llm_model: Optional[str] = typer.Option(None, help="The model the 'llm' bot asks.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+        import os  # noqa: PLC0415
+
         import uvicorn  # noqa: PLC0415
+
+        from ..bots import llm  # noqa: PLC0415
+
+        if bool(llm_url) != bool(llm_model):
+            typer.echo("error: --llm-url and --llm-model go together", err=True)
+            raise typer.Exit(2)
+        if llm_url and llm_model:
+            llm.configure(llm.LLMConfig(llm_url, llm_model, os.environ.get("INTRIGUE_LLM_KEY") or None,
+                                        float(os.environ.get("INTRIGUE_LLM_TIMEOUT", "20") or 20)))
 
         from .app import create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415

@@ -141,7 +141,7 @@ class Room:
         n = 2
         while f"{name} {n}"[:24] in taken:
             n += 1
-        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20]} {n}"
+        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
 
     def leave(self, token: str) -> Seat:
         seat = self.seat_for(token)
@@ -229,7 +229,9 @@ class Room:
         """
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         bots = [s.bot for s in self.seats]
-        seed = secrets.randbits(62)
+        pick = self.lobby.settings.match_seed
+        seed = pick(self.code) if pick else None
+        seed = secrets.randbits(62) if seed is None else seed
         options = self.game_options()
         match = Match(self.game, names, seed, options)
         room = self.record()
