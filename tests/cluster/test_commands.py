@@ -54,7 +54,7 @@ def test_cluster_up_brings_three_nodes_behind_one_address_and_down_stops_them(se
 
 
 def test_one_server_on_postgresql_recovers_its_matches_after_kill_9(pg_url, tmp_path):
-    server = ServerProcess(tmp_path / "server.db", store=pg_url).start()
+    server = ServerProcess(tmp_path / "server.db", args=["--store", pg_url]).start()
     try:
         with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
             room = http.post("/api/rooms", json={"game": "coup", "name": "Aria", "seats": 2}).json()

@@ -7,17 +7,27 @@ import threading
 import psycopg
 import pytest
 
-from intrigue.store import ChatRecord, ChoiceRecord, Conflict, Fenced, RoomRecord, SeatRecord, StoreError, open_store
+from dataclasses import replace
+
+from intrigue.store import (ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, SeatRecord, StoreError,
+                            open_store)
 from intrigue.store.postgres import SCHEMA_VERSION, PostgresStore
+
+
+ROOM = RoomRecord("ABCD", "coup", 0, False, {"turn_timer": 30}, "playing", "now", "1.2.3.4", None,
+                  [SeatRecord(0, "A", None, "h" * 64), SeatRecord(1, "B", "random", left=True)])
+
+
+def new_match(room="ABCD", players=("A", "B")):
+    return MatchRecord(0, room, "coup", "v1", list(players), [None, "random"][:len(players)], 42, {"x": 1}, "playing",
+                       [], "2026-01-01T00:00:00Z")
 
 
 def filled(url):
     store = open_store(url)
-    match = store.create_match("ABCD", "coup", "v1", ["A", "B"], [None, "random"], 42, {"x": 1}, "2026-01-01T00:00:00Z")
+    match = store.start_match(ROOM, new_match())  # the match and its room's pointer, together
     for version, option in enumerate(["Income", "Income", "Tax"]):
         store.append_choice(match, ChoiceRecord(version, version % 2, option, "player", f"t{version}"))
-    store.save_room(RoomRecord("ABCD", "coup", 0, False, {"turn_timer": 30}, "playing", "now", "1.2.3.4", match,
-                               [SeatRecord(0, "A", None, "h" * 64), SeatRecord(1, "B", "random", left=True)]))
     store.add_chat(ChatRecord("ABCD", 0, "A", "hello", "t"))
     return store, match
 
@@ -37,8 +47,12 @@ def test_a_new_database_gets_the_schema_and_keeps_every_record(pg_url):
         (["A", "B"], [None, "random"], 42, {"x": 1}, 3)
     assert [c.text for c in again.recent_chat("ABCD")] == ["hello"]
     assert [r.code for r in again.open_rooms()] == ["ABCD"]
-    again.finish_match(match, [1], "end")
+    finished = replace(room, status="finished", votes=[0])
+    again.finish_match(match, [1], "end", finished)  # the result and the room's status, together
     assert again.list_matches("finished")[0].winners == [1]
+    assert again.load_room("ABCD").status == "finished" and again.load_room("ABCD").votes == [0]
+    imported = again.import_match(replace(again.load_match(match), room="ABCD"), again.choices(match))
+    assert again.load_match(imported).room is None and len(again.choices(imported)) == 3
 
 
 def test_nodes_opening_a_new_database_together_migrate_it_once(pg_url):
@@ -97,7 +111,7 @@ def test_a_stale_writer_is_fenced_out_of_every_write(pg_url):
     for write in (lambda: old.append_choice(match, ChoiceRecord(4, 0, "Tax", "player", "t")),
                   lambda: old.save_room(room),
                   lambda: old.finish_match(match, [0], "x"),
-                  lambda: old.create_match("ABCD", "coup", "v1", ["A"], [None], 1, {}, "t"),
+                  lambda: old.start_match(room, new_match(players=("A",))),
                   lambda: old.add_chat(ChatRecord("ABCD", 0, "A", "stale", "t"))):
         with pytest.raises(Fenced, match="fencing token .* is no longer the room's"):
             write()

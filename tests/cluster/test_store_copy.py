@@ -9,7 +9,9 @@ import sys
 from intrigue import games
 from intrigue.engine import Match
 from intrigue.server.matches import game_version, rebuild
-from intrigue.store import ChatRecord, ChoiceRecord, RoomRecord, SeatRecord, open_store
+from dataclasses import replace
+
+from intrigue.store import ChatRecord, ChoiceRecord, MatchRecord, RoomRecord, SeatRecord, open_store
 from intrigue.store.copy import read_all
 
 
@@ -21,17 +23,18 @@ def played(path):
     for code, moves in (("ROOM", None), ("LIVE", 5)):
         names = ["Aria", "Blake", "Cass"]
         match = Match(coup, names, 99, {})
-        match_id = store.create_match(code, "coup", game_version(coup), names, [None, None, "random"], 99, {}, "t0")
+        room = RoomRecord(code, "coup", 0, code == "LIVE", {"turn_timer": 30}, "playing", "c", "9.9.9.9", None,
+                          [SeatRecord(0, "Aria", None, "a" * 64), SeatRecord(1, "Blake"),
+                           SeatRecord(2, "Bot 1", "random", left=True)], [1] if code == "ROOM" else [])
+        match_id = store.start_match(room, MatchRecord(0, code, "coup", game_version(coup), names,
+                                                       [None, None, "random"], 99, {}, "playing", [], "t0"))
         while not match.over and (moves is None or match.version < moves):
             seat = match.pending[0]
             option = rng.choice(match.legal(seat))
             store.append_choice(match_id, ChoiceRecord(match.version, seat, option, "player", f"t{match.version}"))
             match.choose(seat, option, match.version)
         if match.over:
-            store.finish_match(match_id, list(match.winners), "t9")
-        store.save_room(RoomRecord(code, "coup", 0, code == "LIVE", {"turn_timer": 30}, "playing", "c", "9.9.9.9",
-                                   match_id, [SeatRecord(0, "Aria", None, "a" * 64), SeatRecord(1, "Blake"),
-                                              SeatRecord(2, "Bot 1", "random", left=True)]))
+            store.finish_match(match_id, list(match.winners), "t9", replace(room, match=match_id, status="finished"))
         store.add_chat(ChatRecord(code, 0, "Aria", f"hi from {code}", "t1"))
         store.add_chat(ChatRecord(code, 1, "Blake", "hello", "t2"))
     store.close()
@@ -55,8 +58,8 @@ def test_a_database_goes_to_postgresql_and_back_unchanged(tmp_path, pg_url):
             assert rebuild(record, store.choices(record.id)).version == record.moves
         assert store.load_room("ROOM").match == original.load_room("ROOM").match
     # a new match in the copy gets a new id, after the copied ones
-    assert in_pg.create_match(None, "coup", "v", ["A", "B"], [None, None], 1, {}, "t") > \
-        max(m.id for m in original.list_matches(None))
+    assert in_pg.import_match(original.list_matches(None)[0], []) > max(m.id for m in original.list_matches(None))
+    assert original.load_room("ROOM").votes == in_pg.load_room("ROOM").votes == returned.load_room("ROOM").votes
 
 
 def test_a_copy_into_a_store_that_is_not_empty_is_refused_and_writes_nothing(tmp_path, pg_url):

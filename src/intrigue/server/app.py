@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import bots as bot_registry
 from .. import games as game_registry
+from .. import protocol as wire
 from ..store import Store
 from . import history
 from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
@@ -167,6 +168,11 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     async def list_bots() -> list[dict[str, Any]]:
         return bot_registry.kinds()
 
+    @app.get("/api/protocol.json")
+    async def protocol_schema() -> dict[str, Any]:
+        """JSON Schema of the WebSocket protocol's messages, both directions (docs/protocol.md)."""
+        return wire.json_schema()
+
     @app.get("/api/games/{game}/graph.svg", responses=ERRORS, response_class=Response)
     async def game_graph(game: str = FastPath(max_length=40),
                          highlight: int | None = Query(None, ge=0, le=1_000_000,
@@ -178,6 +184,20 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
         picture = graph.svg(game_registry.get(game), highlight=highlight)
         return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/games/{game}/table", responses=ERRORS)
+    async def game_table(game: str = FastPath(max_length=40),
+                         lang: str = Query("en", max_length=8, description="a two-letter language code")
+                         ) -> dict[str, Any]:
+        """What the table shows of a game: rules drawer, card art, its strings in ``lang``."""
+        if game not in game_registry.installed():
+            raise Refusal("no_game", f"no installed game {game!r}", 404)
+        from ..games import tables  # noqa: PLC0415
+
+        try:
+            return tables.table(game_registry.get(game), lang)
+        except ValueError as exc:
+            raise Refusal("bad_message", str(exc)) from None
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> SeatJoined:
@@ -438,8 +458,8 @@ async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None) -> Non
             if frame["type"] == "websocket.disconnect":
                 break
             if not conn.bucket.take():
-                conn.floods += 1
-                if conn.floods > lobby.settings.flood_limit:
+                conn.floods += 1  # the flood_limit-th ignored message is answered, then the socket closes
+                if conn.floods >= lobby.settings.flood_limit:
                     conn.send({"type": "error", "code": "rate_limited",
                                "message": "too many messages: disconnected"})
                     conn.close(1008, "flooding")

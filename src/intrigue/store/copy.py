@@ -72,8 +72,8 @@ def _key(contents: Contents) -> Any:
 
 def _rows(contents: Contents) -> dict[str, list[tuple[Any, ...]]]:
     return {
-        "rooms": [(r.code, r.game, r.host, r.private, json.dumps(r.options), r.status, r.created, r.creator, r.match)
-                  for r in contents.rooms],
+        "rooms": [(r.code, r.game, r.host, r.private, json.dumps(r.options), r.status, r.created, r.creator, r.match,
+                   json.dumps(sorted(r.votes))) for r in contents.rooms],
         "seats": [(r.code, s.seat, s.name, s.bot, s.token_hash, s.left) for r in contents.rooms for s in r.seats],
         "matches": [(m.id, m.room, m.game, m.game_version, json.dumps(m.players), json.dumps(m.bots), m.seed,
                      json.dumps(m.options), m.status, json.dumps(m.winners), m.started, m.finished)
@@ -84,7 +84,7 @@ def _rows(contents: Contents) -> dict[str, list[tuple[Any, ...]]]:
 
 
 _COLUMNS = {
-    "rooms": "code, game, host, private, options, status, created, creator, match",
+    "rooms": "code, game, host, private, options, status, created, creator, match, votes",
     "seats": 'room, seat, name, bot, token_hash, "left"',
     "matches": "id, room, game, game_version, players, bots, seed, options, status, winners, started, finished",
     "choices": "match, version, seat, option, source, at",

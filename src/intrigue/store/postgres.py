@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
@@ -40,7 +41,8 @@ MIGRATIONS: list[str] = [
         status TEXT NOT NULL,
         created TEXT NOT NULL,
         creator TEXT NOT NULL DEFAULT '',
-        match BIGINT
+        match BIGINT,
+        votes TEXT NOT NULL DEFAULT '[]'
     );
     CREATE TABLE seats (
         room TEXT NOT NULL REFERENCES rooms(code),
@@ -98,7 +100,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 #: Any constant: the advisory lock that makes concurrent openers migrate one at a time.
 _MIGRATION_LOCK = 0x1A7E_0018
 
-_ROOM_COLUMNS = "code, game, host, private, options, status, created, creator, match"
+_ROOM_COLUMNS = "code, game, host, private, options, status, created, creator, match, votes"
 _MATCH_COLUMNS = ("m.id, m.room, m.game, m.game_version, m.players, m.bots, m.seed, m.options, m.status, "
                   "m.winners, m.started, m.finished, (SELECT COUNT(*) FROM choices c WHERE c.match = m.id)")
 _FENCE_CHECK = "SELECT 1 FROM fences WHERE room = %s AND token = %s FOR SHARE"
@@ -201,19 +203,24 @@ class PostgresStore:
         def save(conn: Any) -> None:
             with conn.transaction():
                 self._check_fence(conn, fence)
-                conn.execute(f"INSERT INTO rooms ({_ROOM_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                             "ON CONFLICT (code) DO UPDATE SET game = EXCLUDED.game, host = EXCLUDED.host, "
-                             "private = EXCLUDED.private, options = EXCLUDED.options, status = EXCLUDED.status, "
-                             "created = EXCLUDED.created, creator = EXCLUDED.creator, match = EXCLUDED.match",
-                             (room.code, room.game, room.host, room.private, json.dumps(room.options), room.status,
-                              room.created, room.creator, room.match))
-                conn.execute("DELETE FROM seats WHERE room = %s", (room.code,))
-                with conn.cursor() as cursor:
-                    cursor.executemany('INSERT INTO seats (room, seat, name, bot, token_hash, "left") '
-                                       "VALUES (%s, %s, %s, %s, %s, %s)",
-                                       [(room.code, s.seat, s.name, s.bot, s.token_hash, s.left) for s in room.seats])
+                self._write_room(conn, room)
 
         self._do(save)
+
+    @staticmethod
+    def _write_room(conn: Any, room: RoomRecord) -> None:
+        conn.execute(f"INSERT INTO rooms ({_ROOM_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                     "ON CONFLICT (code) DO UPDATE SET game = EXCLUDED.game, host = EXCLUDED.host, "
+                     "private = EXCLUDED.private, options = EXCLUDED.options, status = EXCLUDED.status, "
+                     "created = EXCLUDED.created, creator = EXCLUDED.creator, match = EXCLUDED.match, "
+                     "votes = EXCLUDED.votes",
+                     (room.code, room.game, room.host, room.private, json.dumps(room.options), room.status,
+                      room.created, room.creator, room.match, json.dumps(sorted(room.votes))))
+        conn.execute("DELETE FROM seats WHERE room = %s", (room.code,))
+        with conn.cursor() as cursor:
+            cursor.executemany('INSERT INTO seats (room, seat, name, bot, token_hash, "left") '
+                               "VALUES (%s, %s, %s, %s, %s, %s)",
+                               [(room.code, s.seat, s.name, s.bot, s.token_hash, s.left) for s in room.seats])
 
     def load_room(self, code: str) -> RoomRecord | None:
         rooms = self._rooms("WHERE code = %s", (code,))
@@ -239,23 +246,47 @@ class PostgresStore:
                 ([row[0] for row in rows],)):
             seats.setdefault(room, []).append(SeatRecord(seat, name, bot, token, bool(left)))
         return [RoomRecord(code=r[0], game=r[1], host=r[2], private=bool(r[3]), options=json.loads(r[4]),
-                           status=r[5], created=r[6], creator=r[7], match=r[8], seats=seats.get(r[0], []))
+                           status=r[5], created=r[6], creator=r[7], match=r[8], seats=seats.get(r[0], []),
+                           votes=json.loads(r[9]))
                 for r in rows]
 
     # -- matches ---------------------------------------------------------------
-    def create_match(self, room: str | None, game: str, game_version: str, players: list[str],
-                     bots: list[str | None], seed: int, options: dict[str, Any], started: str,
-                     fence: tuple[str, int] | None = None) -> int:
-        def create(conn: Any) -> int:
+    def start_match(self, room: RoomRecord, match: MatchRecord, fence: tuple[str, int] | None = None) -> int:
+        def start(conn: Any) -> int:
             with conn.transaction():
                 self._check_fence(conn, fence)
-                row = conn.execute("INSERT INTO matches (room, game, game_version, players, bots, seed, options, "
-                                   "status, started) VALUES (%s, %s, %s, %s, %s, %s, %s, 'playing', %s) RETURNING id",
-                                   (room, game, game_version, json.dumps(players), json.dumps(bots), seed,
-                                    json.dumps(options), started)).fetchone()
-                return int(row[0])
+                match_id = self._insert_match(conn, match, "playing")
+                self._write_room(conn, replace(room, match=match_id))
+                return match_id
 
-        return self._do(create)
+        return self._do(start)
+
+    @staticmethod
+    def _insert_match(conn: Any, match: MatchRecord, status: str) -> int:
+        finished = status == "finished"
+        row = conn.execute("INSERT INTO matches (room, game, game_version, players, bots, seed, options, status, "
+                           "winners, started, finished) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                           "RETURNING id",
+                           (match.room, match.game, match.game_version, json.dumps(match.players),
+                            json.dumps(match.bots), match.seed, json.dumps(match.options), status,
+                            json.dumps(match.winners if finished else []), match.started,
+                            match.finished if finished else None)).fetchone()
+        return int(row[0])
+
+    def import_match(self, match: MatchRecord, choices: list[ChoiceRecord]) -> int:
+        def store(conn: Any) -> int:
+            with conn.transaction():
+                match_id = self._insert_match(conn, replace(match, room=None), "finished")
+                with conn.cursor() as cursor:
+                    cursor.executemany("INSERT INTO choices (match, version, seat, option, source, at) "
+                                       "VALUES (%s, %s, %s, %s, %s, %s)",
+                                       [(match_id, c.version, c.seat, c.option, c.source, c.at) for c in choices])
+                return match_id
+
+        try:
+            return self._do(store)
+        except self._psycopg.errors.UniqueViolation as exc:
+            raise Conflict(f"{self.path}: the imported log repeats a version ({exc})") from exc
 
     def append_choice(self, match: int, choice: ChoiceRecord, fence: tuple[str, int] | None = None) -> None:
         values = (match, choice.version, choice.seat, choice.option, choice.source, choice.at)
@@ -276,21 +307,25 @@ class PostgresStore:
         except self._psycopg.errors.UniqueViolation as exc:
             raise Conflict(f"match {match} already has a choice at version {choice.version}") from exc
 
-    def finish_match(self, match: int, winners: list[int], finished: str,
+    def finish_match(self, match: int, winners: list[int], finished: str, room: RoomRecord | None = None,
                      fence: tuple[str, int] | None = None) -> None:
-        self._update_match("UPDATE matches SET status = 'finished', winners = %s, finished = %s WHERE id = %s",
-                           (json.dumps(winners), finished, match), fence)
-
-    def abandon_match(self, match: int, at: str, fence: tuple[str, int] | None = None) -> None:
-        self._update_match("UPDATE matches SET status = 'abandoned', finished = %s WHERE id = %s", (at, match), fence)
-
-    def _update_match(self, sql: str, params: tuple[Any, ...], fence: tuple[str, int] | None) -> None:
-        def update(conn: Any) -> None:
+        def finish(conn: Any) -> None:
             with conn.transaction():
                 self._check_fence(conn, fence)
-                conn.execute(sql, params)
+                conn.execute("UPDATE matches SET status = 'finished', winners = %s, finished = %s WHERE id = %s",
+                             (json.dumps(winners), finished, match))
+                if room is not None:
+                    self._write_room(conn, room)
 
-        self._do(update)
+        self._do(finish)
+
+    def abandon_match(self, match: int, at: str, fence: tuple[str, int] | None = None) -> None:
+        def abandon(conn: Any) -> None:
+            with conn.transaction():
+                self._check_fence(conn, fence)
+                conn.execute("UPDATE matches SET status = 'abandoned', finished = %s WHERE id = %s", (at, match))
+
+        self._do(abandon)
 
     def load_match(self, match: int) -> MatchRecord | None:
         rows = self._read(f"SELECT {_MATCH_COLUMNS} FROM matches m WHERE m.id = %s", (match,))
@@ -405,14 +440,14 @@ class FencedStore:
     def save_room(self, room: RoomRecord) -> None:
         self.base.save_room(room, fence=self.fence)
 
-    def create_match(self, *args: Any, **kwargs: Any) -> int:
-        return self.base.create_match(*args, **kwargs, fence=self.fence)
+    def start_match(self, room: RoomRecord, match: MatchRecord) -> int:
+        return self.base.start_match(room, match, fence=self.fence)
 
     def append_choice(self, match: int, choice: ChoiceRecord) -> None:
         self.base.append_choice(match, choice, fence=self.fence)
 
-    def finish_match(self, match: int, winners: list[int], finished: str) -> None:
-        self.base.finish_match(match, winners, finished, fence=self.fence)
+    def finish_match(self, match: int, winners: list[int], finished: str, room: RoomRecord | None = None) -> None:
+        self.base.finish_match(match, winners, finished, room, fence=self.fence)
 
     def abandon_match(self, match: int, at: str) -> None:
         self.base.abandon_match(match, at, fence=self.fence)
