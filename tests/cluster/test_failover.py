@@ -104,8 +104,10 @@ def test_a_node_paused_past_its_lease_cannot_write_when_it_wakes(make_cluster):
     human = Client(a.ws_url, room, created["token"])
     human.send({"type": "start", "token": created["token"]})
     view = human.settle(lambda v: v["waiting"] == ["Aria"])
-    while view["waiting"] != ["Bot 1"]:  # play until the bot's turn comes: a schedules its move 3 s later…
+    bot = view["players"][1]
+    while view["waiting"] != [bot]:  # play until the bot's turn comes: a schedules its move 3 s later…
         options = human.options
+        assert options, f"Aria is waited for but offered nothing: {view}"
         human.choose(next((o for o in ("Income", "Pass") if o in options), options[0]))
         view = human.settle(lambda v, seen=view["version"]: v["version"] > seen and v["waiting"])
     version, bot_due = view["version"], time.monotonic() + 3.0
@@ -127,7 +129,7 @@ def test_a_node_paused_past_its_lease_cannot_write_when_it_wakes(make_cluster):
     assert store.holder(room) == holder
     # the player reconnects (to any node) and finds the match where the log says, served by b
     again = Client(b.ws_url, room, created["token"])
-    assert again.settle(lambda v: v["version"] == version)["waiting"] == ["Bot 1"]
+    assert again.settle(lambda v: v["version"] == version)["waiting"] == [bot]
     wait_for(lambda: httpx.get(a.url + "/api/health", trust_env=False).status_code == 200, 10,
              "node a serving again under a new lease", a.log)
     assert httpx.get(a.url + "/api/health", trust_env=False).json()["node"] != first_holder
