@@ -58,6 +58,8 @@ LOOP_STALL = 30.0
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
 LISTED = ("waiting", "playing", "finished")
+#: Seconds between two refreshes of this node's held-seat entries (they lapse after HOLD_SECONDS).
+HOLD_REFRESH = 60.0
 
 
 class RelaySink:
@@ -126,6 +128,7 @@ class Node:
         self.taken = 0  # rooms taken over from dead nodes (for the logs and the tests)
         self.rejoin = False  # the lease was lost: take a new one at the next tick
         self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
+        self.holds_refreshed = time.monotonic()
         lobby.cluster = self
 
     @property
@@ -192,6 +195,13 @@ class Node:
             return
         live = self.lease.live()
         self.live = set(live)
+        if time.monotonic() - self.holds_refreshed > HOLD_REFRESH:  # held seats lapse unless refreshed
+            self.holds_refreshed = time.monotonic()
+            merged: dict[str, set[str]] = {}
+            for holds in self.held.values():
+                for address, members in holds.items():
+                    merged.setdefault(address, set()).update(members)
+            self.directory.hold(merged, {})
         self._drop_dead_peers()
         await self._take_orphans(live)
 
