@@ -209,8 +209,8 @@ def test_tally_majority_and_unanimity(tmp_path):
         match.choose(seat, "Yes")
     assert (match.state["n"], match.state["best"], match.state["word"]) == (3, True, True)
     entry = match.events[-1].entry
-    assert entry["key"] == "{option}: {votes} of {asked}." and entry["args"] == {"option": "Yes", "votes": "3",
-                                                                                 "asked": "3"}
+    assert entry["key"] == "{option}: {votes} of {asked}." and entry["args"] == {"option": "Yes", "votes": 3,
+                                                                                 "asked": 3}
 
 
 def test_choose_exactly_n_players(tmp_path):

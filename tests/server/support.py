@@ -80,9 +80,12 @@ class ServerThread(Loopback):
 class ServerProcess(Loopback):
     """``intrigue serve`` as a subprocess (for SIGKILL)."""
 
-    def __init__(self, db: Path, port: int | None = None, games: Path | None = None):
+    def __init__(self, db: Path, port: int | None = None, env: dict[str, str] | None = None,
+                 args: list[str] | None = None, games: Path | None = None):
         self.db = db
         self.port = port or free_port()
+        self.env = env or {}
+        self.args = args or []
         self.games = games
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -90,8 +93,9 @@ class ServerProcess(Loopback):
         self.log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "intrigue.cli", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--bot-delay", "0", "--room-quota", "10000", *(["--games", str(self.games)] if self.games else [])],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+             "--bot-delay", "0", "--room-quota", "10000", *self.args,
+             *(["--games", str(self.games)] if self.games else [])],
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -108,6 +112,13 @@ class ServerProcess(Loopback):
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
         self.log.close()
+
+    def died(self, timeout: float = 10) -> int:
+        """Wait for the server to die by itself (a crash a test injected); its exit status."""
+        assert self.proc is not None
+        status = self.proc.wait(timeout)
+        self.log.close()
+        return status
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

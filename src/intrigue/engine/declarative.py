@@ -193,7 +193,7 @@ def _tally(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             _put(match.state, _game_key(effect.unanimous), asked > 0 and votes == asked)
         if not found.secret:  # in a secret decision, how many were asked is itself a secret
             match.announce(f"{option}: {votes} of {asked}.", key="{option}: {votes} of {asked}.",
-                           args={"option": str(option), "votes": str(votes), "asked": str(asked)})
+                           args={"option": option, "votes": votes, "asked": asked})
 
     return tally
 
@@ -338,12 +338,16 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             values = [match.players[owner].get(field_name) for field_name in fields]
             facts = ", ".join(f"{field_name}: {value}" for field_name, value in zip(fields, values))
             audience = _audience(viewers)
+            # The templates let a client translate field names and values (docs/protocol.md).
+            args = {field_name: _text(value) for field_name, value in zip(fields, values)}
+            title_key = " · ".join(f"{{{field_name}}}" for field_name in fields)
+            facts_key = ", ".join(f"{field_name}: {{{field_name}}}" for field_name in fields)
             match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
                               title=" · ".join(_text(value) for value in values), text=facts,
-                              player=match.names[owner])
-            match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — {facts}",
-                           args={"player": match.names[owner], "facts": facts,
-                                 **{field_name: _text(value) for field_name, value in zip(fields, values)}})
+                              player=match.names[owner], msg={"title": {"key": title_key, "args": args},
+                                                              "text": {"key": facts_key, "args": args}})
+            match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — " + facts_key,
+                           args={"player": match.names[owner], **args})
 
     return show
 

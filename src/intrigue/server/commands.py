@@ -1,4 +1,4 @@
-"""``intrigue serve``, ``intrigue replay``, ``intrigue export`` and ``intrigue import``."""
+"""``intrigue serve``, ``intrigue backup``, ``intrigue replay``, ``intrigue export`` and ``intrigue import``."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ def _add_games(folders: list[Path]) -> None:
             typer.echo(f"serving {game_id} from {folder}", err=True)
 
 
-def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
-    from ..store import StoreError, open_store  # noqa: PLC0415
+def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
+    from ..store import StoreError, is_url, open_store  # noqa: PLC0415
 
-    if must_exist and not db.exists():
+    if must_exist and not is_url(str(db)) and not Path(db).exists():
         typer.echo(f"error: {db} does not exist", err=True)
         raise typer.Exit(2)
     try:
@@ -38,6 +38,22 @@ def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # no
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+
+
+def _restore(backup_file: Path, db: Path) -> None:
+    """``serve --restore``: make ``db`` a copy of ``backup_file``, or print why not and exit 2."""
+    from ..store import StoreError  # noqa: PLC0415
+    from ..store.backup import restore  # noqa: PLC0415
+
+    try:
+        restored = restore(backup_file, db)
+    except StoreError as exc:
+        typer.echo(f"error: cannot restore {backup_file}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for aside in restored["moved_aside"]:
+        typer.echo(f"kept the previous {db} as {aside}", err=True)
+    typer.echo(f"restored {db} from {backup_file}: {restored['rooms']} rooms, {restored['matches']} matches, "
+               f"{restored['choices']} choices", err=True)
 
 
 def _or_exit(read, store, match: int):  # noqa: ANN001, ANN202
@@ -65,14 +81,26 @@ def register(app: typer.Typer) -> None:
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
                                                            "loss; 'normal' survives a crash of the server "
                                                            "(kill -9) and is much faster."),
+              restore: Optional[Path] = typer.Option(None, "--restore", help="First make --db a copy of this "
+                                                     "backup (written by 'intrigue backup'); the file --db was "
+                                                     "is renamed aside, never deleted."),
               llm_url: Optional[str] = typer.Option(None, help="An OpenAI-compatible endpoint (base URL, e.g. "
                                                                "http://127.0.0.1:8080/v1) for 'llm' bot seats; "
                                                                "the key is read from INTRIGUE_LLM_KEY."),
               llm_model: Optional[str] = typer.Option(None, help="The model the 'llm' bot asks."),
+              store_location: Optional[str] = typer.Option(None, "--store", help="The store: a SQLite file or a "
+                                                           "postgresql:// URL (instead of --db)."),
+              node: Optional[str] = typer.Option(None, "--node", help="Run as this node of a cluster (needs a "
+                                                 "postgresql:// --store and --redis; docs/scaling.md)."),
+              redis: Optional[str] = typer.Option(None, "--redis", help="The cluster's Redis (redis://…)."),
+              lease: float = typer.Option(1.5, help="Seconds a node's lease lives without renewal (it is renewed "
+                                                    "every fifth of that); a dead node's rooms move after it."),
+              cluster_name: str = typer.Option("intrigue", "--cluster-name", help="Names this cluster's keys and "
+                                               "channels in Redis (several clusters may share one Redis)."),
               games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files "
                                                          "(<id>.yaml) to serve beside the installed games; "
                                                          "may be repeated.")) -> None:
-        """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+        """Serve the lobby, the live games and the web client (recovers unfinished games from the store)."""
         import os  # noqa: PLC0415
 
         import uvicorn  # noqa: PLC0415
@@ -87,21 +115,57 @@ def register(app: typer.Typer) -> None:
             llm.configure(llm.LLMConfig(llm_url, llm_model, os.environ.get("INTRIGUE_LLM_KEY") or None,
                                         float(os.environ.get("INTRIGUE_LLM_TIMEOUT", "20") or 20)))
 
-        from .app import create_app  # noqa: PLC0415
+        from ..store import is_url  # noqa: PLC0415
+        from .app import ClusterOptions, create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-        store = _store(db, synchronous=synchronous)
+        location = store_location or str(db)
+        cluster = None
+        if node is not None or redis is not None:
+            if node is None or redis is None or not is_url(location):
+                typer.echo("error: a cluster node needs --node NAME, --redis redis://… and a postgresql:// --store "
+                           "(the nodes share them)", err=True)
+                raise typer.Exit(2)
+            if not 0.3 <= lease <= 60:
+                typer.echo(f"error: --lease must be from 0.3 to 60 seconds, not {lease}", err=True)
+                raise typer.Exit(2)
+            cluster = ClusterOptions(node, redis, lease, f"{cluster_name}:")
+        if restore is not None:
+            if is_url(location):
+                typer.echo("error: --restore takes a SQLite backup into a --db file, not into a postgresql:// store",
+                           err=True)
+                raise typer.Exit(2)
+            _restore(restore, db)
+        store = _store(location, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address)
-        application = create_app(store, settings)
+        application = create_app(store, settings, cluster=cluster)
         for line in application.state.restored:
             typer.echo(f"restored room {line}", err=True)
         for problem in application.state.lobby.problems:
             typer.echo(f"error: {problem}", err=True)
-        typer.echo(f"Intrigue on http://{host}:{port}/ (database {db})", err=True)
+        where = f"node {node} of a cluster, " if node else ""
+        typer.echo(f"Intrigue on http://{host}:{port}/ ({where}store {getattr(store, 'path', location)})", err=True)
         uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
                     ws_per_message_deflate=False)
+
+    @app.command()
+    def backup(db: Path = typer.Argument(..., metavar="DB", help="The database to copy (a server may be using it)."),
+               file: Path = typer.Argument(..., metavar="FILE",
+                                           help="The backup file to write (replaced if it exists).")) -> None:
+        """Write a consistent copy of a live database (SQLite's online backup API); restore it with
+        'intrigue serve --restore FILE'."""
+        from ..store import StoreError  # noqa: PLC0415
+        from ..store.backup import backup as copy  # noqa: PLC0415
+
+        try:
+            held = copy(db, file)
+        except StoreError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(f"backed up {db} to {file}: {held['rooms']} rooms, {held['matches']} matches, "
+                   f"{held['choices']} choices (schema version {held['schema_version']})", err=True)
 
     @app.command()
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),

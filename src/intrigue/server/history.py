@@ -11,6 +11,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from .. import games as game_registry
@@ -103,7 +104,7 @@ def revealed_view(match: Match) -> dict[str, Any]:
             if key not in components:
                 components[key] = component
     view["components"] = list(components.values())
-    view["log"] = [{"version": e.version, "text": e.text} for e in match.events][-200:]
+    view["log"] = [e.entry for e in match.events][-200:]  # with each line's data: a client translates it
     view["seats"] = [match.observe(seat)["state"] for seat in range(len(match.names))]
     if match.decision is not None:
         view["offers"] = {match.names[s]: match.legal(s) for s in match.pending}
@@ -158,9 +159,9 @@ def import_match(store: Store, data: Any) -> tuple[int, Match]:
                          f"(version {match.version} vs {result.get('version')}); the rules may have changed")
     if data.get("game_version") and data["game_version"] != game_version(game):
         pass  # same final state under different rules files: accepted, the fingerprint proves it
-    match_id = store.create_match(None, game.id, data.get("game_version") or game_version(game), players, bots,
-                                  seed, options, str(data.get("started") or now_iso()))
-    for choice in choices:
-        store.append_choice(match_id, choice)
-    store.finish_match(match_id, list(match.winners), str(data.get("finished") or now_iso()))
+    stored = MatchRecord(0, None, game.id, data.get("game_version") or game_version(game), players, bots, seed,
+                         options, "finished", list(match.winners), str(data.get("started") or now_iso()),
+                         str(data.get("finished") or now_iso()))
+    # the log is numbered by the match's own version, as the server stores it; one transaction
+    match_id = store.import_match(stored, [replace(c, version=index) for index, c in enumerate(choices)])
     return match_id, match

@@ -1,6 +1,6 @@
 """The one timer a room runs for its open decision.
 
-Which timer a decision gets and what expiry plays is the engine's policy
+Which timer a decision gets and what expiry chooses is the engine's policy
 (:mod:`intrigue.engine.timing`); this module keeps the time. The timer restarts
 whenever a new decision opens and is a ``loop.call_later`` callback that
 re-checks the decision before acting, so a late callback does nothing. A DSL
@@ -9,9 +9,13 @@ timers off); when they run out the clock's move is stored and applied like a
 player's. With timers off (``null``, private rooms only), a pending seat whose
 player is disconnected is decided after ``disconnect_grace`` seconds, so nobody
 can stall a game by leaving (in a secret decision, any disconnected seat of its
-cover starts that grace, so it tells nothing of who has answered). After a
-restart a recovered timer runs on from when its decision or phase opened
-(leaving at least ``RECOVERY_GRACE`` seconds).
+cover starts that grace, so it tells nothing of who has answered; in a timer
+phase, a second clock presses a disconnected player's early-end choice for
+them). Every start, restart and end of a timer reaches every connection of the
+room in a ``view`` (the room sends views whenever ``Room.after_change`` reports
+that the timer changed), grace timers included. After a restart a recovered
+timer runs on from when its decision or phase opened (leaving at least
+``RECOVERY_GRACE`` seconds).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.timing import TIMER_OPTIONS, apparent_pending, expiry, timeout_choice, timer_for
+from ..engine.match import CLOCK, TIME_UP
+from ..engine.timing import TIMER_OPTIONS, apparent_pending, timeout_choice, timer_for
 from .protocol import Refusal
 from .settings import RECOVERY_GRACE
 
@@ -52,6 +57,8 @@ class DecisionTimer:
         #: After a restart: (decision number, wall-clock time it opened), so that the
         #: recovered decision's timer runs on from where it was, not from the start.
         self.recovered: tuple[int, float] | None = None
+        #: The match's recent choices the timer made: {version, seat, player, public} (see Room.view_message).
+        self.timeouts: list[dict[str, Any]] = []
 
     def json(self) -> dict[str, Any] | None:
         match = self.room.match
@@ -126,38 +133,52 @@ class DecisionTimer:
             return
         self.grace = None
         for seat in list(match.pending):
-            if match.over or match.decisions != timer.key or room.seats[seat].connected:
+            match = room.match
+            if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
+                break
+            if room.seats[seat].connected:
                 continue
             try:
                 room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
             except Refusal as refusal:
                 log.error("room %s: grace move refused: %s", room.code, refusal.message)
                 break
-        if room.match is match:
+        if room.match is not None:
             room.after_change()
             room.broadcast_views()
 
     def expire(self, timer: Timer) -> None:
-        """Time is up: a timer phase ends; every seat still pending gets the game's timeout choice."""
+        """Time is up: every seat still pending gets the game's timeout choice."""
         room, match = self.room, self.room.match
         if timer is not self.current or match is None or match.over or match.decisions != timer.key:
             return
         self.current = None
-        if timer.mode == "grace":
-            moves = ((seat, timeout_choice(match, seat, match.legal(seat))) for seat in list(match.pending)
-                     if not room.seats[seat].connected)
-        else:
-            moves = expiry(match)
-        for seat, option in moves:
-            if match.over or match.decisions != timer.key:
-                break
-            if seat >= 0 and seat not in match.pending:
-                continue
+        if match.decision is not None and match.decision.clock is not None:  # a timer phase: time is up
             try:
-                room.apply(seat, option, match.version, "timer" if seat < 0 else "timeout")
+                room.apply(CLOCK, TIME_UP, match.version, "timer")
             except Refusal as refusal:
+                log.error("room %s: the clock's move was refused: %s", room.code, refusal.message)
+            if self.current is None and room.match is not None:
+                room.after_change()
+                room.broadcast_views()
+            return
+        # Who timed out may be told to all only when everyone may see who was deciding (a
+        # secret decision shows more players waiting than there are actors).
+        public = match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
+        for seat in list(match.pending):
+            match = room.match  # a refused move puts back a rebuilt match: always read the room's
+            if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
+                break
+            if timer.mode == "grace" and room.seats[seat].connected:
+                continue
+            self.timeouts = self.timeouts[-19:] + [{"version": match.version, "seat": seat,
+                                                    "player": match.names[seat], "public": public}]
+            try:
+                room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
+            except Refusal as refusal:
+                self.timeouts.pop()
                 log.error("room %s: timeout move refused: %s", room.code, refusal.message)
                 break
-        if self.current is None and room.match is match:
+        if self.current is None and room.match is not None:  # this timer ended: everyone is told
             room.after_change()
             room.broadcast_views()
