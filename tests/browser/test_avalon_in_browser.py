@@ -1,10 +1,10 @@
 """The Resistance: Avalon in real browsers: two friends and three bots play to a win.
 
 Aria creates the room, Blaise takes a seat through the invite link, the bots fill
-the rest. Each friend clicks what the page offers: a team (one button per team,
-the names in seat order), a vote, a quest card, and, as the Assassin, a name.
+the rest. Each friend clicks what the page offers: a team (player chips, then
+Confirm), a vote, a quest card, and, as the Assassin, a name.
 Along the way the pages are checked the way a player would notice a leak: during a
-quest the waiting line names the whole team until the last card is in (never
+quest the whole team is shown as deciding until the last card is in (never
 only those still deciding), and no character or side is on the table (but the
 Assassin's, once they step forward to name Merlin).
 """
@@ -19,20 +19,20 @@ from playwright.sync_api import expect
 from .players import Player, expect_seat
 
 DESKTOP = {"width": 1280, "height": 860}
-#: One look at the page, all from the same render: the phase, this seat's options, the waiting
-#: line, and per board row its name, whether it is out, its tags and the facts it shows.
+#: One look at the page, all from the same render: the phase, this seat's options, and per
+#: board row its name, whether it is out, whether it is shown as deciding, its tags and facts.
 LOOK = """() => {
   const table = document.querySelector('#table');
   const phase = table.querySelector('[data-kind=phase]');
-  const waiting = table.querySelector('.decision p.waiting');
+  const panel = table.querySelector('.decision.mine');
+  const live = panel && !panel.querySelector('.chosen') && [...panel.querySelectorAll('button')].some(b => !b.disabled);
   return {
     over: table.dataset.over === 'true',
     phase: phase ? phase.textContent : '',
-    options: [...table.querySelectorAll('button.option:not([disabled])')].map(b => b.dataset.option),
-    waiting: waiting ? waiting.textContent.replace(/^Waiting for /, '').split(', ') : null,
+    options: live ? JSON.parse(panel.dataset.options || '[]') : [],
     rows: [...document.querySelectorAll('[data-kind=board] .player')].map(r => ({
-      name: r.dataset.player, out: r.classList.contains('out'),
-      tags: [...r.querySelectorAll('.tag')].map(t => t.textContent),
+      name: r.dataset.player, out: r.classList.contains('out'), waiting: !!r.querySelector('.badge-wait'),
+      tags: [...r.querySelectorAll('.tag:not(.role)')].map(t => t.textContent),
       stats: Object.fromEntries([...r.querySelectorAll('[data-stat]')].map(s =>
         [s.dataset.stat, s.querySelector('dd').textContent]))})),
   };
@@ -84,14 +84,16 @@ def test_two_friends_and_three_bots_play_avalon_to_a_win(server, browser, shots)
             options = look["options"]
             if options:
                 if "Team Building" in look["phase"]:
-                    assert all(", " in option for option in options), options  # one button per team
+                    assert all(", " in option for option in options), options  # one option per team
+                    assert page.locator("#table .decision.mine .chips [data-pick]").count() == 5  # picked as chips
                 elif set(options) <= {"Success", "Fail"}:
                     quests_played += 1
                 friend.click(rng.choice(options))
-            elif "Quest" in look["phase"] and look["waiting"]:
+            elif "Quest" in look["phase"] and any(row["waiting"] for row in look["rows"]):
                 on_team = [row["name"] for row in look["rows"] if "on team" in row["tags"]]
+                deciding = sorted(row["name"] for row in look["rows"] if row["waiting"])
                 # the whole team but this friend, who (on the team, with no option) has played
-                assert sorted(look["waiting"]) == sorted(n for n in on_team if n != friend.name), (look, friend.name)
+                assert deciding == sorted(n for n in on_team if n != friend.name), (look, friend.name)
                 quests_checked += 1
             page.wait_for_timeout(30)
     for friend in friends:

@@ -3,8 +3,8 @@
 Aria creates the room, Blaise takes a seat through the invite link, the bots fill
 the rest. Each friend clicks what the page offers: a night choice (or Sleep), Ready
 to vote when the day's countdown runs, a vote. Along the way the pages are checked
-the way a player would notice a leak: at night the waiting line names every living
-player (never just the ones acting), and no living player's role is on the table.
+the way a player would notice a leak: at night every living player is shown as
+deciding (never just the ones acting), and no living player's role is on the table.
 """
 
 from __future__ import annotations
@@ -17,20 +17,20 @@ from playwright.sync_api import expect
 from .players import Player, expect_seat
 
 DESKTOP = {"width": 1280, "height": 860}
-#: One look at the page, all from the same render: the phase, this seat's options, the waiting
-#: line, and per board row its name, whether it is out, its tags and the facts it shows.
+#: One look at the page, all from the same render: the phase, this seat's options, and per
+#: board row its name, whether it is out, whether it is shown as deciding, its tags and facts.
 LOOK = """() => {
   const table = document.querySelector('#table');
   const phase = table.querySelector('[data-kind=phase]');
-  const waiting = table.querySelector('.decision p.waiting');
+  const panel = table.querySelector('.decision.mine');
+  const live = panel && !panel.querySelector('.chosen') && [...panel.querySelectorAll('button')].some(b => !b.disabled);
   return {
     over: table.dataset.over === 'true',
     phase: phase ? phase.textContent : '',
-    options: [...table.querySelectorAll('button.option:not([disabled])')].map(b => b.dataset.option),
-    waiting: waiting ? waiting.textContent.replace(/^Waiting for /, '').split(', ') : null,
+    options: live ? JSON.parse(panel.dataset.options || '[]') : [],
     rows: [...document.querySelectorAll('[data-kind=board] .player')].map(r => ({
-      name: r.dataset.player, out: r.classList.contains('out'),
-      tags: [...r.querySelectorAll('.tag')].map(t => t.textContent),
+      name: r.dataset.player, out: r.classList.contains('out'), waiting: !!r.querySelector('.badge-wait'),
+      tags: [...r.querySelectorAll('.tag:not(.role)')].map(t => t.textContent),
       stats: Object.fromEntries([...r.querySelectorAll('[data-stat]')].map(s =>
         [s.dataset.stat, s.querySelector('dd').textContent]))})),
   };
@@ -87,14 +87,15 @@ def test_two_friends_and_four_bots_play_werewolf_to_a_win(server, browser, shots
                     page.screenshot(path=shots / "werewolf-night.png")
                     pictured = True
                 if "Ready to vote" in options:
-                    expect(page.locator(".countdown")).to_be_visible()
+                    expect(page.locator(".countdown").first).to_be_visible()
                     days += 1
                     friend.click("Ready to vote")
                 else:
                     friend.click(rng.choice(options))
-            elif "Night" in look["phase"] and look["waiting"]:
+            elif "Night" in look["phase"] and any(row["waiting"] for row in look["rows"]):
                 # this friend has answered: everyone else alive still appears to be deciding
-                assert sorted(look["waiting"]) == sorted(n for n in alive if n != friend.name), (look, friend.name)
+                deciding = sorted(row["name"] for row in look["rows"] if row["waiting"])
+                assert deciding == sorted(n for n in alive if n != friend.name), (look, friend.name)
                 nights_checked += 1
             page.wait_for_timeout(30)
     for friend in friends:
