@@ -139,11 +139,12 @@ class _Schema:
             self.source.problem(original, f"YAML reads a bare {raw} as the boolean {str(value).lower()}: "
                                           f"quote it ('{raw}') to mean the text")
             return
-        if len(errors) > 1:  # a union: keep the errors about the kind of value that was written
-            scalar = {"string_type", "int_type", "int_parsing", "float_type", "float_parsing", "bool_type",
-                      "bool_parsing", "literal_error", "none_required"}
-            fitting = [e for e in errors if (e["type"] not in scalar) == isinstance(value, (dict, list))]
-            errors = fitting or errors
+        if len(errors) > 1:  # a union: keep the errors of the branch for the kind of value written
+            kind = type(value).__name__
+            branch = [e for e in errors if kind in [str(part) for part in e["loc"]]]
+            if isinstance(value, (dict, list)):
+                branch = branch or [e for e in errors if any(str(part)[:1].isupper() for part in e["loc"])]
+            errors = branch or errors
         messages = list(dict.fromkeys(_message(error) for error in errors))
         if len(messages) > 2 and all(error["type"] in ("string_type", "model_type", "dict_type", "model_attributes_type")
                                      or "union" in str(error["loc"]) for error in errors):

@@ -42,3 +42,11 @@ class RuleError(EngineError):
         if self.phase is not None:
             parts.append(f"phase {self.phase} ({self.phase_name})")
         return ": ".join(parts + [self.message])
+
+
+def describe(exc: BaseException) -> str:
+    """An error's text for a report: ours as written, any other with its type (a bug in a rules
+    module: ``ZeroDivisionError: division by zero``)."""
+    if isinstance(exc, (EngineError, ValueError)) and type(exc).__module__.startswith("intrigue."):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"

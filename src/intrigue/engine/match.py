@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
-from .errors import EngineError, Refused, RuleError
+from .errors import EngineError, Refused, RuleError, describe
 from .game import Game
 from .scope import Scope
 from .ui import PUBLIC, Audience, Canvas
@@ -585,7 +585,7 @@ class Match:
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
-            raise RuleError(str(exc), self.game.where(("phases", self.phase_id)), self.phase_id,
+            raise RuleError(describe(exc), self.game.where(("phases", self.phase_id)), self.phase_id,
                             self.phase.name) from exc
 
     def _record(self, decision: Decision) -> None:
