@@ -23,12 +23,15 @@ errors = Console(stderr=True)
 
 @app.command()
 def validate(files: List[Path] = typer.Argument(..., help="DSL files to check.")) -> None:
-    """Check DSL files; print every problem as file:line: key.path: message."""
+    """Check DSL files; print every problem as file:line: key.path: message.
+
+    An extension file (one with ``extends:``) is checked merged onto the file it extends."""
     from .dsl import validate_file
+    from .dsl.overlay import is_extension, validate_extension_file
 
     failed = False
     for file in files:
-        checked = validate_file(file)
+        checked = validate_extension_file(file) if is_extension(file) else validate_file(file)
         for problem in checked.problems:
             print(problem)
         if not checked.ok:

@@ -159,6 +159,9 @@ class Match:
         self.names = list(players)
         self.seed = seed
         self.options = {**game.option_defaults(), **(options or {})}
+        refused = game.binding.option_check(self.options, len(players)) if game.binding.option_check else []
+        if refused:
+            raise ValueError(f"{game.title}: " + "; ".join(refused))
         self.setup: dict[str, Any] = dict(setup or {})
         self.headless = headless
         self.rng = random.Random(seed)
