@@ -11,10 +11,42 @@ from typing import Any, Callable
 from .engine import Game, Match
 
 
+def parse_options(pairs: list[str] | None, game: Game, players: int | None = None) -> dict[str, Any]:
+    """``["characters=inquisitor", "reformation=true"]`` -> game options, values read as YAML
+    scalars (``true``, ``30``, ``null``, text). Raises ``ValueError`` naming what is wrong."""
+    import yaml  # noqa: PLC0415
+
+    known = game.binding.options
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--option takes key=value, not {pair!r}")
+        if key not in known:
+            raise ValueError(f"unknown option {key!r} for {game.id} (known: {', '.join(known) or 'none'})")
+        try:
+            value = yaml.safe_load(text) if text.strip() else ""
+        except yaml.YAMLError:
+            value = text
+        default = known[key]
+        if default is not None and value is not None and type(value) is not type(default) \
+                and not (isinstance(default, float) and isinstance(value, int)):
+            raise ValueError(f"option {key} takes a {type(default).__name__}, not {text!r}")
+        options[key] = value
+    check = game.binding.option_check
+    if check is not None:
+        problems = check({**game.option_defaults(), **options}, players or game.min_players)
+        if problems:
+            raise ValueError("; ".join(problems))
+    return options
+
+
 @dataclass
 class Report:
     game: str
     players: int
+    options: dict[str, Any] = field(default_factory=dict)
     games: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -35,7 +67,7 @@ class Report:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "game": self.game, "players": self.players, "games": self.games,
+            "game": self.game, "players": self.players, "options": dict(self.options), "games": self.games,
             "decisions": self.decisions, "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2),
             "decisions_per_second": round(self.decisions_per_second, 1),
@@ -70,13 +102,13 @@ def winning_side(match: Match) -> str:
 
 
 def simulate(game: Game, games: int, players: int, seed: int = 0,
-             progress: Callable[[int], None] | None = None) -> Report:
-    report = Report(game.id, players)
+             progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None) -> Report:
+    report = Report(game.id, players, dict(options or {}))
     names = player_names(players)
     started = time.perf_counter()
     for index in range(games):
         match_seed = seed * 1_000_003 + index
-        match = Match(game, names, match_seed, headless=True)
+        match = Match(game, names, match_seed, options, headless=True)
         report.decisions += random_play(match, random.Random(match_seed))
         report.games += 1
         for seat in match.winners:

@@ -966,7 +966,7 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
             "coins": p["coins"],
             "alive": p["is_alive"],
             "influences": [
-                {"character": (s["character"] or None) if (s["revealed"] or mine or everything) else None,
+                {"character": s["character"] if (s["revealed"] or mine or everything) else None,
                  "revealed": s["revealed"]}
                 for s in p["influences"].values()
             ],
