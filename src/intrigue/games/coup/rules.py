@@ -229,7 +229,7 @@ def decided(m: Match) -> bool:
 @game.tool(display=True)
 def clear_previous_ui(m: Match) -> None:
     """A new step of the turn: the table, the hands and what was declared this turn stay."""
-    m.canvas.clear(keep=("board", "reserve", "turn", "declared", "block")
+    m.canvas.clear(keep=("board", "reserve", "turn", "declared", "block", "examined")
                    + tuple(f"hand-{s}" for s in range(len(m.players))))
 
 
