@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine import Audience, Match
 from .cards import label
-from .rules import active, char, distance, game, hand, labels, living, nm, prompt, reach
+from .rules import NOT_NOW, active, char, distance, game, hand, labels, living, nm, prompt, reach
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,8 @@ def asked(m: Match, seat: int) -> str | None:
         return "Draw your cards."
     if kind == "character":
         return "Choose your character."
+    if kind == "order":
+        return "You are eliminated: put your cards on the discard pile one at a time (the last ends on top)."
     return None
 
 
@@ -116,6 +118,8 @@ def render(m: Match) -> None:
         canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
                     cards=labels(hand(m, seat)), title="Your hand")
         text = asked(m, seat) if seat in deciding else None
+        if NOT_NOW in m.legal(seat):
+            text = "Sid Ketchum: you may discard 2 cards to regain 1 life now, or let the others go on."
         if text is None and m.state["turn"]["stage"] == "play" and seat == active(m) and seat in deciding:
             text = "Your turn: play a card or pass."
         if text:
@@ -153,7 +157,10 @@ def render(m: Match) -> None:
     if m.over or m.state["side"]:
         side = m.state["side"]
         title = {"Outlaws": "The Outlaws win!", "Sheriff": "The Sheriff wins!",
-                 "Renegade": "The Renegade wins!"}.get(side, "Game over")
+                 "Renegade": "The Renegade wins!", "Deputy": "The Deputy wins!",
+                 "Outlaw": "The Outlaw wins!"}.get(side, "Game over")
+        if len(m.players) == 3 and side == "Renegade":
+            title = "The Renegade wins!"
         canvas.show("result", key="result", title=title, text=", ".join(
             f"{nm(m, s)} ({m.players[s]['role']})" for s in range(len(m.players))),
             winners=[nm(m, s) for s in m.winners])
@@ -190,9 +197,14 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
     }
     p = prompt(m)
     if p:
-        view["prompt"] = {"kind": p["kind"], "players": [nm(m, s) for s in prompt_seats(m)]}
-        if seat is not None and seat in prompt_seats(m):
+        asked_seats = prompt_seats(m)
+        view["prompt"] = {"kind": p["kind"], "players": [nm(m, s) for s in asked_seats]}
+        if seat is not None and seat in asked_seats:
             view["prompt"]["text"] = asked(m, seat)
+        elif asked_seats:  # what the prompted player is asked, in their words (all public facts)
+            view["prompt"]["question"] = asked(m, asked_seats[0])
+    if m.state["hunt"]:
+        view["hunt"] = m.state["hunt"]  # 3 players: a wrong kill made it last man standing
     if seat is not None and m.state["kit"] and char(m, seat) == "Kit Carlson":
         view["kit"] = labels(m.state["kit"])
     if seat is not None and str(seat) in m.state["candidates"]:
