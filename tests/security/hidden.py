@@ -8,7 +8,8 @@ observer shows up as a difference:
   with the variants, the card a target shows an examiner (only those two see it), another
   seat's official two-player set and its cards set aside. Allegiances are public.
 * BANG!: another seat's hand, another seat's role (until it is revealed: the
-  Sheriff's at once, the others' on elimination), Kit Carlson's three cards,
+  Sheriff's at once, the others' on elimination; with 3 players every role is face
+  up), Kit Carlson's three cards,
   another seat's character candidates, the deck's order.
 * DSFGS: another seat's role and team until revealed or shown to this seat, and
   its ``secret_info_access`` flag.
@@ -142,8 +143,9 @@ def _bang_hidden_all(match: Match, viewers: list[int | None], deck: bool = True)
 
 
 def _bang_role_visible(match: Match, owner: int, viewer: int | None) -> bool:
+    """The Sheriff's role, the dead's, your own; with 3 players (the Dodge City variant) every role."""
     p = match.players[owner]
-    return owner == viewer or p["role"] == "Sheriff" or not p["is_alive"] or match.over
+    return owner == viewer or p["role"] == "Sheriff" or not p["is_alive"] or match.over or len(match.players) == 3
 
 
 def bang_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:

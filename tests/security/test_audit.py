@@ -330,6 +330,15 @@ def test_no_channel_leaks_in_coup_variants(audited):
     assert audit.kinds["view"] > 200
 
 
+def test_no_channel_leaks_in_bang_variants(audited):
+    """BANG! at 3 players (roles face up) and 8 (two Renegades): the same audit."""
+    server, audit = audited
+    rng = random.Random(88)
+    moves = sum(play(server, audit, "bang", rng, humans, bots) for humans, bots in ((2, 1), (1, 2), (2, 6)))
+    assert not audit.problems, "\n".join(audit.problems[:30])
+    assert moves > 30
+
+
 def test_the_audit_catches_an_examined_card_shown_to_everyone(audited, monkeypatch):
     """Remove the protection (the shown card in every seat's observation) and the audit sees it."""
     from intrigue.games.coup import inquisitor
