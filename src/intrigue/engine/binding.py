@@ -52,7 +52,6 @@ class GameBinding:
     id: str
     title: str
     dsl: str | Path
-    extensions: tuple[str | Path, ...] = ()
     state: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     min_players: int | None = None
@@ -72,6 +71,7 @@ class GameBinding:
     determinize: Callable[..., "Match"] | None = None
     reads: Callable[[dict[str, Any]], dict[int, float]] | None = None
     option_check: Callable[[dict[str, Any], int], list[str]] | None = None
+    extensions: tuple[str | Path, ...] = ()  # extension files merged onto the DSL file (dsl/overlay.py)
 
     def __post_init__(self) -> None:
         if self.module_file is None:  # the rules module that created us
