@@ -11,7 +11,7 @@ DB ?= ./intrigue.db
 $(BIN)/intrigue: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,env]'
 	@touch $@
 
 run: $(BIN)/intrigue

@@ -10,7 +10,7 @@ import pytest
 from intrigue import games
 from intrigue.bots import SeatView
 from intrigue.bots.ismcts import ISMCTS
-from intrigue.dsl.determinize import _composition
+from intrigue.engine.determinize import _composition
 from intrigue.engine import Match
 
 from .helpers import decisions

@@ -14,7 +14,7 @@ import os
 
 mut = os.environ.get("MUT", "")
 if mut == "token":
-    from intrigue.server import rooms
+    from intrigue.server import room as rooms
     orig = rooms.Room.seat_for
     def seat_for(self, token):
         try:
@@ -30,7 +30,7 @@ elif mut == "version":
         return orig(self, seat, option, None)
     mm.Match.check = check
 elif mut == "offered":
-    from intrigue.server import rooms
+    from intrigue.server import room as rooms
     orig = rooms.Room.apply
     def apply(self, seat, option, version, source):
         if option not in self.match.legal(seat) and self.match.legal(seat) and not option.startswith("x"*10):
@@ -47,14 +47,14 @@ elif mut == "flood":
     from intrigue.server import protocol
     protocol.Bucket.take = lambda self, now=None: True
 elif mut == "clean":
-    from intrigue.server import protocol, rooms
+    from intrigue.server import lobby, protocol, room
     protocol.clean_line = lambda text, limit: text[:limit]
     def clean_name(n):
         return n[:24]
-    rooms.clean_name = clean_name
+    room.clean_name = lobby.clean_name = clean_name
     def clean_chat(t):
         return t
-    rooms.clean_chat = clean_chat
+    room.clean_chat = clean_chat
 elif mut == "replay":
     from intrigue.server import history
     orig = history.finished_record
@@ -65,13 +65,13 @@ elif mut == "replay":
         return record
     history.finished_record = finished_record
 elif mut == "quota":
-    from intrigue.server import rooms
+    from intrigue.server import settings as rooms
     rooms.Settings.room_quota = property(lambda self: 10**9, lambda self, v: None)
 elif mut == "seats":
-    from intrigue.server import rooms
+    from intrigue.server import settings as rooms
     rooms.Settings.seats_per_address = property(lambda self: 10**9, lambda self, v: None)
 elif mut == "storage":
-    from intrigue.server import rooms
+    from intrigue.server import room as rooms
     from intrigue.store import StoreError
     orig = rooms.Room.apply
     def apply(self, seat, option, version, source):
@@ -86,7 +86,7 @@ elif mut == "storage":
 elif mut == "bots_on_loop":
     from concurrent.futures import Executor, Future
 
-    from intrigue.server import rooms
+    from intrigue.server import autoplay
 
     class Inline(Executor):
         def submit(self, fn, *args, **kwargs):
@@ -94,7 +94,7 @@ elif mut == "bots_on_loop":
             future.set_result(fn(*args, **kwargs))
             return future
 
-    rooms.BOT_THREADS = Inline()
+    autoplay.BOT_THREADS = Inline()
 elif mut == "replay_on_loop":
     import asyncio
 

@@ -188,7 +188,8 @@ def audited(tmp_path, monkeypatch):
     original_view = bot_registry.SeatView
 
     def checked_seat_view(game, seat, observation, options):  # noqa: ANN001, ANN202
-        caller = sys._getframe(1).f_locals.get("self")  # the Room asking its bot (Room._auto_move)
+        autoplay = sys._getframe(1).f_locals.get("self")  # the room's Autoplay asking its bot
+        caller = getattr(autoplay, "room", None)
         lobby = server_holder["server"].app.state.lobby
         if getattr(caller, "lobby", None) is not lobby:  # another test's server still finishing a game
             return original_view(game, seat, observation, options)
@@ -212,7 +213,7 @@ def audited(tmp_path, monkeypatch):
 
 
 def hashes(tokens: set[str]) -> set[str]:
-    from intrigue.server.rooms import token_hash
+    from intrigue.server.seats import token_hash
 
     return {token_hash(t) for t in tokens}
 

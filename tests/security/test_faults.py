@@ -11,7 +11,8 @@ import time
 import pytest
 
 from intrigue import games
-from intrigue.server.rooms import Settings, rebuild
+from intrigue.server.matches import rebuild
+from intrigue.server.settings import Settings
 
 from ..server.support import Client, ServerThread, create_room
 from .table import Table, hang_up, snapshot

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from intrigue.server.protocol import MAX_MESSAGE
-from intrigue.server.rooms import Settings
+from intrigue.server.settings import Settings
 
 from ..server.support import FAST, Client, ServerThread, create_room, join
 from .table import Table, hang_up, snapshot

@@ -15,7 +15,7 @@ from schemathesis import checks
 from schemathesis.generation import GenerationMode
 
 from intrigue.server.app import create_app
-from intrigue.server.rooms import Settings
+from intrigue.server.settings import Settings
 from intrigue.store import open_store
 
 EXAMPLES = 30

@@ -11,7 +11,8 @@ import random
 import time
 
 from intrigue.server.history import fingerprint
-from intrigue.server.rooms import Settings, rebuild
+from intrigue.server.matches import rebuild
+from intrigue.server.settings import Settings
 
 from ..server.support import Client, ServerThread
 from .fuzzer import DOCUMENTED_CODES, ProtocolFuzzer

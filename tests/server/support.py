@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from intrigue.server.app import create_app
-from intrigue.server.rooms import Settings
+from intrigue.server.settings import Settings
 from intrigue.store import open_store
 
 FAST = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=0.5, chat_rate=0.5, chat_burst=3,

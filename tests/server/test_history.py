@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from intrigue import cli, games
 from intrigue.engine import Match
 from intrigue.server.history import fingerprint
-from intrigue.server.rooms import game_version, rebuild
+from intrigue.server.matches import game_version, rebuild
 from intrigue.store import ChoiceRecord, RoomRecord, SeatRecord, open_store
 
 from .support import Client, ServerThread, create_room, join

@@ -16,7 +16,8 @@ from typing import Any
 from intrigue.games.coup.rules import CHARACTERS, actor
 from intrigue.server.app import handle
 from intrigue.server.protocol import Refusal, encode, parse
-from intrigue.server.rooms import Lobby, Settings
+from intrigue.server.lobby import Lobby
+from intrigue.server.settings import Settings
 from intrigue.store import open_store
 
 GAMES = 200

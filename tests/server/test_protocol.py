@@ -388,7 +388,7 @@ def test_a_missing_page_says_which_file_is_missing(tmp_path):
 
 
 def test_room_creation_is_limited_per_client(tmp_path):
-    from intrigue.server.rooms import Settings
+    from intrigue.server.settings import Settings
 
     from .support import ServerThread
 
@@ -401,7 +401,7 @@ def test_room_creation_is_limited_per_client(tmp_path):
 
 def test_windows_get_the_window_timer_and_turns_the_turn_timer():
     from intrigue.engine.match import Decision
-    from intrigue.server.rooms import is_window
+    from intrigue.engine.timing import is_window
 
     assert not is_window(Decision(3, "single_player_choice", {0: ["Income", "Tax"]}))
     assert not is_window(Decision(8, "single_player_choice", {1: ["Lose Duke", "Lose Captain"]}))

@@ -40,6 +40,25 @@ def engine(game: Optional[str] = typer.Option(None, "--game", "-g", help="One ga
         console.print(f"Coup clone mid-game: {clone:.1f} µs")
 
 
+@bench.command("env")
+def env(game: str = typer.Argument(..., help="An installed game or a YAML path."),
+        seconds: float = typer.Option(3.0, "--seconds", "-s"),
+        players: Optional[int] = typer.Option(None, "--players", "-p"),
+        observe: bool = typer.Option(False, "--observe", help="Also build each step's whole observation."),
+        as_json: bool = typer.Option(False, "--json")) -> None:
+    """Decisions/s through the PettingZoo step() with masks, and the engine's share (env extra)."""
+    from .env import measure
+
+    figure = measure(game, seconds, players, observe=observe)
+    if as_json:
+        print(json.dumps(figure.as_json(), indent=2))
+        return
+    what = "masks and observations" if observe else "masks"
+    console.print(f"{figure.game} ({figure.players} players): {figure.decisions_per_second:,.0f} decisions/s "
+                  f"through step() with {what} ({figure.decisions:,} decisions, {figure.games:,} games); "
+                  f"the engine takes {figure.engine_share:.0%} of the time, the environment the rest")
+
+
 @bench.command("server")
 def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-player Coup matches."),
            seconds: float = typer.Option(15.0, "--seconds", "-s", help="How long they play."),

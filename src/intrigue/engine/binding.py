@@ -70,6 +70,8 @@ class GameBinding:
     secrets: Callable[["Match", int | None], set[str]] | None = None
     determinize: Callable[..., "Match"] | None = None
     reads: Callable[[dict[str, Any]], dict[int, float]] | None = None
+    actions: Callable[[int], list[str]] | None = None
+    label: Callable[[list[str], int, str], str] | None = None
     option_check: Callable[[dict[str, Any], int], list[str]] | None = None
     extensions: tuple[str | Path, ...] = ()  # extension files merged onto the DSL file (dsl/overlay.py)
 
@@ -173,6 +175,20 @@ class GameBinding:
         consistent with what ``seat`` observes, its hidden information sampled
         with ``rng`` (search bots plan on such samples; see docs/bots.md)."""
         self.determinize = fn
+        return fn
+
+    def vocabulary(self, fn: Callable[[int], list[str]]) -> Any:
+        """Register ``fn(players) -> labels``: every action a seat may ever take at that
+        player count, as labels (``engine/vocabulary.py``). RL environments turn it into
+        a fixed action space; without it the labels are derived from the DSL's options."""
+        self.actions = fn
+        return fn
+
+    def labeler(self, fn: Callable[[list[str], int, str], str]) -> Any:
+        """Register ``fn(names, seat, option) -> label``: the vocabulary label of an offered
+        option. It may depend only on its arguments (environments cache it). Default:
+        player names become seat offsets (``engine.vocabulary.relative_label``)."""
+        self.label = fn
         return fn
 
     def reader(self, fn: Callable[[dict[str, Any]], dict[int, float]]) -> Any:

@@ -89,7 +89,7 @@ class Game:
 
 def load(binding: GameBinding) -> Game:
     """Validate the DSL against the binding; every problem is reported at once."""
-    from ..dsl.declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
+    from .declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
 
     checked = _validate(binding)
     if not checked.ok:

@@ -403,7 +403,7 @@ class Match:
             index += 1
             self.current_action_text = description
             if tool is None:
-                from ..dsl.declarative import run_effects  # noqa: PLC0415
+                from .declarative import run_effects  # noqa: PLC0415
 
                 run_effects(self, effects)
                 continue
@@ -416,7 +416,7 @@ class Match:
         self._resume = len(steps)
         if deciding:
             # No tool offered anything: the DSL's own options, or an empty target set.
-            from ..dsl.declarative import offer_declared_options  # noqa: PLC0415
+            from .declarative import offer_declared_options  # noqa: PLC0415
 
             offer_declared_options(self)
             if self._offers:
@@ -481,7 +481,7 @@ class Match:
     def _run_phase_effects(self) -> None:
         effects = self.phase.effects
         if effects:
-            from ..dsl.declarative import run_effects  # noqa: PLC0415
+            from .declarative import run_effects  # noqa: PLC0415
 
             run_effects(self, effects)
 

@@ -58,7 +58,7 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
 def default_state(match: "Match", seat: int | None) -> dict[str, Any]:
     """For games without an observer: each declared field by its ``visibility``, and the
     game-level names the declaration lists as ``public_state``."""
-    from ..dsl.declarative import visible_fields  # noqa: PLC0415
+    from .declarative import visible_fields  # noqa: PLC0415
 
     state: dict[str, Any] = {"players": [visible_fields(match, owner, seat) for owner in range(len(match.players))]}
     for name in match.game.definition.declaration.public_state or ():

@@ -37,7 +37,7 @@ def get(game_id: str) -> Game:
         raise KeyError(f"no installed game {game_id!r} (installed: {', '.join(installed())})")
     bare = _dsl_only().get(game_id)
     if bare is not None:
-        from ..dsl.declarative import binding_from_dsl  # noqa: PLC0415
+        from ..engine.yaml_game import binding_from_dsl  # noqa: PLC0415
 
         return load(binding_from_dsl(bare, game_id))
     module = importlib.import_module(f"{__name__}.{game_id}")
@@ -55,6 +55,6 @@ def load_path(path: str | Path) -> Game:
         spec.loader.exec_module(module)
         return load(module.game)
     dsl = path if path.is_file() else next(iter(sorted(path.glob("*.yaml"))))
-    from ..dsl.declarative import binding_from_dsl  # noqa: PLC0415 - a game with no Python
+    from ..engine.yaml_game import binding_from_dsl  # noqa: PLC0415 - a game with no Python
 
     return load(binding_from_dsl(dsl))

@@ -1,6 +1,6 @@
 """The ASGI application: HTTP lobby routes, the ``/ws`` WebSocket, and the web client's files.
 
-Every route is ``async`` so everything runs on the one event loop (see rooms.py
+Every route is ``async`` so everything runs on the one event loop (see room.py
 for why that serialises each room). ``create_app`` recovers the store's open
 rooms before the first request is served.
 """
@@ -28,7 +28,8 @@ from .. import games as game_registry
 from ..store import Store
 from . import history
 from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
-from .rooms import TIMER_OPTIONS, Lobby, Settings
+from .lobby import Lobby
+from .settings import TIMER_OPTIONS, Settings
 
 log = logging.getLogger("intrigue.server")
 
@@ -340,7 +341,7 @@ class Outbox:
 
 
 class Connection:
-    """A room's :class:`~intrigue.server.rooms.Sink` for one WebSocket: an outbox drained by one task."""
+    """A room's :class:`~intrigue.server.seats.Sink` for one WebSocket: an outbox drained by one task."""
 
     def __init__(self, socket: WebSocket, settings: Settings):
         self.socket = socket

@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn  # noqa: PLC0415
 
         from .app import create_app  # noqa: PLC0415
-        from .rooms import Settings  # noqa: PLC0415
+        from .settings import Settings  # noqa: PLC0415
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         store = _store(db, synchronous=synchronous)
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         """Print a finished match move by move: each choice, then the public log lines it caused."""
         from ..engine.errors import Refused  # noqa: PLC0415
         from .history import finished_record  # noqa: PLC0415
-        from .rooms import rebuild  # noqa: PLC0415
+        from .matches import rebuild  # noqa: PLC0415
 
         store = _store(db, must_exist=True)
         record = _or_exit(finished_record, store, match)

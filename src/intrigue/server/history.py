@@ -1,6 +1,6 @@
 """Finished matches: the history list, step-by-step replay, export and import.
 
-Everything here rebuilds a match from the store's log (``rooms.rebuild``), so a
+Everything here rebuilds a match from the store's log (``matches.rebuild``), so a
 replay is exactly the match that was played. A match still in progress is never
 replayed or exported: its log would show hidden cards (an Exchange's ``Keep``).
 """
@@ -17,7 +17,8 @@ from .. import games as game_registry
 from ..engine import Match
 from ..store import ChoiceRecord, MatchRecord, Store
 from .protocol import Refusal
-from .rooms import game_version, now_iso, rebuild
+from .matches import game_version, rebuild
+from .settings import now_iso
 
 EXPORT_FORMAT = "intrigue-match"
 EXPORT_VERSION = 1

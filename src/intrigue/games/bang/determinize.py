@@ -13,7 +13,7 @@ The rest of the engine state is not in the observation but follows from it at
 every decision: the resolution queue, the prompt, who must still answer, the
 Missed! still needed. It is rebuilt from the phase, the prompt and the text a
 prompted seat is shown, then the match is restarted at the observed phase,
-whose tools offer the decision again (``intrigue.bots.rebuild.restart``).
+whose tools offer the decision again (``intrigue.engine.restart.restart``).
 Where the observation is silent a sample takes the usual case: in a death-save
 the damage came from the active player (none if it is his own turn) and no one
 else is still to be hit; only the active player has played a BANG! this turn,
@@ -30,7 +30,7 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
-from ...bots.rebuild import Plans, restart
+from ...engine.restart import Plans, restart
 from ...engine import Game, Match
 from ...engine.match import copy_data
 from .cards import CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, label

@@ -28,7 +28,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ...bots.rebuild import Plans, restart
+from ...engine.restart import Plans, restart
 from ...engine import Decision, Game, Match
 from . import variants
 from .rules import COSTS, game

@@ -12,6 +12,6 @@ player); ``setup: {roles: {player: role}}`` fixes the deal.
 
 from pathlib import Path
 
-from ...dsl.declarative import binding_from_dsl
+from ...engine.yaml_game import binding_from_dsl
 
 game = binding_from_dsl(Path(__file__).with_name("dsfgs.yaml"), "dsfgs")

@@ -6,6 +6,6 @@ holding ``heist/heist.yaml`` is an installed game by itself.
 
 from pathlib import Path
 
-from ...dsl.declarative import binding_from_dsl
+from ...engine.yaml_game import binding_from_dsl
 
 game = binding_from_dsl(Path(__file__).with_name("heist.yaml"), "heist")

@@ -13,7 +13,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from ..engine import Decision, Game, Match
+from .game import Game
+from .match import Decision, Match
 
 
 def restart(game: Game, names: list[str], players: list[dict[str, Any]], state: dict[str, Any],

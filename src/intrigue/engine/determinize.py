@@ -29,12 +29,12 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..bots.rebuild import Plans
-from ..engine.match import Match, copy_data
+from .restart import Plans
+from .match import Match, copy_data
 from .declarative import SEEN, STARTED, _compiled
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine import Game
+    from .game import Game
 
 
 def determinize(game: "Game", observation: dict[str, Any], seat: int, rng: random.Random,

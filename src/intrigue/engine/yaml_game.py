@@ -1,0 +1,74 @@
+"""A game made of a DSL file alone: its binding, with no rules module.
+
+Everything such a game does is in its YAML: statements (:mod:`.declarative`),
+``visibility`` for what each seat sees, and the role deal that
+:mod:`.determinize` samples for the search bots.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from .binding import GameBinding
+from .declarative import visible_fields
+from .determinize import determinize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import Match
+
+
+def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBinding:
+    """A :class:`GameBinding` for a DSL file with no rules module.
+
+    The title, player range and game-level state come from the declaration;
+    scenario files get the ``game`` expect key (game-level names) and ``sees``
+    (``{viewer: {owner: {field: value or null}}}``), and may fix the deal with
+    ``setup: {roles: {player: role}}``.
+    """
+    path = Path(path).resolve()
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    declaration = data.get("declaration") or {} if isinstance(data, dict) else {}
+    state = declaration.get("game_state") or {}
+    title = declaration.get("title") or (game_id or path.stem).replace("_", " ").title()
+    summary = str(declaration.get("description") or "").split(". ")[0].strip()
+    binding = GameBinding(game_id or path.stem, title=title, dsl=path, state=dict(state),
+                          summary=summary, module_file=str(path))
+    roles = {r.get("name") for r in declaration.get("roles") or [] if isinstance(r, dict)}
+
+    @binding.check_setup
+    def check_setup(setup: dict[str, Any], players: int) -> list[str]:
+        fixed = setup.get("roles")
+        if fixed is None:
+            return []
+        if not isinstance(fixed, dict) or len(fixed) != players:
+            return [f"setup.roles must give a role to each of the {players} players"]
+        return [f"setup.roles: {role!r} is not a role of this game" for role in fixed.values()
+                if roles and role not in roles]
+
+    @binding.expect("game", per_player=False)
+    def game_names(match: "Match") -> dict[str, Any]:
+        return {key: value for key, value in match.state.items() if not key.startswith("_")}
+
+    @binding.expect("sees")
+    def sees(match: "Match", seat: int) -> dict[str, Any]:
+        return {match.names[owner]: visible_fields(match, owner, seat) for owner in range(len(match.players))}
+
+    @binding.on_timeout
+    def timeout_choice(match: "Match", seat: int, options: list[str]) -> str:
+        """The phase's declared ``default``, else ``Pass``, else the first option."""
+        default = match.phase.completion_criteria.default
+        if default in options:
+            return default
+        return "Pass" if "Pass" in options else options[0]
+
+    @binding.summarize
+    def result(match: "Match") -> dict[str, Any]:
+        """The side that won is named by the phase the game ended in."""
+        return {"side": match.phase.name if match.over else "unfinished",
+                "winners": [match.names[seat] for seat in match.winners]}
+
+    binding.determinize = determinize  # search bots sample what the role deal hides
+    return binding

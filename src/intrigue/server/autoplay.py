@@ -1,0 +1,94 @@
+"""Moves made for a seat by the server: a bot's, or the default for a player who left.
+
+Each pending bot (or left) seat gets one ticket ``(match id, decision number,
+seat)``; it fires after ``bot_delay`` and re-checks that the decision is still
+open. Searching bots think in worker threads (two at a time) so one strong bot
+never freezes every other game on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from .. import bots as bot_registry
+from ..engine.timing import timeout_choice
+from .protocol import Refusal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .room import Room
+
+log = logging.getLogger("intrigue.server")
+
+#: Where bots other than the random one think (two at a time, so live games keep the event loop).
+BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="intrigue-bot")
+
+Ticket = tuple[int, int, int]  # (match id, decision number, seat)
+
+
+class Autoplay:
+    """Schedules and makes the moves of one room's bot and left seats."""
+
+    def __init__(self, room: "Room"):
+        self.room = room
+        self.bots: dict[int, bot_registry.Bot] = {}
+        self.scheduled: set[Ticket] = set()
+
+    def seat_bots(self, seed: int | str) -> None:
+        """A fresh bot for every bot seat of a new match."""
+        self.bots = {s.seat: bot_registry.make(s.bot, seed=f"{seed}:{s.seat}") for s in self.room.seats if s.bot}
+
+    def schedule(self) -> None:
+        """One ticket per pending bot or left seat of the open decision."""
+        room, match = self.room, self.room.match
+        assert match is not None
+        key = match.decisions
+        loop = asyncio.get_event_loop()
+        for seat in match.pending:
+            s = room.seats[seat]
+            if s.bot or s.left:
+                ticket = (room.match_id or 0, key, seat)
+                if ticket not in self.scheduled:
+                    self.scheduled.add(ticket)
+                    loop.call_later(room.lobby.settings.bot_delay, self.move, ticket)
+
+    def move(self, ticket: Ticket, thought: "asyncio.Future[str] | None" = None) -> None:
+        room = self.room
+        match_id, key, seat = ticket
+        self.scheduled.discard(ticket)
+        match = room.match
+        if match is None or match.over or room.match_id != match_id or match.decisions != key:
+            return
+        if seat not in match.pending:
+            return
+        options = match.legal(seat)
+        s = room.seats[seat]
+        source = "left"
+        option = None
+        if s.bot and not s.left:
+            source = "bot"
+            bot = self.bots[seat]
+            try:
+                if thought is not None:
+                    option = thought.result()
+                else:
+                    view = bot_registry.SeatView(room.game, seat, match.observe(seat), tuple(options))
+                    if type(bot) is not bot_registry.Bot:  # a searching bot thinks off the loop that runs every game
+                        self.scheduled.add(ticket)
+                        future = asyncio.get_event_loop().run_in_executor(BOT_THREADS, bot.choose, view)
+                        future.add_done_callback(lambda done: self.move(ticket, done))
+                        return
+                    option = bot.choose(view)
+            except Exception:  # noqa: BLE001 - a bot bug must not stall the game
+                log.exception("room %s: bot %s failed; using the timeout default", room.code, s.bot)
+        if option not in options:
+            option = timeout_choice(match, seat, options)
+        try:
+            room.apply(seat, option, match.version, source)
+        except Refusal as refusal:
+            log.error("room %s: %s move refused: %s", room.code, source, refusal.message)
+            if refusal.code == "storage":  # retry, or the decision would wait for ever once writes work again
+                self.scheduled.add(ticket)
+                asyncio.get_event_loop().call_later(max(1.0, room.lobby.settings.bot_delay), self.move, ticket)

@@ -1,0 +1,167 @@
+"""The lobby: every room of one server, their creation (codes, options, quotas) and idle sweep."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any, Callable
+
+from .. import bots as bot_registry
+from .. import games as game_registry
+from ..engine import Game
+from ..store import RoomRecord, SeatRecord, Store
+from .protocol import Refusal, clean_name
+from .room import Room
+from .seats import Seat, token_hash
+from .settings import TIMER_OPTIONS, TIMER_RANGE, Settings, now_iso
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 4
+
+
+class Lobby:
+    """All rooms of one server, their creation and their recovery from the store."""
+
+    def __init__(self, store: Store, settings: Settings | None = None):
+        self.store = store
+        self.settings = settings or Settings()
+        self.rooms: dict[str, Room] = {}
+        self._created: dict[str, list[float]] = {}
+        self.problems: list[str] = []
+
+    # -- rooms -----------------------------------------------------------------
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) else None
+        if room is None:
+            raise Refusal("no_room", f"there is no open room {code[:12]!r}" if isinstance(code, str)
+                          else "there is no such room", 404)
+        return room
+
+    def join(self, client: str, code: str, name: str) -> tuple[Room, Seat, str]:
+        """Take a free seat, unless ``client`` already holds ``seats_per_address`` seats in
+        rooms that have not started: one script must not fill every public room."""
+        room = self.room(code)
+        held = sum(1 for r in self.rooms.values() if r.status == "waiting"
+                   for s in r.seats if s.taken and s.address == client)
+        if held >= self.settings.seats_per_address:
+            raise Refusal("quota", f"you hold {held} seats in rooms that have not started "
+                                   f"(limit {self.settings.seats_per_address}); leave one first", 429)
+        seat, token = room.add_player(name, address=client)
+        return room, seat, token
+
+    def forget(self, room: Room) -> None:
+        self.rooms.pop(room.code, None)
+
+    def open_rooms(self) -> list[dict[str, Any]]:
+        order = {"waiting": 0, "playing": 1, "finished": 2}
+        rooms = [r for r in self.rooms.values() if not r.private and r.status in order]
+        rooms.sort(key=lambda r: (order[r.status], r.created))
+        return [r.public() for r in rooms]
+
+    def create(self, client: str, game_id: str, name: str, seats: int, bots: list[dict[str, Any]],
+               options: dict[str, Any], private: bool, clock: Callable[[], float] | None = None) -> tuple[Room, str]:
+        loop_time = (clock or asyncio.get_event_loop().time)()
+        recent = [t for t in self._created.get(client, []) if loop_time - t < 3600]
+        if len(recent) >= self.settings.room_quota:
+            raise Refusal("quota", f"you have created {len(recent)} rooms in the last hour "
+                                   f"(limit {self.settings.room_quota}); use one of them", 429)
+        active = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
+        if active >= self.settings.max_rooms:
+            raise Refusal("quota", "the server is full; try again later", 429)
+        if game_id not in game_registry.installed():
+            raise Refusal("bad_message", f"no installed game {game_id!r} "
+                                         f"(installed: {', '.join(game_registry.installed())})")
+        try:
+            game = game_registry.get(game_id)
+        except Exception as exc:  # noqa: BLE001 - a game under construction that does not load
+            raise Refusal("bad_message", f"the game {game_id!r} does not load: {str(exc)[:300]}") from None
+        if not game.min_players <= seats <= game.max_players:
+            raise Refusal("bad_message", f"{game.title} takes {game.min_players} to {game.max_players} seats, "
+                                         f"not {seats}")
+        if len(bots) > seats - 1:
+            raise Refusal("bad_message", f"{len(bots)} bots leave no seat for you at a table of {seats}")
+        labels = []
+        for bot in bots:
+            spec = bot["kind"] + (f":{bot['personality']}" if bot.get("personality") else "")
+            try:
+                bot_registry.make(spec)
+            except ValueError as exc:
+                raise Refusal("bad_message", str(exc)) from None
+            listed = next((k["personalities"] for k in bot_registry.kinds() if k["kind"] == bot["kind"]), [])
+            if bot.get("personality") and bot["personality"] not in listed:
+                # custom budgets (ismcts:<N>ms) are for the CLI: a room's bots think on the server's CPU
+                raise Refusal("bad_message", f"bot {bot['kind']!r} in a room takes one of the listed personalities "
+                                             f"({', '.join(listed) or 'none'}), not {bot['personality'][:40]!r}")
+            labels.append(spec)
+        room_options = self._options(game, options, private)
+        host_name = clean_name(name)
+        code = self._new_code()
+        record = RoomRecord(code, game.id, 0, private, room_options, "waiting", now_iso(), client)
+        record.seats = [SeatRecord(i) for i in range(seats)]
+        for index, spec in enumerate(labels):
+            record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, f"Bot {index + 1}",
+                                                                   spec)
+        room = Room(self, record)
+        token = secrets.token_urlsafe(32)
+        room.seats[0].name, room.seats[0].token_hash = host_name, token_hash(token)
+        room.save()
+        self.rooms[code] = room
+        self._created[client] = recent + [loop_time]
+        return room, token
+
+    def _options(self, game: Game, options: dict[str, Any], private: bool) -> dict[str, Any]:
+        result: dict[str, Any] = dict(TIMER_OPTIONS)
+        result.update(game.option_defaults())
+        for key, value in options.items():
+            if key in TIMER_OPTIONS:
+                if value is None:
+                    if not private:
+                        raise Refusal("bad_message", f"{key} can be off (null) only in a private room")
+                elif isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                        not TIMER_RANGE[0] <= value <= TIMER_RANGE[1]:
+                    raise Refusal("bad_message", f"{key} must be a number of seconds from {TIMER_RANGE[0]} "
+                                                 f"to {TIMER_RANGE[1]}, or null")
+            elif key in game.binding.options:
+                default = game.binding.options[key]
+                if default is not None and type(value) is not type(default):
+                    raise Refusal("bad_message", f"option {key} must be a {type(default).__name__}")
+            else:
+                known = ", ".join(list(TIMER_OPTIONS) + list(game.binding.options))
+                raise Refusal("bad_message", f"unknown option {str(key)[:40]!r} for {game.id} (known: {known})")
+            result[key] = value
+        return result
+
+    def _new_code(self) -> str:
+        taken = self.store.room_codes() | set(self.rooms)
+        for _ in range(1000):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in taken:
+                return code
+        raise Refusal("quota", "no free room code; try again later", 503)
+
+    # -- recovery --------------------------------------------------------------------
+    def recover(self) -> list[str]:
+        """Reload every open room and re-execute its match's log. Returns what was restored."""
+        from .recovery import recover  # noqa: PLC0415 - recovery builds rooms for this lobby
+        return recover(self)
+
+    def resume(self) -> None:
+        """Start timers and bots of recovered rooms (needs the running loop)."""
+        for room in self.rooms.values():
+            room.after_change()
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Close waiting and finished rooms nobody has been in for ``idle_close`` seconds.
+
+        A match being played is never closed: its timers (or the grace period)
+        finish it. Closed rooms keep their matches in the history.
+        """
+        now = time.monotonic() if now is None else now
+        closed = []
+        for room in list(self.rooms.values()):
+            if room.status in ("waiting", "finished") and room.idle and \
+                    now - room.idle_since > self.settings.idle_close:
+                room.close()
+                closed.append(room.code)
+        return closed

@@ -1,0 +1,61 @@
+"""From the store's records back to a live match: re-execution of the log.
+
+Recovery after a crash, replay, export and import all rebuild a match the same
+way: a new :class:`Match` from the stored (game, players, seed, options), then
+every stored choice in order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import games as game_registry
+from ..engine import Game, Match
+from ..engine.errors import Refused
+from ..store import ChoiceRecord, MatchRecord
+
+log = logging.getLogger("intrigue.server")
+
+_WARNED: set[tuple[int, str]] = set()
+
+
+def game_version(game: Game) -> str:
+    """A fingerprint of the rules a match was played with (DSL file + rules module)."""
+    digest = hashlib.sha256()
+    for path in (game.binding.dsl_path, game.binding.module_file):
+        if path and Path(path).is_file():
+            digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def rebuild(record: MatchRecord, choices: list[ChoiceRecord]) -> Match:
+    """Re-execute a stored match; raise ValueError naming the first move that does not replay."""
+    game = game_registry.get(record.game)
+    if record.game_version != game_version(game) and (record.id, record.game_version) not in _WARNED:
+        _WARNED.add((record.id, record.game_version))
+        log.warning("match %s was played with another version of %s's rules; replaying anyway "
+                    "(a move the new rules refuse is reported)", record.id, record.game)
+    match = Match(game, record.players, record.seed, record.options)
+    for choice in choices:
+        try:
+            match.choose(choice.seat, choice.option, choice.version)
+        except Refused as refused:
+            raise ValueError(f"match {record.id} does not replay at version {choice.version} "
+                             f"({record.players[choice.seat] if 0 <= choice.seat < len(record.players) else choice.seat}"
+                             f": {choice.option!r}): {refused.message}") from None
+    return match
+
+
+def opened_time(match: Match, record: MatchRecord, choices: list[ChoiceRecord]) -> float:
+    """When (epoch seconds) the match's open decision opened: the stored time of the move
+    that opened it (the move stored at the version before the decision's), else the start."""
+    assert match.decision is not None
+    at = next((c.at for c in reversed(choices) if c.version == match.decision.opened_at - 1), record.started)
+    try:
+        return datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return time.time()  # an unreadable time: the timer starts again

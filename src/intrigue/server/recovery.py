@@ -1,0 +1,76 @@
+"""Crash recovery: every open room comes back by re-executing its match's log.
+
+A room that does not replay is reported and left exactly as stored. Matches
+marked ``playing`` that no restored room plays are settled: finished if their
+log ends the game, else ``abandoned``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from .matches import opened_time, rebuild
+from .room import Room
+from .settings import now_iso
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lobby import Lobby
+
+log = logging.getLogger("intrigue.server")
+
+
+def recover(lobby: "Lobby") -> list[str]:
+    """Reload every open room and re-execute its match's log. Returns what was restored."""
+    restored: list[str] = []
+    broken: set[int] = set()  # matches of rooms that failed: left exactly as stored
+    for record in lobby.store.open_rooms():
+        try:
+            room = Room(lobby, record)
+            if record.match is not None:
+                match_record = lobby.store.load_match(record.match)
+                if match_record is None:
+                    raise ValueError(f"its match {record.match} is missing from the store")
+                choices = lobby.store.choices(record.match)
+                match = rebuild(match_record, choices)
+                room._install(match, record.match)
+                if match.decision is not None:
+                    room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
+                if match.over and room.status == "playing":
+                    room.status = "finished"
+                    lobby.store.finish_match(record.match, list(match.winners), now_iso())
+                    room.save()
+            lobby.rooms[room.code] = room
+            restored.append(f"{room.code} ({room.game.id}, {room.status}"
+                            + (f", match {room.match_id} at version {room.match.version}" if room.match else "")
+                            + ")")
+        except Exception as exc:  # noqa: BLE001 - one bad room must not stop the others
+            problem = f"room {record.code} could not be restored and was left as stored: {exc}"
+            log.error(problem)
+            lobby.problems.append(problem)
+            if record.match is not None:
+                broken.add(record.match)
+    restored += settle_orphans(lobby, broken)
+    return restored
+
+
+def settle_orphans(lobby: "Lobby", broken: set[int]) -> list[str]:
+    """Matches marked ``playing`` that no restored room plays (a crash between creating a match
+    and saving its room): finished if their log ends the game, else ``abandoned``."""
+    live = {room.match_id for room in lobby.rooms.values()}
+    settled = []
+    for record in lobby.store.list_matches("playing", limit=1_000_000):
+        if record.id in live or record.id in broken:
+            continue
+        try:
+            match = rebuild(record, lobby.store.choices(record.id))
+        except Exception as exc:  # noqa: BLE001
+            lobby.problems.append(f"match {record.id} has no room and does not replay; left as stored: {exc}")
+            continue
+        if match.over:
+            lobby.store.finish_match(record.id, list(match.winners), now_iso())
+            settled.append(f"match {record.id} (no room): finished")
+        else:
+            lobby.store.abandon_match(record.id, now_iso())
+            settled.append(f"match {record.id} (no room): abandoned at version {match.version}")
+    return settled

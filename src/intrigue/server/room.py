@@ -1,0 +1,371 @@
+"""One table: its seats, the match it plays, who is told what, chat and rematch.
+
+Serialisation: the server runs on one asyncio event loop and every method that
+changes a room is synchronous (it never awaits), so one room's commands run one
+at a time, each from check to store to apply to broadcast without interleaving.
+Its decision timer (:mod:`.timers`) and the moves of its bots and left seats
+(:mod:`.autoplay`) are ``loop.call_later`` callbacks that re-check the match
+before acting, so a late callback for an answered decision does nothing.
+
+A choice flows: checked by the engine (``Match.check``) → appended to the store
+(committed) → applied (``Match.choose``) → views sent. If the store refuses, the
+move is not applied and the client gets ``storage``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from .. import games as game_registry
+from ..engine import Game, Match
+from ..engine.errors import Refused
+from ..store import ChatRecord, ChoiceRecord, Conflict, RoomRecord, Store, StoreError
+from .autoplay import Autoplay
+from .matches import game_version
+from .protocol import Bucket, Refusal, clean_chat, clean_name
+from .seats import Seat, Sink, token_hash
+from .settings import TIMER_OPTIONS, now_iso
+from .timers import DecisionTimer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lobby import Lobby
+
+log = logging.getLogger("intrigue.server")
+
+
+class Room:
+    """One table. See the module docstring."""
+
+    def __init__(self, lobby: "Lobby", record: RoomRecord):
+        self.lobby = lobby
+        self.code = record.code
+        self.game: Game = game_registry.get(record.game)
+        self.host = record.host
+        self.private = record.private
+        self.options = dict(record.options)
+        self.status = record.status
+        self.created = record.created
+        self.creator = record.creator
+        self.seats = [Seat(s.seat, s.name, s.bot, s.token_hash, s.left) for s in record.seats]
+        self.spectators: list[Sink] = []
+        self.match: Match | None = None
+        self.match_id: int | None = record.match
+        self.votes: set[int] = set()
+        self.timer = DecisionTimer(self)
+        self.autoplay = Autoplay(self)
+        self.idle_since: float = time.monotonic()
+
+    # -- facts -----------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        return self.lobby.store
+
+    def record(self) -> RoomRecord:
+        return RoomRecord(self.code, self.game.id, self.host, self.private, dict(self.options), self.status,
+                          self.created, self.creator, self.match_id, [s.record() for s in self.seats])
+
+    def save(self) -> None:
+        try:
+            self.store.save_room(self.record())
+        except StoreError as exc:
+            raise Refusal("storage", f"the room could not be stored: {exc}", 503) from exc
+
+    def public(self) -> dict[str, Any]:
+        return {"room": self.code, "game": self.game.id, "title": self.game.title, "status": self.status,
+                "host": self.host, "match": self.match_id, "private": self.private,
+                "seats": [s.public() for s in self.seats],
+                "min_players": self.game.min_players, "max_players": self.game.max_players,
+                "rematch": {"votes": sorted(self.votes), "needed": self.rematch_needed()},
+                "options": dict(self.options), "created": self.created}
+
+    def rematch_needed(self) -> list[int]:
+        return [s.seat for s in self.seats if s.human and not s.left]
+
+    def seat_for(self, token: str | None) -> Seat:
+        if not token:
+            raise Refusal("bad_token", "this command needs your seat's token", 403)
+        digest = token_hash(token)
+        for seat in self.seats:
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return seat
+        raise Refusal("bad_token", f"that token holds no seat in room {self.code}", 403)
+
+    def game_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.options.items() if k not in TIMER_OPTIONS}
+
+    # -- lobby -----------------------------------------------------------------
+    def add_player(self, name: str, address: str | None = None) -> tuple[Seat, str]:
+        if self.status != "waiting":
+            raise Refusal("already_started", f"room {self.code} has already started", 409)
+        free = next((s for s in self.seats if not s.taken), None)
+        if free is None:
+            raise Refusal("room_full", f"room {self.code} is full ({len(self.seats)} seats)", 409)
+        token = secrets.token_urlsafe(32)
+        free.name = self._distinct(clean_name(name))
+        free.token_hash = token_hash(token)
+        free.left = False
+        free.address = address
+        self.save()
+        self.broadcast_room()
+        return free, token
+
+    def _distinct(self, name: str) -> str:
+        taken = {s.name for s in self.seats if s.taken}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name} {n}"[:24] in taken:
+            n += 1
+        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20]} {n}"
+
+    def leave(self, token: str) -> Seat:
+        seat = self.seat_for(token)
+        if self.status == "waiting":
+            sinks = seat.sinks
+            seat.name, seat.token_hash, seat.sinks, seat.left, seat.address = None, None, [], False, None
+            humans = [s for s in self.seats if s.human]
+            if not humans:
+                self.status = "closed"
+            elif seat.seat == self.host:
+                self.host = humans[0].seat
+        else:
+            sinks = seat.sinks
+            seat.left, seat.token_hash, seat.sinks = True, None, []
+            self.votes.discard(seat.seat)
+        for sink in sinks:
+            sink.seat = None
+            self.spectators.append(sink)
+        if self.status == "finished" and not self.rematch_needed():
+            self.status = "closed"
+        self.save()
+        self.broadcast_room()
+        if self.status == "closed":
+            self.lobby.forget(self)
+        else:
+            self.after_change()
+            self._maybe_rematch()
+        return seat
+
+    def start(self, token: str) -> None:
+        seat = self.seat_for(token)
+        if seat.seat != self.host:
+            raise Refusal("not_host", "only the host can start the match", 403)
+        if self.status != "waiting":
+            raise Refusal("already_started", f"room {self.code} has already started", 409)
+        seated = [s for s in self.seats if s.taken]
+        if len(seated) < self.game.min_players:
+            raise Refusal("not_enough_players", f"{self.game.title} needs at least {self.game.min_players} "
+                                                f"players; {len(seated)} are seated", 409)
+        # Empty seats leave the table; everyone keeps their token, seats are renumbered.
+        mapping = {s.seat: index for index, s in enumerate(seated)}
+        for index, s in enumerate(seated):
+            s.seat = index
+        self.seats = seated
+        self.host = mapping[self.host]
+        for sink in self._all_sinks():
+            if sink.seat is not None and mapping.get(sink.seat) != sink.seat:
+                sink.seat = mapping.get(sink.seat)
+                seat_now = self.seats[sink.seat] if sink.seat is not None else None
+                sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
+                           "name": seat_now.name if seat_now else None, "spectator": sink.seat is None})
+        self._new_match()
+
+    def _new_match(self) -> None:
+        names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
+        bots = [s.bot for s in self.seats]
+        seed = secrets.randbits(62)
+        options = self.game_options()
+        match = Match(self.game, names, seed, options)
+        try:
+            match_id = self.store.create_match(self.code, self.game.id, game_version(self.game), names, bots,
+                                               seed, options, now_iso())
+        except StoreError as exc:
+            raise Refusal("storage", f"the match could not be stored: {exc}", 503) from exc
+        previous = (self.status, self.match_id)
+        self.status, self.match_id = "playing", match_id
+        try:
+            self.save()
+        except Refusal:
+            self.status, self.match_id = previous
+            raise
+        self._install(match, match_id)
+        self.broadcast_room()
+        self.after_change()
+        self.broadcast_views()
+
+    def _install(self, match: Match, match_id: int) -> None:
+        self.match, self.match_id = match, match_id
+        self.votes = set()
+        self.autoplay.seat_bots(match.seed)
+        self.timer.cancel()
+
+    # -- connections -------------------------------------------------------------
+    def attach(self, sink: Sink, token: str | None) -> Seat | None:
+        seat = self.seat_for(token) if token else None
+        if seat is None and len(self._all_sinks()) >= self.lobby.settings.max_connections:
+            raise Refusal("quota", f"room {self.code} has {self.lobby.settings.max_connections} connections "
+                                   "already; try again later", 429)
+        self.detach(sink, announce=False)
+        sink.seat = seat.seat if seat else None
+        if seat:
+            seat.sinks.append(sink)
+        else:
+            self.spectators.append(sink)
+        sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
+                   "name": seat.name if seat else None, "spectator": seat is None})
+        for chat in self.store.recent_chat(self.code):
+            sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
+        self.broadcast_room()
+        if self.match is not None:
+            self.send_view(sink)
+        self.after_change()
+        return seat
+
+    def detach(self, sink: Sink, announce: bool = True) -> None:
+        changed = False
+        if sink in self.spectators:
+            self.spectators.remove(sink)
+        for seat in self.seats:
+            if sink in seat.sinks:
+                seat.sinks.remove(sink)
+                changed = True
+        if self.idle:
+            self.idle_since = time.monotonic()
+        if changed and announce:
+            self.broadcast_room()
+            self.after_change()
+
+    def _all_sinks(self) -> list[Sink]:
+        return [sink for seat in self.seats for sink in seat.sinks] + list(self.spectators)
+
+    @property
+    def idle(self) -> bool:
+        return not self._all_sinks()
+
+    # -- sending ---------------------------------------------------------------
+    def broadcast_room(self) -> None:
+        message = {"type": "room", **self.public()}
+        for sink in self._all_sinks():
+            sink.send(message)
+
+    def view_message(self, seat: int | None) -> dict[str, Any]:
+        assert self.match is not None
+        return {"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": self.timer.json()}
+
+    def send_view(self, sink: Sink) -> None:
+        if self.match is not None:
+            sink.send(self.view_message(sink.seat))
+
+    def broadcast_views(self) -> None:
+        if self.match is None:
+            return
+        cache: dict[int | None, dict[str, Any]] = {}
+        for sink in self._all_sinks():
+            if sink.seat not in cache:
+                cache[sink.seat] = self.view_message(sink.seat)
+            sink.send(cache[sink.seat])
+
+    # -- playing ---------------------------------------------------------------
+    def choose(self, token: str, option: str, version: int) -> None:
+        seat = self.seat_for(token)
+        if self.match is None:
+            raise Refusal("not_started", f"room {self.code} has not started yet", 409)
+        self.apply(seat.seat, option, version, "player")
+
+    def apply(self, seat: int, option: str, version: int, source: str) -> None:
+        """Check, store, apply, tell everyone. Raises :class:`Refusal`; nothing changes then."""
+        match = self.match
+        assert match is not None and self.match_id is not None
+        try:
+            match.check(seat, option, version)
+        except Refused as refused:
+            raise Refusal(refused.code, refused.message, 409) from None
+        try:
+            # The log is keyed by the match's own version (the choice's index), not by the
+            # version the client saw: answers to one open window may carry the same one.
+            self.store.append_choice(self.match_id, ChoiceRecord(match.version, seat, option, source, now_iso()))
+        except Conflict as exc:
+            raise Refusal("stale_version", str(exc), 409) from exc
+        except StoreError as exc:
+            log.error("room %s: could not store a move: %s", self.code, exc)
+            raise Refusal("storage", f"your move could not be stored, so it was not applied ({exc})", 503) from exc
+        try:
+            match.choose(seat, option, version)
+        except Exception as exc:  # a rules bug: the move is logged, so recovery will name it
+            log.exception("room %s: the rules failed on %r (version %s)", self.code, option, version)
+            raise Refusal("internal", f"the game's rules failed on this move ({type(exc).__name__}); "
+                                      "it is kept in the log for the maintainers", 500) from None
+        if match.over:
+            self._finish()
+        self.after_change()
+        self.broadcast_views()
+
+    def _finish(self) -> None:
+        assert self.match is not None and self.match_id is not None
+        self.timer.cancel()
+        try:
+            self.store.finish_match(self.match_id, list(self.match.winners), now_iso())
+            self.status = "finished"
+            self.save()
+        except (StoreError, Refusal) as exc:  # the log is complete; recovery will mark it finished
+            log.error("room %s: could not mark match %s finished: %s", self.code, self.match_id, exc)
+            self.status = "finished"
+        self.broadcast_room()
+        if not self.rematch_needed():  # every human has left: nobody can ask for a rematch
+            self.close()
+
+    def close(self) -> None:
+        self.status = "closed"
+        try:
+            self.save()
+        except Refusal as refusal:
+            log.error("room %s: %s", self.code, refusal.message)
+        self.lobby.forget(self)
+
+    def chat(self, token: str | None, text: str) -> None:
+        if not token:
+            raise Refusal("bad_token", "spectators cannot chat: join a seat to talk", 403)
+        seat = self.seat_for(token)
+        text = clean_chat(text)
+        settings = self.lobby.settings
+        if seat.chat is None:
+            seat.chat = Bucket(settings.chat_rate, settings.chat_burst)
+        if not seat.chat.take():
+            raise Refusal("rate_limited", "you are chatting too fast; wait a few seconds", 429)
+        record = ChatRecord(self.code, seat.seat, seat.name or "", text, now_iso())
+        try:
+            self.store.add_chat(record)
+        except StoreError as exc:
+            raise Refusal("storage", f"your message could not be stored ({exc})", 503) from exc
+        message = {"type": "chat", "from": record.name, "seat": record.seat, "text": record.text, "at": record.at}
+        for sink in self._all_sinks():
+            sink.send(message)
+
+    def rematch(self, token: str) -> None:
+        seat = self.seat_for(token)
+        if self.match is None or not self.match.over:
+            raise Refusal("not_over", "a rematch can be voted only after game over", 409)
+        self.votes.add(seat.seat)
+        self.broadcast_room()
+        self._maybe_rematch()
+
+    def _maybe_rematch(self) -> None:
+        if self.match is None or not self.match.over:
+            return
+        needed = self.rematch_needed()
+        if needed and set(needed) <= self.votes:
+            self._new_match()
+
+    # -- timers and bots -----------------------------------------------------------
+    def after_change(self) -> None:
+        """Restart the timer if a new decision opened; schedule bot and absent-seat moves."""
+        match = self.match
+        if match is None or match.over or self.status != "playing":
+            self.timer.cancel()
+            return
+        self.timer.refresh()
+        self.autoplay.schedule()

@@ -1,0 +1,37 @@
+"""The server's knobs and the room options every game shares (its timers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+#: The two timer options of every room, with their defaults (seconds; ``None`` is off).
+TIMER_OPTIONS = {"turn_timer": 30, "window_timer": 15}
+TIMER_RANGE = (1, 3600)
+#: After a restart a recovered decision's timer runs on, but leaves at least this
+#: many seconds, so that players have time to reconnect.
+RECOVERY_GRACE = 10.0
+
+
+@dataclass
+class Settings:
+    """Server knobs (tests make bots instant and quotas roomy)."""
+
+    bot_delay: float = 0.8          # seconds a bot "thinks" before acting
+    disconnect_grace: float = 60.0  # with timers off: seconds before a disconnected seat is decided
+    room_quota: int = 20            # rooms one client may create per hour
+    message_rate: float = 10.0      # WebSocket messages per second per connection…
+    message_burst: float = 40.0     # …with this burst
+    flood_limit: int = 40           # refused-for-rate messages before the connection is closed
+    chat_rate: float = 0.5          # chat lines per second per seat…
+    chat_burst: float = 5.0         # …with this burst
+    max_rooms: int = 2000           # rooms held at once (waiting + playing)
+    sockets_per_address: int = 100  # WebSockets one address may hold open (each costs a task and a socket)
+    seats_per_address: int = 30     # seats one address may take by joining rooms that have not started
+    max_connections: int = 200      # connections (players + spectators) per room
+    idle_close: float = 6 * 3600    # a waiting or finished room nobody is in is closed after this long
+
+
+def now_iso() -> str:
+    """The time the store records (UTC, microseconds)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -1,0 +1,114 @@
+"""The one timer a room runs for its open decision.
+
+Which timer a decision gets and what expiry chooses is the engine's policy
+(:mod:`intrigue.engine.timing`); this module keeps the time. The timer restarts
+whenever a new decision opens and is a ``loop.call_later`` callback that
+re-checks the decision before acting, so a late callback does nothing. With
+timers off (``null``, private rooms only), a pending seat whose player is
+disconnected is decided after ``disconnect_grace`` seconds, so nobody can stall
+a game by leaving. After a restart a recovered decision's timer runs on from
+when the decision opened (leaving at least ``RECOVERY_GRACE`` seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..engine.timing import timeout_choice, timer_kind
+from .protocol import Refusal
+from .settings import RECOVERY_GRACE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .room import Room
+
+log = logging.getLogger("intrigue.server")
+
+
+@dataclass
+class Timer:
+    key: int          # match.decisions when it started
+    mode: str         # "turn" | "window" | "grace"
+    seconds: float
+    deadline: float   # loop time
+    handle: asyncio.TimerHandle | None = None
+
+
+class DecisionTimer:
+    """Starts, restarts and fires the timer of one room's open decision."""
+
+    def __init__(self, room: "Room"):
+        self.room = room
+        self.current: Timer | None = None
+        #: After a restart: (decision number, wall-clock time it opened), so that the
+        #: recovered decision's timer runs on from where it was, not from the start.
+        self.recovered: tuple[int, float] | None = None
+
+    def json(self) -> dict[str, Any] | None:
+        match = self.room.match
+        if self.current is None or match is None or match.over:
+            return None
+        loop = asyncio.get_event_loop()
+        return {"seconds_left": round(max(0.0, self.current.deadline - loop.time()), 1),
+                "seconds": self.current.seconds, "kind": self.current.mode}
+
+    def wanted(self) -> tuple[str, float] | None:
+        """The timer the open decision should run: (mode, seconds), or None."""
+        room, match = self.room, self.room.match
+        assert match is not None and match.decision is not None
+        mode = timer_kind(match.decision)
+        seconds = room.options.get(f"{mode}_timer")
+        if seconds:
+            return mode, float(seconds)
+        absent = [s for s in match.pending if room.seats[s].human and not room.seats[s].connected]
+        if absent:
+            return "grace", room.lobby.settings.disconnect_grace
+        return None
+
+    def refresh(self) -> None:
+        """Start the timer the open decision needs, unless it already runs."""
+        match = self.room.match
+        assert match is not None
+        wanted = self.wanted() if match.pending else None
+        if wanted is None:
+            self.cancel()
+            return
+        mode, seconds = wanted
+        if self.current and self.current.key == match.decisions and self.current.mode == mode:
+            return
+        self.cancel()
+        loop = asyncio.get_event_loop()
+        left = seconds
+        if self.recovered and self.recovered[0] == match.decisions and mode != "grace":
+            left = max(RECOVERY_GRACE, seconds - (time.time() - self.recovered[1]))
+        self.recovered = None
+        self.current = Timer(match.decisions, mode, seconds, loop.time() + left)
+        self.current.handle = loop.call_later(left, self.expire, self.current)
+
+    def cancel(self) -> None:
+        if self.current and self.current.handle:
+            self.current.handle.cancel()
+        self.current = None
+
+    def expire(self, timer: Timer) -> None:
+        """Time is up: every seat still pending gets the game's timeout choice."""
+        room, match = self.room, self.room.match
+        if timer is not self.current or match is None or match.over or match.decisions != timer.key:
+            return
+        self.current = None
+        for seat in list(match.pending):
+            if match.over or match.decisions != timer.key or seat not in match.pending:
+                break
+            if timer.mode == "grace" and room.seats[seat].connected:
+                continue
+            try:
+                room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
+            except Refusal as refusal:
+                log.error("room %s: timeout move refused: %s", room.code, refusal.message)
+                break
+        if self.current is None and room.match is match:
+            room.after_change()
+            room.broadcast_views()

@@ -1,0 +1,49 @@
+"""Every example and command in docs/agents.md runs (briefly)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+PERFORMANCE = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", DOC, re.S)
+
+
+def test_the_doc_has_its_examples():
+    assert len(PYTHON_BLOCKS) == 2
+
+
+@pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
+def test_python_examples_run(index, capsys):
+    exec(compile(PYTHON_BLOCKS[index], f"docs/agents.md example {index + 1}", "exec"), {})
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    assert out.startswith("["), out  # the winners, or the returns
+
+
+def test_bench_env_command_runs():
+    commands = re.findall(r"^\.venv/bin/intrigue bench env .*$", DOC + "\n" + PERFORMANCE, re.M)
+    assert len(commands) == 3
+    for line in commands:
+        args = line.split("#")[0].split()[1:]
+        args = [a for a in args if a not in ("--seconds", "3")] + ["--seconds", "0.2"]
+        assert args[:3] == ["bench", "env", "coup"]
+        done = subprocess.run([sys.executable, "-m", "intrigue.cli", *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+        if "--json" in args:
+            figure = json.loads(done.stdout)
+            assert figure["decisions_per_second"] > 0 and 0 < figure["engine_share"] <= 1.5
+        else:
+            assert "decisions/s through step() with masks" in done.stdout.replace("\n", " ")
+
+
+def test_extra_install_line_names_the_env_extra():
+    assert "pip install -e '.[env]'" in DOC
+    assert "'.[test,env]'" in (ROOT / "Makefile").read_text(encoding="utf-8")
