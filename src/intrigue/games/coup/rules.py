@@ -298,7 +298,8 @@ def deal_influences_randomly(m: Match) -> None:
                 str(i + 1): {"character": card, "revealed": gone} for i, (card, gone) in enumerate(cards)}
             dealt += [card for card, _ in cards]
         m.state["court_deck"] = list(m.setup.get("deck", []))
-        check_court(m, dealt + m.state["court_deck"], "hands and deck")
+        if "deck" in m.setup:  # a whole court (scenarios always give one: check_setup)
+            check_court(m, dealt + m.state["court_deck"], "hands and deck")
         return
     for seat in range(len(m.players)):
         gone = lost.get(m.names[seat], [])
