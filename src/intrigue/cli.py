@@ -68,7 +68,7 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
                                                               "e.g. -o characters=inquisitor -o reformation=true.")
              ) -> None:
     """Play random legal games headless; report speed and wins by seat and role."""
-    from .simulate import parse_options
+    from .engine.options import parse_options
     from .simulate import simulate as run
 
     loaded = _game(game)

@@ -54,7 +54,7 @@ def tournament(
     specs = bots.split(",")
     _interrupt_on_sigterm()
     try:
-        from ..simulate import parse_options
+        from ..engine.options import parse_options
 
         options = parse_options(option, loaded, players or len(specs))
         if as_json:

@@ -235,9 +235,17 @@ def clear_previous_ui(m: Match) -> None:
 
 @game.tool(display=True)
 def display_game_intro(m: Match) -> None:
-    m.canvas.show("text", key="intro", text=(
-        "Coup: claim characters (truthfully or not) to take actions; challenge claims you "
-        "doubt; the last player with influence wins."))
+    text = ("Coup: claim characters (truthfully or not) to take actions; challenge claims you "
+            "doubt; the last player with influence wins.")
+    if variants.fifth(m.options) == "Inquisitor":
+        text += (" Inquisitor: it replaces the Ambassador. Exchange draws 1 card; Examine makes another "
+                 "player show you a card of their choice, which you may force them to exchange; the "
+                 "Inquisitor blocks Steal.")
+    if reformation(m):
+        text += (" Reformation: while both allegiances are alive, nobody may Coup, Assassinate, Steal from or "
+                 "Examine their own side, nor block its Foreign Aid. Convert (1 coin yourself, 2 another player) "
+                 "pays onto the Treasury Reserve; Embezzle takes it all, claiming to hold no Duke.")
+    m.canvas.show("text", key="intro", text=text)
 
 
 @game.tool(display=True)
