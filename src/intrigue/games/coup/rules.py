@@ -258,6 +258,10 @@ def display_player_setup(m: Match) -> None:
 # -- phase 1: the deal ---------------------------------------------------------------
 def lost_at_start(m: Match) -> dict[str, list[str]]:
     """``setup.revealed``: the cards each player has already lost when a scenario starts."""
+    for key in ("revealed", "allegiance"):
+        for who in m.setup.get(key) or {}:
+            if who not in m.names:
+                raise ValueError(f"setup refused: setup.{key} names {who!r}, who is not playing")
     return {who: list(cards or []) for who, cards in (m.setup.get("revealed") or {}).items()}
 
 
