@@ -46,6 +46,9 @@ def test_tournament_plays_the_variants_chosen_with_option():
     report = json.loads(result.output)
     assert report["options"] == {"characters": "inquisitor", "reformation": True}
     assert report["games"] == 6 and report["draws"] == 0
+    searched = invoke("tournament", "coup", "-b", "ismcts:3,heuristic", "-p", "2", "-n", "2", "--seed", "19",
+                      "-o", "characters=inquisitor", "-o", "reformation=true", "--json")
+    assert searched.exit_code == 0 and json.loads(searched.output)["games"] == 2, searched.output
     refused = invoke("tournament", "coup", "-b", "random", "-p", "3", "-n", "2", "-o", "characters=bishop")
     assert refused.exit_code == 2 and "ambassador or inquisitor" in refused.output
 
