@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Audience, Match
-from .rules import PUBLIC, draw, game, hand, in_play, living, prompt, show_board, show_hands
+from .rules import draw, game, hand, in_play, living, prompt, show_board, show_hands
 from .variants import reformation
 
 
@@ -100,4 +100,4 @@ def set_aside_view(m: Match, seat: int | None, everything: bool) -> dict[str, An
     return view
 
 
-__all__ = ["PUBLIC", "official", "prepare_sets", "set_aside_view"]
+__all__ = ["official", "prepare_sets", "set_aside_view"]
