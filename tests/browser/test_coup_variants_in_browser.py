@@ -1,5 +1,6 @@
 """Coup's variants in real browsers: a Reformation game with the Inquisitor, an Examine
-and a Convert, played to a win by two people, with a spectator watching.
+and a Convert, played to a win by two people, with a spectator watching; and every
+other combination of options played to a win against a bot.
 
 The pages are read and clicked through text and ARIA roles only (option buttons by
 their label, the table's text), so the test does not depend on the client's look.
@@ -7,8 +8,10 @@ their label, the table's text), so the test does not depend on the client's look
 
 from __future__ import annotations
 
+import random
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from .players import Player, pick, wait_until
@@ -100,3 +103,33 @@ def test_a_reformation_game_with_an_examine_is_played_to_a_win(server, browser, 
     aria_page.screenshot(path=shots / "coup-variants-over.png")
     for page in (aria_page, blake_page, watch_page):
         assert page.js_errors == [], page.js_errors
+
+
+OTHER_COMBINATIONS = [
+    {"characters": "inquisitor"},
+    {"reformation": True, "choose_allegiance": True},
+    {"two_player_setup": "official", "characters": "inquisitor", "reformation": True},
+]
+
+
+@pytest.mark.parametrize("options", OTHER_COMBINATIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_every_other_combination_plays_to_a_win_against_a_bot(server, browser, options):
+    """One person clicking whatever the page offers (seeded) against a random bot: the page
+    never gets stuck and reaches the winner."""
+    created = server.post("/api/rooms", {"game": "coup", "name": "Aria", "seats": 2, "bots": [{"kind": "random"}],
+                                         "options": {**options, "turn_timer": None, "window_timer": None},
+                                         "private": True})
+    page = _page(browser, server, created, created["room"])
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+    rng = random.Random(19)
+    deadline = time.monotonic() + 90
+    while not aria.over():
+        assert time.monotonic() < deadline, f"{options}: no winner in 90 s"
+        choices = aria.options()
+        if choices:
+            aria.click(rng.choice(choices))
+        page.wait_for_timeout(40)
+    wait_until(lambda: " wins" in _text(page), 10, "the winner", poll_page=page)
+    assert aria.clicks and page.js_errors == [], page.js_errors

@@ -42,3 +42,22 @@ def test_a_setup_the_variants_cannot_honour_is_refused(options, setup, message):
                    "steps": []}, "setup")
     assert not outcome.passed
     assert message in str(outcome.failures[0]), str(outcome.failures[0])
+
+
+def test_the_random_side_alternates_clockwise_from_the_start_player(coup):
+    """§5.1 (our choice): the start player's side is drawn from the match's seed; each player
+    clockwise takes the opposite of the one before, so with 5 players the start player and the
+    player on their right agree."""
+    from intrigue.engine import Match
+
+    starters = set()
+    for seed in range(30):
+        m = Match(coup, ["A", "B", "C", "D", "E"], seed, {"reformation": True})
+        start = m.pending[0]
+        sides = m.state["allegiance"]
+        assert all(sides[(start + k + 1) % 5] != sides[(start + k) % 5] for k in range(4))
+        assert sides[start] == sides[(start - 1) % 5]
+        starters.add(sides[start])
+        again = Match(coup, ["A", "B", "C", "D", "E"], seed, {"reformation": True})
+        assert again.state["allegiance"] == sides  # the same seed, the same sides
+    assert starters == {"Loyalist", "Reformist"}
