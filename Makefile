@@ -5,8 +5,12 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DB ?= ./intrigue.db
+# `make soak`: ten minutes of play with kill -9 every few seconds, at least 100 kills (not in CI);
+# SOAK_SECONDS=60 for one minute (at least 10 kills); SOAK_KILLS sets the floor.
+SOAK_SECONDS ?= 600
+SOAK_ROOMS ?= 40
 
-.PHONY: run test chromium bench clean
+.PHONY: run test chromium bench soak clean
 
 $(BIN)/intrigue: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +34,9 @@ test: $(BIN)/intrigue chromium
 bench: $(BIN)/intrigue
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
+
+soak: $(BIN)/intrigue
+	nice -n 10 $(BIN)/python -m tests.server.soak --seconds $(SOAK_SECONDS) --rooms $(SOAK_ROOMS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

@@ -42,8 +42,14 @@ def validate(files: List[Path] = typer.Argument(..., help="DSL files to check.")
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of DSL files (for editors)."""
+def schema(protocol: bool = typer.Option(False, "--protocol",
+                                         help="The WebSocket protocol's messages instead (for client authors).")) -> None:
+    """Print the JSON Schema of DSL files (for editors), or with --protocol of the WebSocket messages."""
+    if protocol:
+        from .protocol import json_schema as protocol_schema
+
+        print(json.dumps(protocol_schema(), indent=2))
+        return
     from .dsl import json_schema
 
     print(json.dumps(json_schema(), indent=2))
@@ -165,8 +171,40 @@ def demo(game: str = "coup", players: int = 4, seed: int = 0) -> None:
             console.print(event.text)
 
 
+@app.command(name="play")
+def play_command(game: str = typer.Argument("coup", help="An installed game (intrigue games)."),
+                 players: int = typer.Option(4, "--players", "-p", help="Seats, yours included."),
+                 bots: str = typer.Option("random", "--bots", "-b", help="The bot in every other seat "
+                                          "(random, heuristic[:…], ismcts[:…], llm)."),
+                 seat: int = typer.Option(1, "--seat", help="Your seat (1 is first)."),
+                 seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deal (default: random).")) -> None:
+    """Play a game against bots in the terminal (you see what a browser seat sees)."""
+    import random
+
+    from . import bots as registry
+    from .play import play
+
+    loaded = _game(game)
+    if not loaded.min_players <= players <= loaded.max_players:
+        errors.print(f"[red]{escape(loaded.title)} takes {loaded.min_players} to {loaded.max_players} players[/]")
+        raise typer.Exit(2)
+    if not 1 <= seat <= players:
+        errors.print(f"[red]--seat must be from 1 to {players}[/]")
+        raise typer.Exit(2)
+    try:
+        registry.make(bots)
+        if not registry.suits(bots, loaded.id):
+            raise ValueError(f"bot {bots!r} is not made for {loaded.id}")
+    except ValueError as exc:
+        errors.print(f"[red]{escape(str(exc))}[/]")
+        raise typer.Exit(2) from None
+    play(loaded, players, bots, seed if seed is not None else random.randrange(2**31), console, console.input,
+         seat - 1)
+
+
 # Commands that live with the part of Intrigue they drive register themselves here.
-COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.bots.commands", "intrigue.graph"]
+COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.bots.commands", "intrigue.graph",
+                              "intrigue.client.commands", "intrigue.arena.commands"]
 
 
 def _register_commands() -> None:

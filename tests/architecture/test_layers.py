@@ -16,17 +16,19 @@ SRC = Path(intrigue.__file__).parent
 
 #: Each package's layer: a module may import its own layer and those below it.
 LAYERS = {
+    "protocol": 0,  # the WebSocket messages: shared by the server, the client and agents
     "dsl": 0,
     "engine": 1,
     "games": 2,
     "store": 2,
     "bots": 3,
     "env": 4,
+    "client": 4,  # the protocol's client and the agent that seats a bot through it
     "server": 5,
     "web": 5,
     "graph": 4,  # draws any game's phase graph (the server serves it)
     # tools over everything
-    "scenario": 6, "simulate": 6, "bench": 7, "cli": 8, "__init__": 8,
+    "scenario": 6, "simulate": 6, "arena": 6, "play": 6, "bench": 7, "cli": 8, "__init__": 8,
 }
 
 

@@ -6,7 +6,7 @@ Not a test module (pytest does not collect it). Run, for example:
 
 Every mutant must make at least one test fail; docs/security.md lists which.
 Mutants: token, version, offered, depth, size, flood, clean, replay, quota, seats, storage, bots_on_loop,
-replay_on_loop, spectator.
+replay_on_loop, spectator, rules_log.
 """
 from __future__ import annotations
 
@@ -109,3 +109,17 @@ elif mut == "spectator":
     def observe(match, seat):
         return orig(match, 0 if seat is None else seat)
     ob.observe = observe
+elif mut == "rules_log":  # the old order: a choice is stored before the rules have applied it
+    from intrigue.server import room as rooms
+    from intrigue.store import ChoiceRecord
+    orig = rooms.Room.apply
+    def apply(self, seat, option, version, source):
+        match = self.match
+        if match is not None and option in match.legal(seat):
+            trial = match.clone()
+            try:
+                trial.choose(seat, option, version)
+            except Exception:
+                self.store.append_choice(self.match_id, ChoiceRecord(match.version, seat, option, source, "t"))
+        return orig(self, seat, option, version, source)
+    rooms.Room.apply = apply

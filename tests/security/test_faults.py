@@ -7,6 +7,7 @@ import random
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -362,3 +363,134 @@ def test_searching_bots_do_not_freeze_other_games(tmp_path):
     latencies.sort()
     p90 = latencies[int(len(latencies) * 0.9)]
     assert p90 < 0.5, f"pings took {p90:.2f} s (90th percentile) while bots were thinking"
+
+
+def test_grace_timers_are_announced_to_every_connection(tmp_path):
+    """A pending player drops: everyone is told the grace timer started; they come back: everyone is
+    told it ended; they drop again: it runs out and their choice is made."""
+    grace = 3.0
+    settings = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=grace)
+    with ServerThread(tmp_path / "grace.db", settings) as server, server.http() as http:
+        table = Table(server, http, "coup", humans=3)
+        mover = table.pending()
+        seat, version = mover.view["seat"], table.match.version
+        others = [c for c in table.clients if c is not mover]
+        assert all(c.timer is None for c in others), "timers are off: no timer before anyone drops"
+        hang_up(mover)
+        for client in others:
+            view = client.settle(lambda v: client.timer is not None)
+            assert client.timer["kind"] == "grace" and client.timer["seconds"] == grace
+            assert client.timer["seconds_left"] > grace - 1 and view["version"] == version, "no move was made"
+        back = Client(server.ws_url, table.code, table.tokens[seat])
+        back.until(lambda m: m["type"] == "welcome")
+        for client in others:
+            client.until(lambda m: m["type"] == "view" and m["timer"] is None)
+            assert client.view["version"] == version
+        back.settle(lambda v: v["version"] == version)
+        assert back.timer is None and back.options
+        table.clients[table.clients.index(mover)] = back
+        hang_up(back)
+        for client in others:
+            client.settle(lambda v: client.timer is not None)
+            client.settle(lambda v: v["version"] > version, timeout=grace + 5)
+        assert server.store.choices(table.room.match_id)[version].source == "timeout"
+        for client in others:
+            hang_up(client)
+
+
+def failing_tiny_game():
+    """The tiny test game with a bug: claiming "Low" raises inside a tool, after the choice was checked."""
+    game = games.load_path(Path(__file__).parent.parent / "engine" / "tinygame")
+    for tools in (game.tools, game.headless_tools):
+        if "record_claim" in tools:
+            original = tools["record_claim"]
+
+            def record_claim(m, original=original):  # noqa: ANN001, ANN202
+                if m.log[-1].option == "Low":
+                    raise ZeroDivisionError("a rules bug in record_claim")
+                original(m)
+
+            tools["record_claim"] = record_claim
+    return game
+
+
+def test_a_rules_bug_refuses_the_choice_stores_nothing_and_the_server_plays_on(tmp_path, monkeypatch):
+    broken = failing_tiny_game()
+    installed, get = games.installed, games.get
+    monkeypatch.setattr(games, "installed", lambda: sorted({*installed(), "tiny"}))
+    monkeypatch.setattr(games, "get", lambda game_id: broken if game_id == "tiny" else get(game_id))
+    with ServerThread(tmp_path / "bug.db", FAULTS) as server, server.http() as http:
+        other = Table(server, http, "coup")
+        table = Table(server, http, "tiny")
+        leader = table.pending()
+        assert leader.options == ["High", "Low"]
+        match_id, version = table.room.match_id, table.match.version
+        before, views = snapshot(server), [c.view for c in table.clients]
+        leader.choose("Low")
+        error = leader.error()
+        assert error["code"] == "internal", error
+        assert "Tiny" in error["message"] and "'Claim'" in error["message"] and "'Low'" in error["message"]
+        assert snapshot(server) == before, "the failed choice changed a match or the store"
+        assert len(server.store.choices(match_id)) == version, "the failed choice was stored"
+        assert intact(server) == []
+        for client in table.clients:
+            client.drain()
+        assert [c.view for c in table.clients] == views, "someone was told of a choice that was not kept"
+        reported = server.app.state.lobby.problems
+        assert any("tiny" in p and "'Claim'" in p and "ZeroDivisionError" in p for p in reported), reported
+        # every other room goes on, and so does this one with a choice the rules can apply
+        rng = random.Random(1)
+        for _ in range(5):
+            mover = other.pending()
+            if mover is None or other.match.over:
+                break
+            other.move(mover, pick(rng, mover.options))
+        assert other.match.version >= 1
+        table.move(leader, "High")
+        assert table.match.version == version + 1 and server.store.choices(match_id)[version].option == "High"
+        assert intact(server) == []
+        table.close()
+        other.close()
+    with ServerThread(tmp_path / "bug.db", FAULTS) as again:  # the log replays after a restart
+        assert again.app.state.lobby.problems == []
+        stored = again.store.choices(match_id)
+        assert stored[version].option == "High"
+        assert again.app.state.lobby.rooms[table.code].match.version == len(stored)
+
+
+def test_room_changes_the_database_refuses_leave_the_room_as_it_was(tmp_path):
+    """Join, leave, start and a rematch vote are each one stored change: refused by the store, nothing changes."""
+    settings = Settings(bot_delay=0.0, room_quota=10_000)
+    with ServerThread(tmp_path / "rooms.db", settings) as server, server.http() as http:
+        host = create_room(http, name="Host", seats=3, bots=[{"kind": "random"}], private=True,
+                           options={"turn_timer": None, "window_timer": None})
+        code = host["room"]
+        waiting = http.get(f"/api/rooms/{code}").json()
+        with read_only(server):
+            for answer in (http.post(f"/api/rooms/{code}/join", json={"name": "Late"}),
+                           http.post(f"/api/rooms/{code}/leave", json={"token": host["token"]}),
+                           http.post(f"/api/rooms/{code}/start", json={"token": host["token"]})):
+                assert answer.status_code == 503 and answer.json()["error"]["code"] == "storage", answer.text
+            assert http.get(f"/api/rooms/{code}").json() == waiting, "a refused change changed the room"
+            assert server.store.load_room(code).seats[0].name == "Host"
+        started = http.post(f"/api/rooms/{code}/start", json={"token": host["token"]})
+        assert started.status_code == 200, started.text
+        player = Client(server.ws_url, code, host["token"])
+        rng = random.Random(2)
+        deadline = time.monotonic() + 30
+        while not (player.view and player.view["over"]):
+            assert time.monotonic() < deadline
+            player.drain(0.02)
+            if player.options and not player.view["over"]:
+                player.choose(rng.choice(player.options))
+        player.drain(0.3)  # refusals of moves sent from a view a bot's move had just made stale
+        finished = http.get(f"/api/rooms/{code}").json()
+        assert finished["status"] == "finished" and finished["rematch"] == {"votes": [], "needed": [0]}
+        with read_only(server):
+            player.send({"type": "rematch", "token": host["token"]})
+            assert player.error()["code"] == "storage"
+            assert http.get(f"/api/rooms/{code}").json() == finished, "a refused vote changed the room"
+        player.send({"type": "rematch", "token": host["token"]})
+        player.settle(lambda v: v["version"] == 0 and not v["over"])
+        assert http.get(f"/api/rooms/{code}").json()["match"] != finished["match"]
+        hang_up(player)

@@ -71,8 +71,9 @@ def test_forged_missing_and_foreign_tokens(server, tables):
     actor = a.pending()
     attack(server, actor, command(a, actor, token="A" * 43), "bad_token")
     attack(server, actor, command(a, actor, token=""), "bad_token")
-    error = attack(server, actor, command(a, actor, token=...), "bad_message")
+    error = attack(server, actor, command(a, actor, token=...), "bad_token")  # docs/protocol.md: missing token
     assert "token" in error["message"]
+    attack(server, actor, command(a, actor, token=None), "bad_token")  # null counts as missing
     attack(server, actor, command(a, actor, token=b.tokens[0]), "bad_token")  # a seat of another room
     attack(server, actor, command(a, actor, token=actor.token[:-1]), "bad_token")  # one character short
     attack(server, actor, command(a, actor, token=actor.token.upper()), "bad_token")

@@ -32,14 +32,19 @@ def intact(server: ServerThread) -> list[str]:
             continue
         # The server thread may still apply a grace-timer move while we look: take the
         # live match's version and fingerprint together, then replay that many stored
-        # choices (a move is stored before it is applied, so the log is never shorter).
-        while True:
+        # choices. A choice is applied a moment before it is appended (in one call of
+        # the server's thread, before anyone is told), so a log one shorter than the
+        # live version is a move caught in between: look again.
+        for _ in range(200):
             version = room.match.version
             live = fingerprint(room.match)
-            if room.match.version == version:
+            if room.match.version != version:
+                continue
+            stored = server.store.choices(room.match_id)
+            if len(stored) >= version:
                 break
+            time.sleep(0.005)
         record = server.store.load_match(room.match_id)
-        stored = server.store.choices(room.match_id)
         replayed = rebuild(record, stored[:version])
         if len(stored) < version or replayed.version != version or fingerprint(replayed) != live:
             problems.append(f"room {code}: match {room.match_id} differs from a replay of its stored log "

@@ -80,17 +80,20 @@ class ServerThread(Loopback):
 class ServerProcess(Loopback):
     """``intrigue serve`` as a subprocess (for SIGKILL)."""
 
-    def __init__(self, db: Path, port: int | None = None):
+    def __init__(self, db: Path, port: int | None = None, env: dict[str, str] | None = None,
+                 args: list[str] | None = None):
         self.db = db
         self.port = port or free_port()
+        self.env = env or {}
+        self.args = args or []
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":
         self.log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "intrigue.cli", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--bot-delay", "0", "--room-quota", "10000"],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+             "--bot-delay", "0", "--room-quota", "10000", *self.args],
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -107,6 +110,13 @@ class ServerProcess(Loopback):
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
         self.log.close()
+
+    def died(self, timeout: float = 10) -> int:
+        """Wait for the server to die by itself (a crash a test injected); its exit status."""
+        assert self.proc is not None
+        status = self.proc.wait(timeout)
+        self.log.close()
+        return status
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

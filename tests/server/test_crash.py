@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import random
+import shutil
+import signal
 import time
+from pathlib import Path
 
 import httpx
 
-from .support import Client, ServerProcess, create_room, join
+from intrigue.server.settings import Settings
+
+from .support import Client, ServerProcess, ServerThread, create_room, join
 
 ROOMS = 4
 KILLS = 3
@@ -149,3 +154,99 @@ def test_a_recovered_timer_runs_on_from_where_it_was(tmp_path):
             assert timer["seconds_left"] > timer["seconds"] - 60
     finally:
         server.stop()
+
+
+def room_of(http: httpx.Client, code: str) -> dict:
+    answer = http.get(f"/api/rooms/{code}")
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def matches_by_status(http: httpx.Client) -> dict[str, list[int]]:
+    return {status: sorted(m["match"] for m in http.get("/api/matches", params={"status": status}).json())
+            for status in ("playing", "finished", "abandoned")}
+
+
+def test_a_kill_between_storing_a_new_match_and_pointing_its_room_at_it_leaves_no_orphan(tmp_path):
+    """The kill lands inside the one transaction that stores a new match and its room (fault injection):
+    after restart neither is there, the room is as it was, and no match is invented or abandoned."""
+    rng = random.Random(11)
+    db = tmp_path / "orphan.db"
+    crash = {"INTRIGUE_TEST_CRASH_AT": "start_match"}
+    server = ServerProcess(db).start()
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            table = Table(server, http, rng, 1)  # timers off, two or three humans
+            while not table.over:
+                table.move(rng)
+            first = table.clients[0].match
+            humans = len(table.tokens)
+            table.clients[0].send({"type": "rematch", "token": table.tokens[0]})
+            table.clients[0].until(lambda m: m["type"] == "room" and m["rematch"]["votes"] == [0])
+        server.kill()
+
+        # a restart brings the stored vote back; then the last vote's rematch is killed mid-transaction
+        server = ServerProcess(db, server.port, env=crash).start()
+        table.reconnect(server)
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            assert room_of(http, table.code)["rematch"] == {"votes": [0], "needed": list(range(humans))}
+        for seat in range(1, humans):
+            table.clients[seat].send({"type": "rematch", "token": table.tokens[seat]})
+        assert server.died() == -signal.SIGKILL, "the injected crash did not happen"
+
+        server = ServerProcess(db, server.port).start()
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            room = room_of(http, table.code)
+            assert (room["status"], room["match"]) == ("finished", first), "the room moved to a match that is gone"
+            assert set(room["rematch"]["votes"]) >= {0}, "an acknowledged vote was lost"
+            assert matches_by_status(http) == {"playing": [], "finished": [first], "abandoned": []}
+            assert "(no room)" not in db.with_suffix(".log").read_text(), "recovery had to settle an orphan"
+            table.reconnect(server)
+            for seat in range(humans):  # votes the crash swallowed are given again; the rematch starts
+                table.clients[seat].send({"type": "rematch", "token": table.tokens[seat]})
+            for client in table.clients:
+                client.settle(lambda v: v["version"] == 0 and not v["over"], timeout=10)
+            second = room_of(http, table.code)["match"]
+            assert second != first and matches_by_status(http) == {"playing": [second], "finished": [first],
+                                                                    "abandoned": []}
+            host = create_room(http, name="Solo", seats=2, bots=[{"kind": "random"}], private=True)
+        server.kill()
+
+        # the very first match of a room: the kill lands inside `start`
+        server = ServerProcess(db, server.port, env=crash).start()
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            try:
+                http.post(f"/api/rooms/{host['room']}/start", json={"token": host["token"]})
+            except httpx.HTTPError:
+                pass  # the server died while answering
+        assert server.died() == -signal.SIGKILL
+        server = ServerProcess(db, server.port).start()
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            room = room_of(http, host["room"])
+            assert (room["status"], room["match"]) == ("waiting", None)
+            assert matches_by_status(http) == {"playing": [second], "finished": [first], "abandoned": []}
+            started = http.post(f"/api/rooms/{host['room']}/start", json={"token": host["token"]})
+            assert started.status_code == 200 and started.json()["status"] == "playing"
+    finally:
+        server.stop()
+
+
+def test_a_database_from_the_previous_schema_is_upgraded_and_served(tmp_path):
+    """tests/store/data/schema1.db was written by the release before rematch votes were stored; it
+    holds a finished room, a room in play and an orphan match (a crash of that release left it)."""
+    db = tmp_path / "old.db"
+    shutil.copy(Path(__file__).parent.parent / "store" / "data" / "schema1.db", db)
+    patient = Settings(bot_delay=0.0, disconnect_grace=60)  # nobody's seat is decided before they connect
+    with ServerThread(db, patient) as server, server.http() as http:
+        assert room_of(http, "OLD1")["status"] == "finished"
+        assert room_of(http, "OLD2")["status"] == "playing"
+        assert matches_by_status(http) == {"playing": [2], "finished": [1], "abandoned": [3]}
+        assert http.get("/api/matches/1/replay", params={"step": 5}).status_code == 200
+        players = [Client(server.ws_url, "OLD2", f"old2-{seat}") for seat in range(3)]
+        for client in players:
+            client.settle(lambda v: v["version"] == 7)
+        mover = next(c for c in players if c.options)
+        mover.choose(mover.options[0])
+        mover.settle(lambda v: v["version"] == 8)
+        for client in players:
+            client.close()

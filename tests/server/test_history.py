@@ -13,7 +13,7 @@ from intrigue import cli, games
 from intrigue.engine import Match
 from intrigue.server.history import fingerprint
 from intrigue.server.matches import game_version, rebuild
-from intrigue.store import ChoiceRecord, RoomRecord, SeatRecord, open_store
+from intrigue.store import ChoiceRecord, MatchRecord, RoomRecord, SeatRecord, open_store
 
 from .support import Client, ServerThread, create_room, join
 
@@ -21,20 +21,32 @@ cli._register_commands()
 runner = CliRunner()
 
 
-def record_match(store, seed: int, moves: int | None = None) -> tuple[int, Match]:
-    """Play random legal choices into the store, as the server would; ``moves`` stops early."""
+def record_match(store, seed: int, moves: int | None = None, code: str | None = None) -> tuple[int, Match]:
+    """Play random legal choices into the store, as the server would; ``moves`` stops early.
+
+    With ``code`` the match is played by a stored room of that code (its seat tokens'
+    hashes are ``<code><seat>``); without, its room is closed, as after every player left.
+    """
     game = games.get("coup")
     names = ["Aria", "Blake", "Casey"]
     match = Match(game, names, seed)
-    match_id = store.create_match(None, "coup", game_version(game), names, [None] * 3, seed, {}, "2026-11-22T12:00:00Z")
+    room = RoomRecord(code or f"X{seed:03d}", "coup", 0, True, {"turn_timer": None, "window_timer": None}, "playing",
+                      "2026-11-22T12:00:00Z", "", None,
+                      [SeatRecord(i, name, None, f"{code}{i}") for i, name in enumerate(names)])
+    match_id = store.start_match(room, MatchRecord(0, room.code, "coup", game_version(game), names, [None] * 3, seed,
+                                                   {}, "playing", [], "2026-11-22T12:00:00Z"))
+    room.match = match_id
     rng = random.Random(seed)
     while not match.over and (moves is None or match.version < moves):
         seat = rng.choice(match.pending)
         option = rng.choice(match.legal(seat))
         store.append_choice(match_id, ChoiceRecord(match.version, seat, option, "player", "t"))
         match.choose(seat, option)
+    room.status = "closed" if code is None else "finished" if match.over else "playing"
     if match.over:
-        store.finish_match(match_id, match.winners, "2026-11-22T12:10:00Z")
+        store.finish_match(match_id, match.winners, "2026-11-22T12:10:00Z", room)
+    else:
+        store.save_room(room)
     return match_id, match
 
 
@@ -43,10 +55,7 @@ def recorded(tmp_path_factory):
     path = tmp_path_factory.mktemp("history") / "history.db"
     store = open_store(str(path))
     finished, played = record_match(store, 11)
-    live, _ = record_match(store, 12, moves=6)
-    store.save_room(RoomRecord("LIVE", "coup", 0, True, {"turn_timer": None, "window_timer": None}, "playing",
-                               "2026-11-22T12:00:00Z", "", live,
-                               [SeatRecord(i, name, None, f"live{i}") for i, name in enumerate(["Aria", "Blake", "Casey"])]))
+    live, _ = record_match(store, 12, moves=6, code="LIVE")
     store.close()
     return path, finished, played, live
 
@@ -193,13 +202,8 @@ def test_a_move_that_cannot_be_stored_is_not_applied(tmp_path):
 def test_a_room_whose_log_does_not_replay_is_reported_and_kept(tmp_path):
     path = tmp_path / "mixed.db"
     store = open_store(str(path))
-    good, _ = record_match(store, 21, moves=5)
-    bad, _ = record_match(store, 22, moves=5)
-    for code, match_id in (("GOOD", good), ("BADX", bad)):
-        store.save_room(RoomRecord(code, "coup", 0, True, {"turn_timer": None, "window_timer": None}, "playing",
-                                   "2026-11-22T12:00:00Z", "", match_id,
-                                   [SeatRecord(i, name, None, f"{code}{i}") for i, name in
-                                    enumerate(["Aria", "Blake", "Casey"])]))
+    good, _ = record_match(store, 21, moves=5, code="GOOD")
+    bad, _ = record_match(store, 22, moves=5, code="BADX")
     store.close()
     db = sqlite3.connect(path)
     db.execute("UPDATE choices SET option = 'Teleport' WHERE match = ? AND version = 3", (bad,))

@@ -512,3 +512,99 @@ def test_a_frame_over_a_mebibyte_closes_that_connection_only(server, http):
     other = Client(server.ws_url)
     other.send({"type": "ping"})
     assert other.recv() == {"type": "pong"}
+
+
+# -- the message models and the fixes of issue 16 -------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["choose", "start", "rematch"])
+def test_a_missing_or_null_token_is_bad_token_and_a_mistyped_one_bad_message(server, http, kind):
+    code, (aria, _) = table(server, http)
+    extra = {"version": 0, "option": "Income"} if kind == "choose" else {}
+    for token in ({}, {"token": None}):
+        aria.send({"type": kind, **extra, **token})
+        error = aria.error()
+        assert error["code"] == "bad_token" and "token" in error["message"]
+    aria.send({"type": kind, "token": 7, **extra})
+    assert aria.error()["code"] == "bad_message"
+
+
+def test_a_flood_gets_exactly_flood_limit_rate_limited_answers_then_the_close(server):
+    limit = server.app.state.lobby.settings.flood_limit
+    client = Client(server.ws_url)
+    try:
+        for _ in range(2000):
+            client.send({"type": "ping"})
+    except Exception:  # noqa: BLE001 - the server closed the connection
+        pass
+    assert client.closed(timeout=10)
+    refused = [m for m in client.messages if m.get("code") == "rate_limited"]
+    assert len(refused) == limit
+    assert "disconnected" in refused[-1]["message"] and all("ignored" in m["message"] for m in refused[:-1])
+
+
+def test_a_name_cut_at_24_characters_never_ends_in_a_space(server, http):
+    created = create_room(http, name="Alexandra Montgomery-Sm ythe")  # character 24 is the space
+    joined = join(http, created["room"], "Alexandra Montgomery-Sm ythe")  # taken: the suffixed form
+    seats = http.get(f"/api/rooms/{created['room']}").json()["seats"]
+    assert seats[0]["name"] == "Alexandra Montgomery-Sm"
+    assert seats[1]["name"] == "Alexandra Montgomery 2"
+    aria = Client(server.ws_url, created["room"], created["token"])
+    aria.send({"type": "start", "token": created["token"]})
+    aria.settle(lambda v: v["decision"] is not None)
+    blake = Client(server.ws_url, created["room"], joined["token"])
+    options = blake.settle(lambda v: True)["decision"]["options"] + aria.options
+    assert all(option == option.strip() and "  " not in option for option in options)
+    assert "Steal Alexandra Montgomery 2" in aria.options or "Steal Alexandra Montgomery-Sm" in blake.options
+
+
+def test_every_message_the_server_sends_fits_the_published_schema(server, http):
+    import jsonschema
+
+    schema = http.get("/api/protocol.json").json()
+    assert schema == json.loads(json.dumps(__import__("intrigue.protocol").protocol.json_schema()))
+    server_side = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/ServerMessage"})
+    client_side = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/ClientMessage"})
+    code, (aria, blake) = table(server, http)
+    aria.send({"type": "chat", "token": aria.token, "text": "hi"})
+    aria.send({"type": "ping"})
+    aria.send({"type": "choose", "token": aria.token, "version": 999, "option": "x"})
+    rng = random.Random(2)
+    for _ in range(400):
+        player = pending([aria, blake]) if any(p.options for p in (aria, blake)) else None
+        if player is None or aria.view["over"]:
+            break
+        command = {"type": "choose", "token": player.token, "version": player.view["version"],
+                   "option": rng.choice(player.options)}
+        assert client_side.is_valid(command)
+        player.send(command)
+        for p in (aria, blake):
+            p.drain(0.02)
+    for message in aria.messages + blake.messages:
+        errors = list(server_side.iter_errors(message))
+        assert not errors, (message.get("type"), errors[0].message)
+    kinds = {m["type"] for m in aria.messages}
+    assert {"welcome", "room", "view", "chat", "pong", "error"} <= kinds
+    for bad in ({"type": "choose", "token": "t", "version": "1", "option": "x"}, {"type": "hello"},
+                {"type": "choose", "token": "t", "version": True, "option": "x"}):
+        assert not client_side.is_valid(bad)
+
+
+def test_the_protocol_schema_command_prints_the_same_schema():
+    import subprocess
+    import sys
+
+    from intrigue.protocol import json_schema
+
+    done = subprocess.run([sys.executable, "-m", "intrigue.cli", "schema", "--protocol"], capture_output=True,
+                          text=True, check=True)
+    assert json.loads(done.stdout) == json.loads(json.dumps(json_schema()))
+
+
+def test_the_docs_list_exactly_the_protocols_error_codes():
+    from pathlib import Path
+
+    from intrigue.protocol import ERROR_CODES
+
+    docs = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = docs[docs.index("Codes: `bad_json`"):docs.index("HTTP answers add")]
+    listed = set(__import__("re").findall(r"`([a-z_]+)`", section))
+    assert listed == set(ERROR_CODES)

@@ -10,7 +10,9 @@ Kinds: ``random`` (any game), ``heuristic`` (Coup; personalities ``cautious``,
 determinizer; the personality is a budget, ``fast``, ``strong``, ``<N>``
 iterations or ``<N>ms`` (default 200ms), optionally prefixed by ``pure-``
 (random playouts), ``model-`` or ``search-`` (how opponents move in the tree;
-modelled by default where the game has its own bot)). See ``docs/bots.md``.
+modelled by default where the game has its own bot)), ``llm`` (any game, through an
+OpenAI-compatible endpoint when one is configured; ``llm:MODEL`` picks the model).
+See ``docs/bots.md`` and ``docs/agents.md``.
 """
 
 from __future__ import annotations
@@ -20,18 +22,22 @@ from typing import Any, Callable
 from .base import Bot, SeatView
 from .heuristic import CoupHeuristic
 from .ismcts import ISMCTS
+from .llm import LLMBot
 
 #: kind -> (factory, personalities, games it is made for: None = every game)
 REGISTRY: dict[str, tuple[Callable[..., Bot], list[str], list[str] | None]] = {
     "random": (Bot, [], None),
     "heuristic": (CoupHeuristic, list(CoupHeuristic.PERSONALITIES), ["coup"]),
     "ismcts": (ISMCTS, list(ISMCTS.PERSONALITIES), None),
+    "llm": (LLMBot, [], None),
 }
 
 
 def kinds() -> list[dict[str, Any]]:
+    """The bots that can be made here (``llm`` only when an endpoint is configured)."""
     return [{"kind": kind, "personalities": list(personalities), "games": games}
-            for kind, (_, personalities, games) in REGISTRY.items()]
+            for kind, (factory, personalities, games) in REGISTRY.items()
+            if getattr(factory, "available", lambda: True)()]
 
 
 def make(spec: str, seed: int | str = 0) -> Bot:
@@ -60,4 +66,4 @@ def suits(spec: str, game_id: str) -> bool:
     return games is None or game_id in games
 
 
-__all__ = ["Bot", "CoupHeuristic", "ISMCTS", "REGISTRY", "SeatView", "kinds", "make", "suits"]
+__all__ = ["Bot", "CoupHeuristic", "ISMCTS", "LLMBot", "REGISTRY", "SeatView", "kinds", "make", "suits"]

@@ -39,8 +39,16 @@ class Bot:
         self.rng = random.Random(seed)
         self.personality = personality
 
-    def choose(self, view: SeatView) -> str:
+    def choose(self, view: SeatView) -> str | None:
+        """One of ``view.options``; ``None`` (no answer) lets the game's timeout default be played."""
         return self.rng.choice(view.options)
+
+    def hear(self, speaker: str, text: str) -> None:
+        """Table talk reached this seat (a chat line from ``speaker``). Most bots do not listen."""
+
+    def talk(self) -> list[str]:
+        """Lines of table talk this bot wants to say now (asked after each choice; most bots say nothing)."""
+        return []
 
     @property
     def label(self) -> str:

@@ -102,3 +102,50 @@ def png(report: dict[str, Any], path: Path) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def ratings_svg(report: dict[str, Any]) -> str:
+    """The arena's chart: each agent's rating (OpenSkill mean) with its interval, best first."""
+    rows = {row["agent"]: row for row in report["agents"]}
+    agents = [rows[name] for name in report["order"]]
+    low = min(row["interval"][0] for row in agents)
+    high = max(row["interval"][1] for row in agents)
+    low, high = low - 0.05 * (high - low + 1), high + 0.05 * (high - low + 1)
+    width, height = max(360, 120 + 110 * len(agents)), 340
+    left, right, top, bottom = 60, 20, 40, 60
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def y(value: float) -> float:
+        return top + plot_h * (1 - (value - low) / (high - low))
+
+    title = (f"{report['game']}: OpenSkill rating, ± {report['interval_sigmas']:g} sigma "
+             f"({report['deals']} deals × {report['rotations']} rotations)")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+             f'<rect width="{width}" height="{height}" fill="white"/>',
+             f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="13">{escape(title)}</text>']
+    step = max(1, round((high - low) / 6))
+    tick = int(low) + 1
+    while tick < high:
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
+        tick += step
+    slot = plot_w / max(len(agents), 1)
+    for i, row in enumerate(agents):
+        centre = left + slot * i + slot / 2
+        mu, (bottom_value, top_value) = row["mu"], row["interval"]
+        colour = COLOURS[i % len(COLOURS)]
+        parts.append(f'<g class="rating"><title>{escape(row["agent"])}: {mu:.2f} '
+                     f'[{bottom_value:.2f}, {top_value:.2f}]</title>'
+                     f'<line x1="{centre:.1f}" x2="{centre:.1f}" y1="{y(top_value):.1f}" y2="{y(bottom_value):.1f}" '
+                     f'stroke="{colour}" stroke-width="3"/>'
+                     f'<circle cx="{centre:.1f}" cy="{y(mu):.1f}" r="6" fill="{colour}"/></g>')
+        parts.append(f'<text x="{centre:.1f}" y="{y(top_value) - 6:.1f}" text-anchor="middle">{mu:.1f}</text>')
+        parts.append(f'<text x="{centre:.1f}" y="{top + plot_h + 18:.1f}" text-anchor="middle">'
+                     f'{escape(row["agent"])}</text>')
+        parts.append(f'<text x="{centre:.1f}" y="{top + plot_h + 34:.1f}" text-anchor="middle" fill="#666">'
+                     f'{row["win_rate"]:.0%} won</text>')
+    parts.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + plot_h}" stroke="black"/>')
+    parts.append(f'<line x1="{left}" x2="{width - right}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="black"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

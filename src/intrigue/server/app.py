@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import bots as bot_registry
 from .. import games as game_registry
+from .. import protocol as wire
 from ..store import Store
 from . import history
 from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
@@ -142,6 +143,11 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     @app.get("/api/bots")
     async def list_bots() -> list[dict[str, Any]]:
         return bot_registry.kinds()
+
+    @app.get("/api/protocol.json")
+    async def protocol_schema() -> dict[str, Any]:
+        """JSON Schema of the WebSocket protocol's messages, both directions (docs/protocol.md)."""
+        return wire.json_schema()
 
     @app.get("/api/games/{game}/graph.svg", responses=ERRORS, response_class=Response)
     async def game_graph(game: str = FastPath(max_length=40),
@@ -387,8 +393,8 @@ async def serve_socket(lobby: Lobby, socket: WebSocket) -> None:
             if frame["type"] == "websocket.disconnect":
                 break
             if not conn.bucket.take():
-                conn.floods += 1
-                if conn.floods > lobby.settings.flood_limit:
+                conn.floods += 1  # the flood_limit-th ignored message is answered, then the socket closes
+                if conn.floods >= lobby.settings.flood_limit:
                     conn.send({"type": "error", "code": "rate_limited",
                                "message": "too many messages: disconnected"})
                     conn.close(1008, "flooding")

@@ -24,6 +24,8 @@ log = logging.getLogger("intrigue.server")
 
 #: Where bots other than the random one think (two at a time, so live games keep the event loop).
 BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="intrigue-bot")
+#: Where bots that wait on the network (``llm``) wait: apart, so a slow endpoint never holds up the search bots.
+NETWORK_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="intrigue-net-bot")
 
 Ticket = tuple[int, int, int]  # (match id, decision number, seat)
 
@@ -77,7 +79,8 @@ class Autoplay:
                     view = bot_registry.SeatView(room.game, seat, match.observe(seat), tuple(options))
                     if type(bot) is not bot_registry.Bot:  # a searching bot thinks off the loop that runs every game
                         self.scheduled.add(ticket)
-                        future = asyncio.get_event_loop().run_in_executor(BOT_THREADS, bot.choose, view)
+                        pool = NETWORK_THREADS if getattr(bot, "waits_on_network", False) else BOT_THREADS
+                        future = asyncio.get_event_loop().run_in_executor(pool, bot.choose, view)
                         future.add_done_callback(lambda done: self.move(ticket, done))
                         return
                     option = bot.choose(view)

@@ -1,4 +1,4 @@
-"""``intrigue serve``, ``intrigue replay``, ``intrigue export`` and ``intrigue import``."""
+"""``intrigue serve``, ``intrigue backup``, ``intrigue replay``, ``intrigue export`` and ``intrigue import``."""
 
 from __future__ import annotations
 
@@ -26,6 +26,22 @@ def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # no
         raise typer.Exit(2) from None
 
 
+def _restore(backup_file: Path, db: Path) -> None:
+    """``serve --restore``: make ``db`` a copy of ``backup_file``, or print why not and exit 2."""
+    from ..store import StoreError  # noqa: PLC0415
+    from ..store.backup import restore  # noqa: PLC0415
+
+    try:
+        restored = restore(backup_file, db)
+    except StoreError as exc:
+        typer.echo(f"error: cannot restore {backup_file}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for aside in restored["moved_aside"]:
+        typer.echo(f"kept the previous {db} as {aside}", err=True)
+    typer.echo(f"restored {db} from {backup_file}: {restored['rooms']} rooms, {restored['matches']} matches, "
+               f"{restored['choices']} choices", err=True)
+
+
 def _or_exit(read, store, match: int):  # noqa: ANN001, ANN202
     """Read a finished match from the store, or print why not and exit 1."""
     from .protocol import Refusal  # noqa: PLC0415
@@ -50,14 +66,34 @@ def register(app: typer.Typer) -> None:
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
                                                            "loss; 'normal' survives a crash of the server "
-                                                           "(kill -9) and is much faster.")) -> None:
+                                                           "(kill -9) and is much faster."),
+              restore: Optional[Path] = typer.Option(None, "--restore", help="First make --db a copy of this "
+                                                     "backup (written by 'intrigue backup'); the file --db was "
+                                                     "is renamed aside, never deleted."),
+              llm_url: Optional[str] = typer.Option(None, help="An OpenAI-compatible endpoint (base URL, e.g. "
+                                                               "http://127.0.0.1:8080/v1) for 'llm' bot seats; "
+                                                               "the key is read from INTRIGUE_LLM_KEY."),
+              llm_model: Optional[str] = typer.Option(None, help="The model the 'llm' bot asks.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+        import os  # noqa: PLC0415
+
         import uvicorn  # noqa: PLC0415
+
+        from ..bots import llm  # noqa: PLC0415
+
+        if bool(llm_url) != bool(llm_model):
+            typer.echo("error: --llm-url and --llm-model go together", err=True)
+            raise typer.Exit(2)
+        if llm_url and llm_model:
+            llm.configure(llm.LLMConfig(llm_url, llm_model, os.environ.get("INTRIGUE_LLM_KEY") or None,
+                                        float(os.environ.get("INTRIGUE_LLM_TIMEOUT", "20") or 20)))
 
         from .app import create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        if restore is not None:
+            _restore(restore, db)
         store = _store(db, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address)
@@ -69,6 +105,23 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"Intrigue on http://{host}:{port}/ (database {db})", err=True)
         uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
                     ws_per_message_deflate=False)
+
+    @app.command()
+    def backup(db: Path = typer.Argument(..., metavar="DB", help="The database to copy (a server may be using it)."),
+               file: Path = typer.Argument(..., metavar="FILE",
+                                           help="The backup file to write (replaced if it exists).")) -> None:
+        """Write a consistent copy of a live database (SQLite's online backup API); restore it with
+        'intrigue serve --restore FILE'."""
+        from ..store import StoreError  # noqa: PLC0415
+        from ..store.backup import backup as copy  # noqa: PLC0415
+
+        try:
+            held = copy(db, file)
+        except StoreError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(f"backed up {db} to {file}: {held['rooms']} rooms, {held['matches']} matches, "
+                   f"{held['choices']} choices (schema version {held['schema_version']})", err=True)
 
     @app.command()
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),

@@ -11,6 +11,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from .. import games as game_registry
@@ -157,9 +158,9 @@ def import_match(store: Store, data: Any) -> tuple[int, Match]:
                          f"(version {match.version} vs {result.get('version')}); the rules may have changed")
     if data.get("game_version") and data["game_version"] != game_version(game):
         pass  # same final state under different rules files: accepted, the fingerprint proves it
-    match_id = store.create_match(None, game.id, data.get("game_version") or game_version(game), players, bots,
-                                  seed, options, str(data.get("started") or now_iso()))
-    for choice in choices:
-        store.append_choice(match_id, choice)
-    store.finish_match(match_id, list(match.winners), str(data.get("finished") or now_iso()))
+    stored = MatchRecord(0, None, game.id, data.get("game_version") or game_version(game), players, bots, seed,
+                         options, "finished", list(match.winners), str(data.get("started") or now_iso()),
+                         str(data.get("finished") or now_iso()))
+    # the log is numbered by the match's own version, as the server stores it; one transaction
+    match_id = store.import_match(stored, [replace(c, version=index) for index, c in enumerate(choices)])
     return match_id, match

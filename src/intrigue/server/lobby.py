@@ -50,6 +50,11 @@ class Lobby:
         seat, token = room.add_player(name, address=client)
         return room, seat, token
 
+    def report(self, problem: str) -> None:
+        """Keep a problem for the operator (``problems`` holds the newest 100; each is logged too)."""
+        self.problems.append(problem)
+        del self.problems[:-100]
+
     def forget(self, room: Room) -> None:
         self.rooms.pop(room.code, None)
 

@@ -50,6 +50,20 @@ def rebuild(record: MatchRecord, choices: list[ChoiceRecord]) -> Match:
     return match
 
 
+def rewound(match: Match, moves: int) -> Match:
+    """``match`` re-executed from its start through its first ``moves`` choices.
+
+    How a live match is put back as it was before a choice that must not be kept
+    (the rules raised while applying it, or the store refused it): the log
+    determines the match, so replaying its prefix is the state before the choice.
+    It reads only the match's own in-memory log, so it works while the store is down.
+    """
+    again = Match(match.game, match.names, match.seed, match.options, setup=match.setup, headless=match.headless)
+    for choice in match.log[:moves]:
+        again.choose(choice.seat, choice.option, choice.version)
+    return again
+
+
 def opened_time(match: Match, record: MatchRecord, choices: list[ChoiceRecord]) -> float:
     """When (epoch seconds) the match's open decision opened: the stored time of the move
     that opened it (the move stored at the version before the decision's), else the start."""

@@ -1,8 +1,11 @@
-"""The wire format: parsing and checking client messages, cleaning text, encoding.
+"""The server's side of the wire: reading frames, cleaning text, encoding.
 
 Everything a client sends passes :func:`parse` before any room sees it, so a room
-only ever handles well-formed commands. Every refusal is a :class:`Refusal` with a
-stable ``code`` (listed in docs/protocol.md) and a message saying what was wrong.
+only ever handles well-formed commands: the frame checks are here, the fields are
+checked by the message models of :mod:`intrigue.protocol` (defined once, shared
+with the client library and published as JSON Schema). Every refusal is a
+:class:`Refusal` with a stable ``code`` (listed in docs/protocol.md) and a message
+saying what was wrong.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol import COMMANDS, ProtocolError, command
+
 #: Largest client message (bytes of UTF-8); larger ones are refused unread.
 MAX_MESSAGE = 64 * 1024
 #: Deepest nesting of objects/arrays accepted in a message (a command is one flat object).
@@ -20,15 +25,8 @@ MAX_DEPTH = 2
 MAX_NAME = 24
 MAX_CHAT = 300
 
-#: type -> {field: (python type, required)}
-COMMANDS: dict[str, dict[str, tuple[type, bool]]] = {
-    "hello": {"room": (str, True), "token": (str, False)},
-    "choose": {"token": (str, True), "version": (int, True), "option": (str, True)},
-    "chat": {"token": (str, False), "text": (str, True)},
-    "start": {"token": (str, True)},
-    "rematch": {"token": (str, True)},
-    "ping": {},
-}
+__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Refusal", "clean_chat",
+           "clean_line", "clean_name", "encode", "parse"]
 
 
 class Refusal(Exception):
@@ -60,22 +58,10 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
         raise Refusal("bad_message", "a message must be a JSON object with a 'type'")
     if _depth(message) > MAX_DEPTH:
         raise Refusal("bad_message", "message is nested too deeply: a command is one flat object")
-    kind = message.get("type")
-    if not isinstance(kind, str):
-        raise Refusal("bad_message", "a message must have a string 'type'")
-    fields = COMMANDS.get(kind)
-    if fields is None:
-        raise Refusal("unknown_type", f"unknown message type {clean_line(kind, 40)!r} "
-                                      f"(known: {', '.join(COMMANDS)})")
-    for name, (expected, required) in fields.items():
-        value = message.get(name)
-        if value is None:
-            if required:
-                raise Refusal("bad_message", f"'{kind}' needs the field '{name}'")
-            continue
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise Refusal("bad_message", f"'{name}' must be {'an integer' if expected is int else 'a string'}")
-    return message
+    try:
+        return command(message).model_dump()
+    except ProtocolError as refused:
+        raise Refusal(refused.code, refused.message, 403 if refused.code == "bad_token" else 400) from None
 
 
 def _depth(value: Any, level: int = 1) -> int:
@@ -87,10 +73,11 @@ def _depth(value: Any, level: int = 1) -> int:
 
 
 def clean_line(text: str, limit: int) -> str:
-    """One line of display text: control and format characters removed, spaces collapsed, cut to ``limit``."""
+    """One line of display text: control and format characters removed, spaces collapsed, cut to
+    ``limit``, no space at either end (not even one left by the cut: names end up in option strings)."""
     kept = "".join(" " if ch in "\t\r\n" else ch for ch in text
                    if ch in "\t\r\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    return " ".join(kept.split())[:limit]
+    return " ".join(kept.split())[:limit].rstrip()
 
 
 def clean_name(name: str) -> str:

@@ -1,8 +1,14 @@
 """Crash recovery: every open room comes back by re-executing its match's log.
 
-A room that does not replay is reported and left exactly as stored. Matches
-marked ``playing`` that no restored room plays are settled: finished if their
-log ends the game, else ``abandoned``.
+A room that does not replay is reported and left exactly as stored. Rematch
+votes come back with their room. A match whose log ends the game but was not yet
+marked finished (the process died between the last move and the result) is
+finished now, with its room, in one transaction.
+
+Since a new match and its room's pointer are stored together, no match can be
+left without its room. A database written by an older Intrigue may still hold
+such orphans: they are settled, finished if their log ends the game, else
+``abandoned``.
 """
 
 from __future__ import annotations
@@ -37,9 +43,11 @@ def recover(lobby: "Lobby") -> list[str]:
                 if match.decision is not None:
                     room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
                 if match.over and room.status == "playing":
-                    room.status = "finished"
-                    lobby.store.finish_match(record.match, list(match.winners), now_iso())
-                    room.save()
+                    room.status = "finished" if room.rematch_needed() else "closed"
+                    lobby.store.finish_match(record.match, list(match.winners), now_iso(), room.record())
+            if room.status == "closed":
+                restored.append(f"{room.code} ({room.game.id}, match {room.match_id} finished; nobody left: closed)")
+                continue
             lobby.rooms[room.code] = room
             restored.append(f"{room.code} ({room.game.id}, {room.status}"
                             + (f", match {room.match_id} at version {room.match.version}" if room.match else "")
@@ -55,8 +63,9 @@ def recover(lobby: "Lobby") -> list[str]:
 
 
 def settle_orphans(lobby: "Lobby", broken: set[int]) -> list[str]:
-    """Matches marked ``playing`` that no restored room plays (a crash between creating a match
-    and saving its room): finished if their log ends the game, else ``abandoned``."""
+    """Matches marked ``playing`` that no restored room plays (in a database from before match
+    starts were atomic: a crash between creating a match and saving its room): finished if
+    their log ends the game, else ``abandoned``."""
     live = {room.match_id for room in lobby.rooms.values()}
     settled = []
     for record in lobby.store.list_matches("playing", limit=1_000_000):

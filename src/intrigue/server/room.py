@@ -7,9 +7,18 @@ Its decision timer (:mod:`.timers`) and the moves of its bots and left seats
 (:mod:`.autoplay`) are ``loop.call_later`` callbacks that re-check the match
 before acting, so a late callback for an answered decision does nothing.
 
-A choice flows: checked by the engine (``Match.check``) → appended to the store
-(committed) → applied (``Match.choose``) → views sent. If the store refuses, the
-move is not applied and the client gets ``storage``.
+Every change is stored as one transaction before anyone is told (see
+:mod:`intrigue.store`); if the store refuses, the room is put back as it was
+and the client gets ``storage``.
+
+A choice flows: checked by the engine (``Match.check``) → applied to the live
+match (``Match.choose``) → appended to the store (committed) → views sent. If
+applying raises (a bug in a game's rules) or the store refuses the append, the
+match is put back by re-executing its log without the choice
+(:func:`.matches.rewound`), nothing is stored, and the client gets ``internal``
+or ``storage``. Applying before appending costs nothing per move (a copy of the
+match per move would); a kill -9 between the two loses only a choice nobody was
+told about, since nothing is sent before the append commits.
 """
 
 from __future__ import annotations
@@ -23,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 from .. import games as game_registry
 from ..engine import Game, Match
 from ..engine.errors import Refused
-from ..store import ChatRecord, ChoiceRecord, Conflict, RoomRecord, Store, StoreError
+from ..store import ChatRecord, ChoiceRecord, Conflict, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
-from .matches import game_version
+from .matches import game_version, rewound
 from .protocol import Bucket, Refusal, clean_chat, clean_name
 from .seats import Seat, Sink, token_hash
 from .settings import TIMER_OPTIONS, now_iso
@@ -54,7 +63,7 @@ class Room:
         self.spectators: list[Sink] = []
         self.match: Match | None = None
         self.match_id: int | None = record.match
-        self.votes: set[int] = set()
+        self.votes: set[int] = set(record.votes)
         self.timer = DecisionTimer(self)
         self.autoplay = Autoplay(self)
         self.idle_since: float = time.monotonic()
@@ -66,13 +75,24 @@ class Room:
 
     def record(self) -> RoomRecord:
         return RoomRecord(self.code, self.game.id, self.host, self.private, dict(self.options), self.status,
-                          self.created, self.creator, self.match_id, [s.record() for s in self.seats])
+                          self.created, self.creator, self.match_id, [s.record() for s in self.seats],
+                          sorted(self.votes))
 
-    def save(self) -> None:
+    def save(self, before: RoomRecord | None = None) -> None:
+        """Store the room as it is now; if the store refuses, put it back as ``before`` and refuse."""
         try:
             self.store.save_room(self.record())
         except StoreError as exc:
+            if before is not None:
+                self._restore(before)
             raise Refusal("storage", f"the room could not be stored: {exc}", 503) from exc
+
+    def _restore(self, record: RoomRecord) -> None:
+        """Put the room's stored facts back as ``record`` (seats keep their connections)."""
+        self.host, self.status, self.match_id, self.votes = record.host, record.status, record.match, set(record.votes)
+        for seat, saved in zip(self.seats, record.seats):
+            seat.seat, seat.name, seat.bot, seat.token_hash, seat.left = (saved.seat, saved.name, saved.bot,
+                                                                        saved.token_hash, saved.left)
 
     def public(self) -> dict[str, Any]:
         return {"room": self.code, "game": self.game.id, "title": self.game.title, "status": self.status,
@@ -105,11 +125,12 @@ class Room:
         if free is None:
             raise Refusal("room_full", f"room {self.code} is full ({len(self.seats)} seats)", 409)
         token = secrets.token_urlsafe(32)
+        before = self.record()
         free.name = self._distinct(clean_name(name))
         free.token_hash = token_hash(token)
         free.left = False
+        self.save(before)
         free.address = address
-        self.save()
         self.broadcast_room()
         return free, token
 
@@ -120,34 +141,47 @@ class Room:
         n = 2
         while f"{name} {n}"[:24] in taken:
             n += 1
-        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20]} {n}"
+        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
 
     def leave(self, token: str) -> Seat:
         seat = self.seat_for(token)
-        if self.status == "waiting":
-            sinks = seat.sinks
-            seat.name, seat.token_hash, seat.sinks, seat.left, seat.address = None, None, [], False, None
+        before, waiting = self.record(), self.status == "waiting"
+        if waiting:
+            seat.name, seat.token_hash, seat.left = None, None, False
             humans = [s for s in self.seats if s.human]
             if not humans:
                 self.status = "closed"
             elif seat.seat == self.host:
                 self.host = humans[0].seat
         else:
-            sinks = seat.sinks
-            seat.left, seat.token_hash, seat.sinks = True, None, []
+            seat.left, seat.token_hash = True, None
             self.votes.discard(seat.seat)
+        if self.status == "finished" and not self.rematch_needed():
+            self.status = "closed"
+        # The seat's departure and the rematch it may complete are one stored change.
+        if self._rematch_due():
+            try:
+                started: tuple[Match, int] | None = self._store_new_match()
+            except Refusal:
+                self._restore(before)
+                raise
+        else:
+            started = None
+            self.save(before)
+        sinks, seat.sinks = seat.sinks, []
+        if waiting:
+            seat.address = None
         for sink in sinks:
             sink.seat = None
             self.spectators.append(sink)
-        if self.status == "finished" and not self.rematch_needed():
-            self.status = "closed"
-        self.save()
+        if started is not None:
+            self._begin(*started)
+            return seat
         self.broadcast_room()
         if self.status == "closed":
             self.lobby.forget(self)
-        else:
-            self.after_change()
-            self._maybe_rematch()
+        elif self.after_change():
+            self.broadcast_views()
         return seat
 
     def start(self, token: str) -> None:
@@ -161,37 +195,58 @@ class Room:
             raise Refusal("not_enough_players", f"{self.game.title} needs at least {self.game.min_players} "
                                                 f"players; {len(seated)} are seated", 409)
         # Empty seats leave the table; everyone keeps their token, seats are renumbered.
+        before, every_seat = self.record(), self.seats
         mapping = {s.seat: index for index, s in enumerate(seated)}
         for index, s in enumerate(seated):
             s.seat = index
         self.seats = seated
         self.host = mapping[self.host]
+        try:
+            started = self._store_new_match()
+        except Refusal:
+            self.seats = every_seat
+            self._restore(before)
+            raise
         for sink in self._all_sinks():
             if sink.seat is not None and mapping.get(sink.seat) != sink.seat:
                 sink.seat = mapping.get(sink.seat)
                 seat_now = self.seats[sink.seat] if sink.seat is not None else None
                 sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
                            "name": seat_now.name if seat_now else None, "spectator": sink.seat is None})
-        self._new_match()
+        self._begin(*started)
 
-    def _new_match(self) -> None:
+    def _rematch_due(self) -> bool:
+        if self.match is None or not self.match.over or self.status != "finished":
+            return False
+        needed = self.rematch_needed()
+        return bool(needed) and set(needed) <= self.votes
+
+    def _store_new_match(self) -> tuple[Match, int]:
+        """Store a new match and this room (as it is now, playing it) in one transaction.
+
+        Raises :class:`Refusal` (``storage``) if the store refuses; the caller puts the room
+        back. Nothing is sent: :meth:`_begin` does that.
+        """
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         bots = [s.bot for s in self.seats]
-        seed = secrets.randbits(62)
+        pick = self.lobby.settings.match_seed
+        seed = pick(self.code) if pick else None
+        seed = secrets.randbits(62) if seed is None else seed
         options = self.game_options()
         match = Match(self.game, names, seed, options)
+        room = self.record()
+        room.status, room.votes = "playing", []
         try:
-            match_id = self.store.create_match(self.code, self.game.id, game_version(self.game), names, bots,
-                                               seed, options, now_iso())
+            match_id = self.store.start_match(room, MatchRecord(0, self.code, self.game.id, game_version(self.game),
+                                                                names, bots, seed, options, "playing", [],
+                                                                now_iso()))
         except StoreError as exc:
             raise Refusal("storage", f"the match could not be stored: {exc}", 503) from exc
-        previous = (self.status, self.match_id)
-        self.status, self.match_id = "playing", match_id
-        try:
-            self.save()
-        except Refusal:
-            self.status, self.match_id = previous
-            raise
+        return match, match_id
+
+    def _begin(self, match: Match, match_id: int) -> None:
+        """Play a stored new match: install it and tell everyone."""
+        self.status, self.votes = "playing", set()
         self._install(match, match_id)
         self.broadcast_room()
         self.after_change()
@@ -199,7 +254,6 @@ class Room:
 
     def _install(self, match: Match, match_id: int) -> None:
         self.match, self.match_id = match, match_id
-        self.votes = set()
         self.autoplay.seat_bots(match.seed)
         self.timer.cancel()
 
@@ -220,9 +274,10 @@ class Room:
         for chat in self.store.recent_chat(self.code):
             sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
         self.broadcast_room()
-        if self.match is not None:
+        if self.after_change():  # a grace timer ends when its player is back: everyone is told
+            self.broadcast_views()
+        elif self.match is not None:
             self.send_view(sink)
-        self.after_change()
         return seat
 
     def detach(self, sink: Sink, announce: bool = True) -> None:
@@ -237,7 +292,8 @@ class Room:
             self.idle_since = time.monotonic()
         if changed and announce:
             self.broadcast_room()
-            self.after_change()
+            if self.after_change():  # a grace timer starts for a pending player who left: everyone is told
+                self.broadcast_views()
 
     def _all_sinks(self) -> list[Sink]:
         return [sink for seat in self.seats for sink in seat.sinks] + list(self.spectators)
@@ -277,53 +333,73 @@ class Room:
         self.apply(seat.seat, option, version, "player")
 
     def apply(self, seat: int, option: str, version: int, source: str) -> None:
-        """Check, store, apply, tell everyone. Raises :class:`Refusal`; nothing changes then."""
+        """Check, apply, store, tell everyone. Raises :class:`Refusal`; nothing changes then."""
         match = self.match
         assert match is not None and self.match_id is not None
         try:
             match.check(seat, option, version)
         except Refused as refused:
             raise Refusal(refused.code, refused.message, 409) from None
-        try:
-            # The log is keyed by the match's own version (the choice's index), not by the
-            # version the client saw: answers to one open window may carry the same one.
-            self.store.append_choice(self.match_id, ChoiceRecord(match.version, seat, option, source, now_iso()))
-        except Conflict as exc:
-            raise Refusal("stale_version", str(exc), 409) from exc
-        except StoreError as exc:
-            log.error("room %s: could not store a move: %s", self.code, exc)
-            raise Refusal("storage", f"your move could not be stored, so it was not applied ({exc})", 503) from exc
+        # The log is keyed by the match's own version (the choice's index), not by the
+        # version the client saw: answers to one open window may carry the same one.
+        at = match.version
         try:
             match.choose(seat, option, version)
-        except Exception as exc:  # a rules bug: the move is logged, so recovery will name it
-            log.exception("room %s: the rules failed on %r (version %s)", self.code, option, version)
-            raise Refusal("internal", f"the game's rules failed on this move ({type(exc).__name__}); "
-                                      "it is kept in the log for the maintainers", 500) from None
+        except Exception as exc:  # noqa: BLE001 - a bug in a game's rules: refuse, keep nothing
+            self._rules_failed(at, seat, option, exc)
+        try:
+            self.store.append_choice(self.match_id, ChoiceRecord(at, seat, option, source, now_iso()))
+        except Conflict as exc:
+            self.match = rewound(match, at)
+            raise Refusal("stale_version", str(exc), 409) from exc
+        except StoreError as exc:
+            self.match = rewound(match, at)
+            log.error("room %s: could not store a move: %s", self.code, exc)
+            raise Refusal("storage", f"your move could not be stored, so it was not applied ({exc})", 503) from exc
         if match.over:
             self._finish()
         self.after_change()
         self.broadcast_views()
 
+    def _rules_failed(self, at: int, seat: int, option: str, exc: Exception) -> None:
+        """The rules raised while applying a checked choice: put the match back, report, refuse."""
+        assert self.match is not None
+        self.match = rewound(self.match, at)
+        phase = self.match.phase.name
+        name = self.match.names[seat] if 0 <= seat < len(self.match.names) else seat
+        problem = (f"room {self.code}: the rules of {self.game.id} failed in phase {phase!r} on {name}'s choice "
+                   f"{option!r} at version {at} ({type(exc).__name__}: {str(exc)[:200]}); the choice was refused, "
+                   "not stored, and the match is as it was")
+        log.error(problem, exc_info=(type(exc), exc, exc.__traceback__))
+        self.lobby.report(problem)
+        raise Refusal("internal", f"the rules of {self.game.title} failed in phase {phase!r} on {option!r} "
+                                  f"({type(exc).__name__}); the choice was not kept and the match is as it was. "
+                                  "The maintainers have been told.", 500) from None
+
     def _finish(self) -> None:
+        """The match is over: its result and the room's new status are one stored change."""
         assert self.match is not None and self.match_id is not None
         self.timer.cancel()
+        status = "finished" if self.rematch_needed() else "closed"  # nobody left to ask for a rematch
+        room = self.record()
+        room.status = status
         try:
-            self.store.finish_match(self.match_id, list(self.match.winners), now_iso())
-            self.status = "finished"
-            self.save()
-        except (StoreError, Refusal) as exc:  # the log is complete; recovery will mark it finished
+            self.store.finish_match(self.match_id, list(self.match.winners), now_iso(), room)
+        except StoreError as exc:  # the log is complete: recovery will finish it
             log.error("room %s: could not mark match %s finished: %s", self.code, self.match_id, exc)
-            self.status = "finished"
+        self.status = status
         self.broadcast_room()
-        if not self.rematch_needed():  # every human has left: nobody can ask for a rematch
-            self.close()
+        if status == "closed":
+            self.lobby.forget(self)
 
     def close(self) -> None:
+        before = self.record()
         self.status = "closed"
         try:
-            self.save()
+            self.save(before)
         except Refusal as refusal:
             log.error("room %s: %s", self.code, refusal.message)
+            return
         self.lobby.forget(self)
 
     def chat(self, token: str | None, text: str) -> None:
@@ -349,23 +425,34 @@ class Room:
         seat = self.seat_for(token)
         if self.match is None or not self.match.over:
             raise Refusal("not_over", "a rematch can be voted only after game over", 409)
-        self.votes.add(seat.seat)
-        self.broadcast_room()
-        self._maybe_rematch()
-
-    def _maybe_rematch(self) -> None:
-        if self.match is None or not self.match.over:
+        if seat.seat in self.votes:
+            self.broadcast_room()
             return
-        needed = self.rematch_needed()
-        if needed and set(needed) <= self.votes:
-            self._new_match()
+        before = self.record()
+        self.votes.add(seat.seat)
+        if self._rematch_due():  # the last vote and the new match are one stored change
+            try:
+                started = self._store_new_match()
+            except Refusal:
+                self._restore(before)
+                raise
+            self._begin(*started)
+            return
+        self.save(before)
+        self.broadcast_room()
 
     # -- timers and bots -----------------------------------------------------------
-    def after_change(self) -> None:
-        """Restart the timer if a new decision opened; schedule bot and absent-seat moves."""
+    def after_change(self) -> bool:
+        """Restart the timer if a new decision opened; schedule bot and absent-seat moves.
+
+        Returns True if the timer started, restarted or stopped: views carry the
+        timer, so a caller that sends no views otherwise must send them then.
+        """
+        before = self.timer.current
         match = self.match
         if match is None or match.over or self.status != "playing":
             self.timer.cancel()
-            return
-        self.timer.refresh()
-        self.autoplay.schedule()
+        else:
+            self.timer.refresh()
+            self.autoplay.schedule()
+        return self.timer.current is not before

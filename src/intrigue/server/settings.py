@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Callable
 
 #: The two timer options of every room, with their defaults (seconds; ``None`` is off).
 TIMER_OPTIONS = {"turn_timer": 30, "window_timer": 15}
@@ -22,7 +23,7 @@ class Settings:
     room_quota: int = 20            # rooms one client may create per hour
     message_rate: float = 10.0      # WebSocket messages per second per connection…
     message_burst: float = 40.0     # …with this burst
-    flood_limit: int = 40           # refused-for-rate messages before the connection is closed
+    flood_limit: int = 40           # messages refused for rate; the last of them closes the connection
     chat_rate: float = 0.5          # chat lines per second per seat…
     chat_burst: float = 5.0         # …with this burst
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
@@ -30,6 +31,9 @@ class Settings:
     seats_per_address: int = 30     # seats one address may take by joining rooms that have not started
     max_connections: int = 200      # connections (players + spectators) per room
     idle_close: float = 6 * 3600    # a waiting or finished room nobody is in is closed after this long
+    #: Who picks a new match's seed, given the room code (the arena replays seeded deals); None, or a
+    #: None answer: a secret random seed. Never set by `intrigue serve`: a known seed reveals every card.
+    match_seed: Callable[[str], int | None] | None = None
 
 
 def now_iso() -> str:

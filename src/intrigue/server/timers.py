@@ -6,7 +6,9 @@ whenever a new decision opens and is a ``loop.call_later`` callback that
 re-checks the decision before acting, so a late callback does nothing. With
 timers off (``null``, private rooms only), a pending seat whose player is
 disconnected is decided after ``disconnect_grace`` seconds, so nobody can stall
-a game by leaving. After a restart a recovered decision's timer runs on from
+a game by leaving. Every start, restart and end of a timer reaches every
+connection of the room in a ``view`` (the room sends views whenever
+``Room.after_change`` reports that the timer changed), grace timers included. After a restart a recovered decision's timer runs on from
 when the decision opened (leaving at least ``RECOVERY_GRACE`` seconds).
 """
 
@@ -100,7 +102,8 @@ class DecisionTimer:
             return
         self.current = None
         for seat in list(match.pending):
-            if match.over or match.decisions != timer.key or seat not in match.pending:
+            match = room.match  # a refused move puts back a rebuilt match: always read the room's
+            if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
                 break
             if timer.mode == "grace" and room.seats[seat].connected:
                 continue
@@ -109,6 +112,6 @@ class DecisionTimer:
             except Refusal as refusal:
                 log.error("room %s: timeout move refused: %s", room.code, refusal.message)
                 break
-        if self.current is None and room.match is match:
+        if self.current is None and room.match is not None:  # this timer ended: everyone is told
             room.after_change()
             room.broadcast_views()

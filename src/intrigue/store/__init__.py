@@ -5,9 +5,20 @@ choices, so the log is the whole truth; everything else (views, timers, bots) is
 rebuilt from it. :class:`Store` is the small interface the server uses;
 :class:`~intrigue.store.sqlite.SQLiteStore` is the one implementation.
 
-Rule the server keeps: a choice is appended (committed) *before* it is applied to
-the match or acknowledged to anyone. ``(match, version)`` is unique, so two writes
-of the same version cannot both succeed.
+Every write is one whole state change and one transaction: it happens entirely
+or not at all, whatever instant the process dies. That is why the interface has
+no ``begin``/``commit``: a new match and its room's pointer to it
+(:meth:`Store.start_match`), a match's result and its room's new status
+(:meth:`Store.finish_match`), a room with its seats and rematch votes
+(:meth:`Store.save_room`), one choice (:meth:`Store.append_choice`) and an
+imported match with its whole log (:meth:`Store.import_match`). A backend that
+fences writers (a token checked inside every write, so that a server that lost
+its lease can no longer append) checks it in each of these methods and raises a
+:class:`StoreError`; nothing else in the server has to change.
+
+Rule the server keeps: nobody is told of a choice before it is appended
+(committed). ``(match, version)`` is unique, so two writes of the same version
+cannot both succeed.
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ class CorruptStore(StoreError):
 
 
 class Conflict(StoreError):
-    """A second write of an existing (match, version) was refused."""
+    """A write contradicts what is stored (a second choice at an existing (match, version)); nothing was written."""
 
 
 @dataclass
@@ -49,6 +60,7 @@ class RoomRecord:
     creator: str = ""
     match: int | None = None
     seats: list[SeatRecord] = field(default_factory=list)
+    votes: list[int] = field(default_factory=list)  # seats that voted for a rematch of the finished match
 
 
 @dataclass
@@ -70,7 +82,7 @@ class MatchRecord:
     bots: list[str | None]
     seed: int
     options: dict[str, Any]
-    status: str  # playing | finished | abandoned (its room was lost before the match could go on)
+    status: str  # playing | finished | abandoned (only in databases from before atomic match starts)
     winners: list[int]
     started: str
     finished: str | None = None
@@ -87,20 +99,27 @@ class ChatRecord:
 
 
 class Store(Protocol):
-    """What the server needs from durable storage."""
+    """What the server needs from durable storage. Each write is one transaction."""
 
     # rooms and seats
-    def save_room(self, room: RoomRecord) -> None: ...
+    def save_room(self, room: RoomRecord) -> None:
+        """Store ``room`` whole (its seats and rematch votes too), replacing what was stored."""
     def load_room(self, code: str) -> RoomRecord | None: ...
     def open_rooms(self) -> list[RoomRecord]: ...
     def room_codes(self) -> set[str]: ...
 
     # matches and their log
-    def create_match(self, room: str | None, game: str, game_version: str, players: list[str],
-                     bots: list[str | None], seed: int, options: dict[str, Any], started: str) -> int: ...
-    def append_choice(self, match: int, choice: ChoiceRecord) -> None: ...
-    def finish_match(self, match: int, winners: list[int], finished: str) -> None: ...
-    def abandon_match(self, match: int, at: str) -> None: ...
+    def start_match(self, room: RoomRecord, match: MatchRecord) -> int:
+        """Store a new ``playing`` match (``match.id``, status, winners and moves are ignored) and
+        ``room`` pointing at it, together. Returns the new match's id."""
+    def append_choice(self, match: int, choice: ChoiceRecord) -> None:
+        """Append one choice; :class:`Conflict` if ``(match, choice.version)`` is already stored."""
+    def finish_match(self, match: int, winners: list[int], finished: str, room: RoomRecord | None = None) -> None:
+        """Mark the match finished and, if given, store its room's new state, together."""
+    def import_match(self, match: MatchRecord, choices: list[ChoiceRecord]) -> int:
+        """Store a finished match with no room and its whole log, together. Returns its id."""
+    def abandon_match(self, match: int, at: str) -> None:
+        """Settle a ``playing`` match no room plays (only an older database can hold one)."""
     def load_match(self, match: int) -> MatchRecord | None: ...
     def choices(self, match: int) -> list[ChoiceRecord]: ...
     def list_matches(self, status: str | None = None, limit: int = 200) -> list[MatchRecord]: ...

@@ -1,18 +1,29 @@
 """The SQLite store (standard library ``sqlite3``, WAL journal).
 
-Every write is its own transaction and is committed before the method returns,
-with ``synchronous=FULL`` by default so an acknowledged move survives a crash of
-the process or of the machine. The schema is versioned: ``MIGRATIONS[i]`` takes
-a database from version ``i`` to ``i + 1``, and opening a database runs the ones
-it lacks. A damaged file raises :class:`CorruptStore` naming the file and what
-is wrong; nothing is rewritten or dropped.
+Every write method is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``) holding
+one whole state change, committed before the method returns, with
+``synchronous=FULL`` by default so an acknowledged move survives a crash of the
+process or of the machine. The schema is versioned: ``MIGRATIONS[i]`` takes a
+database from version ``i`` to ``i + 1`` (append only: a released entry is never
+edited), and opening a database runs the ones it lacks, each in its own
+transaction. A damaged file raises :class:`CorruptStore` naming the file and
+what is wrong; nothing is rewritten or dropped.
+
+Crash tests need the process to die *inside* a transaction, between two of its
+statements. ``INTRIGUE_TEST_CRASH_AT=start_match`` (or ``finish_match``, or
+``start_match:2`` for the second time) makes the process kill itself with
+SIGKILL at that point; the variable is read once when the store opens, so
+a production server pays one attribute test per match start or end.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +86,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX chat_by_room ON chat(room, id);
     CREATE INDEX matches_by_status ON matches(status, id);
     """,
+    # 2: rematch votes are stored with their room (they were memory-only)
+    """
+    ALTER TABLE rooms ADD COLUMN votes TEXT NOT NULL DEFAULT '[]';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -86,6 +101,7 @@ class SQLiteStore:
     def __init__(self, path: str | Path, synchronous: str = "FULL", busy_timeout: float = 5.0):
         self.path = str(path)
         self._lock = threading.RLock()
+        self._crash_at = _crash_points(os.environ.get("INTRIGUE_TEST_CRASH_AT", ""))
         if self.path != ":memory:":
             file = Path(self.path)
             if file.exists() and file.is_dir():
@@ -163,23 +179,24 @@ class SQLiteStore:
     # -- rooms -----------------------------------------------------------------
     def save_room(self, room: RoomRecord) -> None:
         with self._transaction() as tx:
-            tx.execute("INSERT OR REPLACE INTO rooms (code, game, host, private, options, status, created, "
-                       "creator, match) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (room.code, room.game, room.host, int(room.private), json.dumps(room.options),
-                        room.status, room.created, room.creator, room.match))
-            tx.execute("DELETE FROM seats WHERE room = ?", (room.code,))
-            for seat in room.seats:
-                tx.execute("INSERT INTO seats (room, seat, name, bot, token_hash, left) VALUES (?, ?, ?, ?, ?, ?)",
-                           (room.code, seat.seat, seat.name, seat.bot, seat.token_hash, int(seat.left)))
+            self._write_room(tx, room)
+
+    def _write_room(self, tx: "SQLiteStore._Tx", room: RoomRecord) -> None:
+        tx.execute("INSERT OR REPLACE INTO rooms (code, game, host, private, options, status, created, "
+                   "creator, match, votes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (room.code, room.game, room.host, int(room.private), json.dumps(room.options),
+                    room.status, room.created, room.creator, room.match, json.dumps(sorted(room.votes))))
+        tx.execute("DELETE FROM seats WHERE room = ?", (room.code,))
+        for seat in room.seats:
+            tx.execute("INSERT INTO seats (room, seat, name, bot, token_hash, left) VALUES (?, ?, ?, ?, ?, ?)",
+                       (room.code, seat.seat, seat.name, seat.bot, seat.token_hash, int(seat.left)))
 
     def load_room(self, code: str) -> RoomRecord | None:
-        rows = self._read("SELECT code, game, host, private, options, status, created, creator, match "
-                          "FROM rooms WHERE code = ?", (code,))
+        rows = self._read(_ROOM_SELECT + " WHERE code = ?", (code,))
         return self._room(rows[0]) if rows else None
 
     def open_rooms(self) -> list[RoomRecord]:
-        rows = self._read("SELECT code, game, host, private, options, status, created, creator, match "
-                          "FROM rooms WHERE status != 'closed' ORDER BY created")
+        rows = self._read(_ROOM_SELECT + " WHERE status != 'closed' ORDER BY created")
         return [self._room(row) for row in rows]
 
     def room_codes(self) -> set[str]:
@@ -191,30 +208,51 @@ class SQLiteStore:
                             (row[0],))]
         return RoomRecord(code=row[0], game=row[1], host=row[2], private=bool(row[3]),
                           options=json.loads(row[4]), status=row[5], created=row[6], creator=row[7],
-                          match=row[8], seats=seats)
+                          match=row[8], seats=seats, votes=json.loads(row[9]))
 
     # -- matches ---------------------------------------------------------------
-    def create_match(self, room: str | None, game: str, game_version: str, players: list[str],
-                     bots: list[str | None], seed: int, options: dict[str, Any], started: str) -> int:
+    def start_match(self, room: RoomRecord, match: MatchRecord) -> int:
         with self._transaction() as tx:
-            cursor = tx.execute("INSERT INTO matches (room, game, game_version, players, bots, seed, options, "
-                                "status, started) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-                                (room, game, game_version, json.dumps(players), json.dumps(bots), seed,
-                                 json.dumps(options), started))
-            return int(cursor.lastrowid)
+            match_id = self._insert_match(tx, match, "playing")
+            self._crash("start_match")
+            self._write_room(tx, replace(room, match=match_id))
+        return match_id
+
+    def _insert_match(self, tx: "SQLiteStore._Tx", match: MatchRecord, status: str) -> int:
+        cursor = tx.execute("INSERT INTO matches (room, game, game_version, players, bots, seed, options, "
+                            "status, winners, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (match.room, match.game, match.game_version, json.dumps(match.players),
+                             json.dumps(match.bots), match.seed, json.dumps(match.options), status,
+                             json.dumps(match.winners if status == "finished" else []), match.started,
+                             match.finished if status == "finished" else None))
+        return int(cursor.lastrowid)
 
     def append_choice(self, match: int, choice: ChoiceRecord) -> None:
         try:
             with self._transaction() as tx:
-                tx.execute("INSERT INTO choices (match, version, seat, option, source, at) VALUES (?, ?, ?, ?, ?, ?)",
-                           (match, choice.version, choice.seat, choice.option, choice.source, choice.at))
-        except sqlite3.IntegrityError as exc:
+                self._insert_choice(tx, match, choice)
+        except Conflict as exc:
             raise Conflict(f"match {match} already has a choice at version {choice.version}") from exc
 
-    def finish_match(self, match: int, winners: list[int], finished: str) -> None:
+    @staticmethod
+    def _insert_choice(tx: "SQLiteStore._Tx", match: int, choice: ChoiceRecord) -> None:
+        tx.execute("INSERT INTO choices (match, version, seat, option, source, at) VALUES (?, ?, ?, ?, ?, ?)",
+                   (match, choice.version, choice.seat, choice.option, choice.source, choice.at))
+
+    def finish_match(self, match: int, winners: list[int], finished: str, room: RoomRecord | None = None) -> None:
         with self._transaction() as tx:
             tx.execute("UPDATE matches SET status = 'finished', winners = ?, finished = ? WHERE id = ?",
                        (json.dumps(winners), finished, match))
+            if room is not None:
+                self._crash("finish_match")
+                self._write_room(tx, room)
+
+    def import_match(self, match: MatchRecord, choices: list[ChoiceRecord]) -> int:
+        with self._transaction() as tx:
+            match_id = self._insert_match(tx, replace(match, room=None), "finished")
+            for choice in choices:
+                self._insert_choice(tx, match_id, choice)
+        return match_id
 
     def abandon_match(self, match: int, at: str) -> None:
         with self._transaction() as tx:
@@ -242,6 +280,13 @@ class SQLiteStore:
                               (status, limit))
         return [_match(row) for row in rows]
 
+    def _crash(self, point: str) -> None:
+        """Die here (SIGKILL, mid-transaction) if a crash test asked for it; see the module docstring."""
+        if self._crash_at and point in self._crash_at:
+            self._crash_at[point] -= 1
+            if self._crash_at[point] <= 0:
+                os.kill(os.getpid(), signal.SIGKILL)
+
     # -- chat ------------------------------------------------------------------
     def add_chat(self, chat: ChatRecord) -> None:
         with self._transaction() as tx:
@@ -258,6 +303,7 @@ class SQLiteStore:
             self._db.close()
 
 
+_ROOM_SELECT = "SELECT code, game, host, private, options, status, created, creator, match, votes FROM rooms"
 _MATCH_SELECT = ("SELECT m.id, m.room, m.game, m.game_version, m.players, m.bots, m.seed, m.options, m.status, "
                  "m.winners, m.started, m.finished, COUNT(c.version) FROM matches m "
                  "LEFT JOIN choices c ON c.match = m.id")
@@ -267,6 +313,15 @@ def _match(row: tuple[Any, ...]) -> MatchRecord:
     return MatchRecord(id=row[0], room=row[1], game=row[2], game_version=row[3], players=json.loads(row[4]),
                        bots=json.loads(row[5]), seed=row[6], options=json.loads(row[7]), status=row[8],
                        winners=json.loads(row[9]), started=row[10], finished=row[11], moves=row[12])
+
+
+def _crash_points(spec: str) -> dict[str, int]:
+    """``"start_match:2,finish_match"`` -> ``{"start_match": 2, "finish_match": 1}`` (see the module docstring)."""
+    points: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, count = item.partition(":")
+        points[name] = int(count) if count.isdigit() else 1
+    return points
 
 
 def _wrap(path: str, exc: sqlite3.DatabaseError) -> StoreError:
@@ -304,8 +359,8 @@ class _TxContext:
                     self.store._db.execute("ROLLBACK")
                 except sqlite3.DatabaseError:
                     pass
-                if isinstance(exc, sqlite3.IntegrityError):
-                    return  # re-raised by the caller's except clause as-is
+                if isinstance(exc, sqlite3.IntegrityError):  # the whole change is refused, nothing written
+                    raise Conflict(f"{self.store.path}: {exc}") from exc
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise _wrap(self.store.path, exc) from exc
         finally:

@@ -1,0 +1,102 @@
+"""The arena's agents: built-in bots (any ``intrigue.bots.make`` spec, ``llm`` too) and remote ones.
+
+``remote:SPEC`` is an agent in another process that plays over the WebSocket
+protocol: with a bot spec (``remote:heuristic``) the arena starts ``intrigue
+agent - --bot SPEC``; anything else is a command line (``remote:python
+my_agent.py``) for a program of your own. Either way the program is started
+once and reads the seats it is to play from standard input, one JSON object a
+line, ``{"url": "http://127.0.0.1:PORT/room/CODE", "token": "…", "room":
+"CODE", "seat": 2}``, and plays each match to its end before reading the next
+(docs/agents.md).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .. import bots
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One entry of ``--agents``: its label, and either a bot spec (local) or a remote command."""
+
+    label: str
+    bot: str | None = None
+    command: tuple[str, ...] | None = None
+
+    @property
+    def remote(self) -> bool:
+        return self.command is not None
+
+
+def parse(spec: str, game_id: str, seed: int = 0) -> AgentSpec:
+    """Read one agent spec; a bot spec that does not exist or is not made for the game is refused."""
+    spec = spec.strip()
+    if not spec:
+        raise ValueError("an empty agent spec")
+    if spec.startswith("remote:"):
+        rest = spec.removeprefix("remote:").strip()
+        if not rest:
+            raise ValueError("remote: needs a bot spec or a command (remote:heuristic, remote:python agent.py)")
+        if _is_bot(rest):
+            _check_bot(rest, game_id)
+            command = (sys.executable, "-m", "intrigue.cli", "agent", "-", "--bot", rest, "--seed", str(seed))
+            return AgentSpec(spec, command=command)
+        return AgentSpec(spec, command=tuple(shlex.split(rest)))
+    _check_bot(spec, game_id)
+    return AgentSpec(spec, bot=spec)
+
+
+def _is_bot(spec: str) -> bool:
+    return " " not in spec and spec.partition(":")[0] in bots.REGISTRY
+
+
+def _check_bot(spec: str, game_id: str) -> None:
+    bots.make(spec)  # raises ValueError naming the known kinds or personalities
+    if not bots.suits(spec, game_id):
+        raise ValueError(f"bot {spec!r} is not made for {game_id}")
+
+
+class RemoteProcess:
+    """A remote agent's program: started once, handed one seat a line on its standard input."""
+
+    def __init__(self, spec: AgentSpec, log: Path):
+        assert spec.command is not None
+        self.spec = spec
+        self.log_path = log
+        self._log: IO[bytes] = open(log, "ab")  # noqa: SIM115 - closed in stop()
+        try:
+            self.process = subprocess.Popen(list(spec.command), stdin=subprocess.PIPE, stdout=self._log,
+                                            stderr=subprocess.STDOUT)
+        except OSError as exc:
+            self._log.close()
+            raise ValueError(f"{spec.label}: cannot start {spec.command[0]!r}: {exc}") from None
+
+    def seat(self, url: str, token: str, room: str, seat: int) -> None:
+        if self.process.poll() is not None:
+            raise RuntimeError(f"{self.spec.label} has exited (code {self.process.returncode}); "
+                               f"its output is in {self.log_path}")
+        assert self.process.stdin is not None
+        line = json.dumps({"url": url, "token": token, "room": room, "seat": seat}) + "\n"
+        self.process.stdin.write(line.encode())
+        self.process.stdin.flush()
+
+    def stop(self) -> None:
+        if self.process.stdin:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()
+            self.process.wait(10)
+        self._log.close()

@@ -1,0 +1,87 @@
+"""intrigue arena: seeded deals with every rotation, OpenSkill ratings, behaviour against the truth, remote agents."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from intrigue import games as registry
+from intrigue.arena import run
+from intrigue.arena.behaviour import replay
+
+COUP = registry.get("coup")
+
+
+def test_every_agent_sits_in_every_seat_of_every_deal_and_runs_reproduce():
+    report = run(COUP, ["random", "heuristic", "heuristic:honest"], deals=3, seed=4)
+    assert report["matches"] == 9 and report["rotations"] == 3 and not report["hosted"]
+    for row in report["agents"]:
+        assert row["matches"] == 9
+        low, high = row["interval"]
+        assert low < row["mu"] < high
+    def outcome(r):  # everything but the time it took
+        return {**r, "seconds": None, "agents": [{**row, "ms_per_decision": None} for row in r["agents"]]}
+
+    assert outcome(report) == outcome(run(COUP, ["random", "heuristic", "heuristic:honest"], deals=3, seed=4))
+    rows = {row["agent"]: row for row in report["agents"]}
+    # measured against the hidden truth: the honest personality never bluffs; random bluffs all the time
+    assert rows["heuristic:honest"]["behaviour"]["bluff_rate"] == 0.0
+    assert rows["random"]["behaviour"]["bluff_rate"] > 0.3
+    assert rows["random"]["behaviour"]["challenge_rate"] > rows["heuristic"]["behaviour"]["challenge_rate"]
+    assert report["order"][-1] == "random"
+
+
+def test_ratings_follow_wins():
+    report = run(COUP, ["random", "heuristic", "ismcts:10"], deals=4, seed=1)
+    by_rate = sorted(report["agents"], key=lambda row: -row["win_rate"])
+    assert by_rate[-1]["agent"] == "random" == report["order"][-1]
+    assert report["agents"][0]["wins"] < report["agents"][1]["wins"]
+
+
+def test_behaviour_is_read_from_the_true_match():
+    match, tallies = replay(registry.get("heist"), ["A", "B", "C", "D"], 7, {}, [])
+    assert not match.over and all(not t for t in tallies)
+    report = run(registry.get("heist"), ["random", "ismcts:5", "ismcts:10"], deals=3, seed=2)
+    for row in report["agents"]:
+        b = row["behaviour"]
+        assert b["picks"] > 0 and 0 <= b["other_team_picks"] <= 1
+        assert b.get("claims", 0) == 0  # no Coup claims in Heist
+
+
+def test_a_remote_agent_over_loopback_takes_part_like_a_built_in_bot(tmp_path):
+    command = [sys.executable, "-m", "intrigue.cli", "arena", "coup", "--agents",
+               "random,heuristic,ismcts:10,remote:heuristic", "--deals", "1", "--seed", "3", "--json",
+               "--plot", str(tmp_path / "arena.svg")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["hosted"] and report["matches"] == 4
+    rows = {row["agent"]: row for row in report["agents"]}
+    assert rows["remote:heuristic"]["matches"] == 4
+    assert sum(row["wins"] for row in report["agents"]) == 4  # every match had one winner, seen by the arena
+    assert rows["remote:heuristic"]["behaviour"]["claims"] > 0  # its moves were measured like anyone's
+    svg = (tmp_path / "arena.svg").read_text()
+    assert svg.startswith("<svg") and "remote:heuristic" in svg
+
+
+def test_your_own_program_as_a_remote_agent():
+    program = f"{sys.executable} -m intrigue.cli agent - --bot random"
+    report = run(registry.get("heist"), ["random", f"remote:{program}", "ismcts:5"],
+                 deals=1, seed=1, timers={"turn_timer": 30, "window_timer": 15})
+    assert report["hosted"] and report["matches"] == 3
+    assert [row["matches"] for row in report["agents"]] == [3, 3, 3]
+
+
+@pytest.mark.parametrize("agents, message", [
+    ("random,wizard", "unknown bot 'wizard'"),
+    ("random,random", "each agent may appear once"),
+    ("heuristic,random", None),
+])
+def test_bad_lineups_are_refused_before_anything_is_played(agents, message):
+    done = subprocess.run([sys.executable, "-m", "intrigue.cli", "arena", "heist" if message is None else "coup",
+                           "--agents", agents, "--deals", "1"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert (message or "not made for heist") in done.stderr

@@ -1,0 +1,144 @@
+"""intrigue.client against a real server: join by invite link, views, choices, chat, reconnection; intrigue agent."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+
+import pytest
+
+from intrigue.bots import make
+from intrigue.client import Client, ClientError, create, join, parse_invite, play_seat
+
+from tests.server.support import Client as SyncClient
+from tests.server.support import create_room
+
+
+def test_invite_links_are_read_and_bad_ones_refused():
+    invite = parse_invite("http://127.0.0.1:8000/room/k7qx")
+    assert (invite.base, invite.room, invite.ws) == ("http://127.0.0.1:8000", "K7QX", "ws://127.0.0.1:8000/ws")
+    assert parse_invite("https://example.org/room/K7QX/").ws == "wss://example.org/ws"
+    for bad in ("K7QX", "http://host/rooms/K7QX", "ftp://host/room/K7QX", "http:///room/K7QX"):
+        with pytest.raises(ValueError, match="invite link"):
+            parse_invite(bad)
+
+
+def test_join_play_chat_and_reconnect_with_the_token(server):
+    async def scenario():
+        host = await create(server.url, "coup", "Aria", 2)
+        guest = await join(host.invite.link, "Blake")
+        assert guest.seat == 1
+        aria, blake = Client(host.invite, host.token), Client(guest.invite, guest.token)
+        await aria.connect()
+        welcome = await blake.connect()
+        assert welcome["seat"] == 1 and welcome["name"] == "Blake" and not welcome["spectator"]
+        await aria.start()
+        await aria.until(lambda m: m["type"] == "view")
+        await blake.until(lambda m: m["type"] == "view")
+        actor = aria if aria.options else blake
+        assert "Income" in actor.options
+        await actor.choose("Income")
+        await actor.until(lambda m: m["type"] == "view" and m["view"]["version"] == 1)
+        await blake.say("I have the Duke, honestly.")
+        heard = await aria.until(lambda m: m["type"] == "chat")
+        assert heard["from"] == "Blake" and heard["text"] == "I have the Duke, honestly."
+        # the connection drops: the client reconnects with its token, same seat, full view
+        blake.socket.transport.abort()  # the network drops the connection
+        # reading notices the drop and reconnects (connect() reads the new welcome); the full view follows
+        await blake.until(lambda m: blake.reconnects == 1 and m["type"] == "view")
+        assert blake.reconnects == 1 and blake.seat == 1
+        assert blake.view["version"] == 1 and blake.view["you"] == "Blake"
+        refused = None
+        await blake.choose("Tax", version=0)
+        refused = await blake.until(lambda m: m["type"] == "error")
+        assert refused["code"] in ("stale_version", "not_pending")
+        for client in (aria, blake):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_wrong_token_or_room_is_an_error_not_a_hang(server):
+    async def scenario():
+        host = await create(server.url, "coup", "Aria", 2)
+        with pytest.raises(ClientError) as wrong:
+            await Client(host.invite, "not-a-token", reconnect=False).connect()
+        assert wrong.value.code == "bad_token"
+        with pytest.raises(ClientError) as full:
+            await join(host.invite.link, "Blake")
+            await join(host.invite.link, "Casey")
+        assert full.value.code == "room_full"
+        spectator = Client(host.invite)
+        await spectator.connect()
+        with pytest.raises(ClientError, match="spectator"):
+            await spectator.say("hello")
+        await spectator.close()
+
+    asyncio.run(scenario())
+
+
+def test_bots_play_whole_matches_and_rematches_over_the_protocol(server):
+    async def scenario():
+        host = await create(server.url, "coup", "Aria", 3)
+        tickets = [host, await join(host.invite.link, "Blake"), await join(host.invite.link, "Casey")]
+        clients = [Client(t.invite, t.token) for t in tickets]
+        for client in clients:
+            await client.connect()
+        await clients[0].start()
+        players = [make("heuristic", seed=1), make("random", seed=2), make("ismcts:10", seed=3)]
+        return await asyncio.wait_for(asyncio.gather(*(play_seat(c, p, games=2)
+                                                       for c, p in zip(clients, players))), 120)
+
+    outcomes = asyncio.run(scenario())
+    for seat, played in enumerate(outcomes):
+        assert [o.seat for o in played] == [seat, seat]
+        assert len({o.match for o in played}) == 2  # the second match is the rematch
+    for game in range(2):
+        winners = {tuple(played[game].winners) for played in outcomes}
+        assert len(winners) == 1 and len(next(iter(winners))) == 1  # everyone saw the same single winner
+        assert sum(played[game].won for played in outcomes) == 1
+
+
+@pytest.mark.parametrize("held", [False, True], ids=["joins", "token"])
+def test_intrigue_agent_seats_a_bot_in_a_room_on_a_server(server, http, held):
+    room = create_room(http, seats=2)
+    invite = f"{server.url}/room/{room['room']}"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    how = ["--name", "Hal"]
+    if held:  # a seat already held (docs/agents.md: --token)
+        how = ["--token", http.post(f"/api/rooms/{room['room']}/join", json={"name": "Hal"}).json()["token"]]
+    agent = subprocess.Popen([sys.executable, "-m", "intrigue.cli", "agent", invite, "--bot", "heuristic", *how],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        aria = SyncClient(server.ws_url, room["room"], room["token"])
+        aria.until(lambda m: m["type"] == "room" and m["seats"][1]["name"] == "Hal" and m["seats"][1]["connected"],
+                   timeout=20)
+        aria.send({"type": "start", "token": room["token"]})
+        aria.settle(lambda v: True)
+        while not aria.view["over"]:
+            if aria.options:
+                aria.choose("Income" if "Income" in aria.options else
+                            "Pass" if "Pass" in aria.options else aria.options[0])
+            aria.recv(20)
+        out, err = agent.communicate(timeout=30)
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+    assert agent.returncode == 0, err
+    won = aria.view["winners"] == ["Hal"]
+    assert f"match {aria.match}: {'won' if won else 'lost'}" in out
+    assert (f"joined room {room['room']} at seat 1 as 'Hal'" in err) != held
+
+
+def test_intrigue_agent_explains_a_bad_link_or_bot():
+    bad = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", "http://127.0.0.1:1/rooms/X", "--bot",
+                          "random"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "not an invite link" in bad.stderr
+    unknown = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", "http://127.0.0.1:1/room/ABCD",
+                              "--bot", "wizard"], capture_output=True, text=True)
+    assert unknown.returncode == 2 and "unknown bot 'wizard'" in unknown.stderr
+    unreachable = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", "http://127.0.0.1:1/room/ABCD"],
+                                 capture_output=True, text=True)
+    assert unreachable.returncode == 1 and "unreachable" in unreachable.stderr

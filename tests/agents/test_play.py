@@ -1,0 +1,47 @@
+"""intrigue play: a person against bots in a terminal, driven through a pseudo-terminal to a finished game."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pexpect
+
+from intrigue import games as registry
+from intrigue.engine import Match
+from intrigue.play import NAMES
+
+
+def test_a_person_plays_a_whole_game_in_a_terminal():
+    child = pexpect.spawn(sys.executable, ["-m", "intrigue.cli", "play", "coup", "--players", "3", "--bots",
+                                           "heuristic", "--seed", "11"], encoding="utf-8", timeout=30,
+                          dimensions=(50, 120), env={"COLUMNS": "120", "TERM": "dumb", "PYTHONUNBUFFERED": "1"})
+    # the deal the person was given (what their browser seat would show them)
+    mine = Match(registry.get("coup"), NAMES[:3], 11).observe(0)
+    hand = [c["character"] for c in mine["state"]["players"][0]["influences"]]
+    child.expect("you are Robin")
+    child.expect(r"Your choice \(1-(\d+)\): ")
+    screen = child.before
+    assert all(card in screen for card in hand)  # the person sees their own cards
+    child.sendline("/say I have the Duke")
+    child.expect("Robin says: I have the Duke")
+    child.sendline("0")  # not an option: asked again
+    child.expect("Type a number from 1 to")
+    choices = 0
+    while True:
+        found = child.expect([r"Your choice \(1-(\d+)\): ", r"Winner: ([^\r\n]+)"])
+        if found == 1:
+            break
+        child.sendline("1")
+        choices += 1
+    winner = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert choices >= 1 and re.search(r"(Robin|Aria|Blake)", winner)
+
+
+def test_bad_arguments_are_explained():
+    out = pexpect.run(f"{sys.executable} -m intrigue.cli play coup --players 1", encoding="utf-8",
+                      withexitstatus=True, env={"TERM": "dumb", "NO_COLOR": "1"})
+    assert out[1] == 2 and "takes 2 to" in out[0]
