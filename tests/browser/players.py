@@ -1,11 +1,14 @@
 """A player at a browser: what the page shows them and the clicks they make.
 
-Everything is read from the DOM the client renders (``#table[data-version]``, option
-buttons, ``.card`` elements with ``data-card``), so the tests see what a person sees.
+Everything is read from the DOM the client renders (``#table[data-version]``, the
+decision panel's ``data-options``, controls with ``data-option``, ``.card`` elements
+with ``data-card``), so the tests see what a person sees and click what a person clicks:
+an action then its target, a card then its target, the cards to keep then Confirm.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -14,6 +17,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 #: The order a test player prefers actions in: it keeps the game short.
 ACTION_ORDER = ("Coup", "Assassinate", "Tax", "Steal", "Foreign Aid", "Income")
+
+PANEL = "#table .decision.mine"
+
+
+def css_string(value: str) -> str:
+    return json.dumps(value)
 
 
 @dataclass
@@ -30,22 +39,59 @@ class Player:
         return self.page.get_attribute("#table", "data-over") == "true"
 
     def options(self) -> list[str]:
-        return self.page.eval_on_selector_all(
-            "#table button.option:not([disabled])", "buttons => buttons.map(b => b.dataset.option)")
+        """Every option offered now (a live panel whose buttons are not yet pressed)."""
+        return self.page.evaluate("""() => {
+            const panel = document.querySelector('#table .decision.mine');
+            if (!panel || panel.querySelector('.chosen')) return [];
+            if (![...panel.querySelectorAll('button')].some(b => !b.disabled)) return [];
+            return JSON.parse(panel.dataset.options || '[]');
+        }""")
 
     def click(self, option: str) -> bool:
-        """Click an option button; False if the table moved on first (another view replaced it)."""
+        """Choose `option` the way a person would; False if the table moved on first."""
         try:
-            self.page.locator("#table").get_by_role("button", name=option, exact=True).click(timeout=2000)
-        except PlaywrightTimeout:
+            self._choose(option)
+        except (PlaywrightTimeout, AssertionError):
             return False
         self.clicks.append(option)
         return True
 
+    def _choose(self, option: str) -> None:
+        page = self.page
+        panel = page.locator(PANEL)
+        direct = panel.locator(f"[data-option={css_string(option)}]")
+        if direct.count():
+            direct.first.click(timeout=2000)
+            return
+        # An action with targets: the action, then the target.
+        for group in panel.locator("[data-group]").all():
+            if option in json.loads(group.get_attribute("data-options") or "[]"):
+                group.click(timeout=2000)
+                panel.locator(f"[data-option={css_string(option)}]").first.click(timeout=2000)
+                return
+        # Cards to keep: tap them, then Confirm.
+        pool = panel.locator("[data-choices]")
+        if pool.count():
+            choices = json.loads(pool.first.get_attribute("data-choices"))
+            if option in choices:
+                for index in choices[option]:
+                    pool.locator(f"[data-pick-index='{index}']").click(timeout=2000)
+                panel.locator(f"[data-option={css_string(option)}]").first.click(timeout=2000)
+                return
+        # A card to play: tap a card and see whether it offers this option.
+        for card in panel.locator(".pool .pick-card:not([disabled])").all():
+            card.click(timeout=2000)
+            wanted = panel.locator(f"[data-option={css_string(option)}]")
+            if wanted.count():
+                wanted.first.click(timeout=2000)
+                return
+        raise AssertionError(f"{self.name}: no way to choose {option!r} on the page")
+
     def hand(self) -> list[str]:
-        """This player's own unrevealed cards, as their hand component shows them."""
+        """This player's own unrevealed cards, as the page shows them (once)."""
         return self.page.eval_on_selector_all(
-            "[data-kind=hand] .card.secret", "cards => cards.map(c => c.dataset.card)")
+            "[data-kind=hand] .card.secret, #table .decision.mine .pool:not([data-choices]) .card",
+            "cards => cards.map(c => c.dataset.card)")
 
     def log(self) -> list[str]:
         return self.page.eval_on_selector_all("#log li", "lines => lines.map(l => l.textContent)")
@@ -69,6 +115,9 @@ def pick(options: list[str], wanted: set[str]) -> str:
     if "block" in wanted and blocks:
         wanted.discard("block")
         return blocks[0]
+    if "exchange" in wanted and "Exchange" in options:
+        wanted.discard("exchange")
+        return "Exchange"
     for verb in ACTION_ORDER:
         matching = [o for o in options if o == verb or o.startswith(verb + " ")]
         if matching:

@@ -1,9 +1,12 @@
-"""Coup in real browsers against a real server: lobby, play to a win, reload, spectator,
-rematch, history and replay, and a timer running out.
+"""Coup in real browsers against a real server, as a newcomer meets it: the lobby, the rules
+drawer, a whole game to a win (challenges, blocks, lost cards, an Exchange by tapping the
+cards to keep), reload, a spectator, rematch, history and replay; and a timer running out.
 
-Three browser contexts are three people (Casey on a 390 px phone); a heuristic bot
-takes the fourth seat. The players click the buttons the page shows; a test player
-challenges once and blocks once when first offered, and otherwise plays to finish.
+Three browser contexts are three people (Aria at 1280×800, Casey on a 390×844 phone, Blake
+at 1280×800); a heuristic bot takes the fourth seat, a spectator watches on a phone. The
+players click what the page shows: an action then its target, a card to lose, the cards to
+keep then Confirm. Each moment is photographed into artifacts/screenshots/ (coup-*.png), and
+axe-core audits every page on the way.
 """
 
 from __future__ import annotations
@@ -13,19 +16,8 @@ import time
 
 from playwright.sync_api import expect
 
-from .players import Player, expect_seat, pick, wait_until
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 860}
-
-
-def _open(browser, viewport):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors  # checked at the end: the client never throws
-    return context, page
+from .pages import DESKTOP, PHONE, assert_accessible, open_page, shot
+from .players import PANEL, Player, expect_seat, pick, wait_until
 
 
 def _create_room(page, base, name, bots, seats, options=None, picture=None):
@@ -36,32 +28,70 @@ def _create_room(page, base, name, bots, seats, options=None, picture=None):
     page.get_by_label("Seats at the table").fill(str(seats))
     for index, (kind, personality) in enumerate(bots, start=1):
         page.get_by_role("button", name="Add a bot").click()
-        page.get_by_label(f"Bot {index} kind").select_option(kind)
+        page.get_by_label(f"Bot {index}: how hard").select_option(kind)
         if personality:
-            page.get_by_label(f"Bot {index} personality").select_option(personality)
+            page.get_by_label(f"Bot {index}: style").select_option(personality)
     for key, value in (options or {}).items():
         page.locator(f'[data-option="{key}"]').fill(str(value))
     if picture:
-        page.screenshot(path=picture, full_page=True)
+        shot(page, picture, full_page=True)
     page.get_by_role("button", name="Create room").click()
     page.wait_for_url(re.compile(r"/room/\w+$"))
     expect_seat(page, name)
     return page.url.rsplit("/", 1)[1]
 
 
-def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
+def _teaches_the_first_action(page, phone: bool) -> None:
+    """An action menu a newcomer can read: claims, costs, what cannot be done yet and why,
+    what the timer will choose, Pass nowhere near it."""
+    panel = page.locator(PANEL)
+    expect(panel.locator("[data-option='Tax']")).to_have_text("Tax · Duke · +3 coins")
+    expect(panel.locator("[data-option='Income']")).to_have_text("Income · +1 coin")
+    expect(panel.locator("[data-group='Steal']")).to_contain_text("Steal · Captain")
+    coins = int(page.locator(f"[data-kind=board] .player.you [data-stat=coins] dd").inner_text())
+    if coins < 3:
+        blocked = panel.locator("[data-unavailable='Assassinate']")
+        expect(blocked).to_be_disabled()
+        expect(blocked).to_have_text("Assassinate · Assassin · −3 coins · a card is lost")
+        expect(panel.locator(".unavailable")).to_contain_text("You need 3 coins.")
+    expect(panel.locator(".timer-default")).to_have_text("If time runs out: Income · +1 coin")
+    # A targeted action opens a row of targets, each a player in their colour.
+    panel.locator("[data-group='Steal']").click()
+    expect(panel.locator(".targets [data-option^='Steal ']").first).to_be_visible()
+    panel.locator("[data-group='Steal']").click()
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{PANEL}')).position") == "sticky"
+    if phone:
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
     base = server.base
-    started = time.monotonic()
-    aria_ctx, aria_page = _open(browser, DESKTOP)
-    blake_ctx, blake_page = _open(browser, DESKTOP)
-    casey_ctx, casey_page = _open(browser, PHONE)
-    watch_ctx, watch_page = _open(browser, PHONE)
+    aria_ctx, aria_page = open_page(browser, DESKTOP)
+    blake_ctx, blake_page = open_page(browser, DESKTOP)
+    casey_ctx, casey_page = open_page(browser, PHONE, has_touch=True)
+    watch_ctx, watch_page = open_page(browser, PHONE)
     pages = [aria_page, blake_page, casey_page, watch_page]
 
-    # Aria creates a 4-seat room with one heuristic bot.
-    code = _create_room(aria_page, base, "Aria", bots=[("heuristic", "bold")], seats=4, picture=shots / "lobby.png")
-    expect(aria_page.locator("#seats")).to_contain_text("Bot · heuristic:bold")
-    aria_page.screenshot(path=shots / "waiting-room.png")
+    # Aria creates a 4-seat room with one heuristic bot; the lobby passes the audit.
+    aria_page.goto(base + "/")
+    assert_accessible(aria_page, "lobby")
+    code = _create_room(aria_page, base, "Aria", bots=[("heuristic", "bold")], seats=4, picture="coup-lobby-desktop")
+    expect(aria_page.locator("#seats")).to_contain_text("bot · normal, bold")
+    assert "Bot 1" not in aria_page.locator("#seats").inner_text()  # a friendly name, not "Bot 1"
+    assert_accessible(aria_page, "waiting room")
+
+    # The rules drawer teaches the game before it starts: a cheat sheet of actions.
+    aria_page.get_by_role("button", name="Rules").click()
+    sheet = aria_page.locator("dialog#rules")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("h2")).to_have_text("How to play Coup")
+    expect(sheet.locator("tr", has_text="Tax")).to_contain_text("Duke")
+    expect(sheet.locator("tr", has_text="Foreign Aid")).to_contain_text("Duke")  # blocked by
+    expect(sheet).to_contain_text("When time runs out")
+    shot(aria_page, "coup-rules-desktop")
+    assert_accessible(aria_page, "rules drawer")
+    aria_page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
 
     # Blake finds it in the lobby's open rooms; Casey follows the invite link on her phone.
     blake_page.goto(base + "/")
@@ -70,10 +100,13 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     blake_page.get_by_role("button", name="Take a seat").click()
     expect_seat(blake_page, "Blake")
     casey_page.goto(aria_page.locator("#share-link").input_value())
+    shot(casey_page, "coup-lobby-phone", full_page=True)
     casey_page.get_by_label("Your name").fill("Casey")
     casey_page.get_by_role("button", name="Take a seat").click()
     expect_seat(casey_page, "Casey")
     expect(aria_page.locator("#seats .seat.open")).to_have_count(0)
+    expect(aria_page.locator("#table h2")).to_have_text("Every seat is taken: waiting for Aria to start")
+    shot(aria_page, "coup-waiting-room")
 
     # Only the host has a Start button.
     expect(blake_page.locator("#start")).to_have_count(0)
@@ -82,8 +115,14 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     for player in players:
         expect(player.page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
         assert len(player.hand()) == 2, f"{player.name} should see two influences"
+        # Your own cards are shown once, not on your tile and again in your hand.
+        assert player.page.locator(".card.secret").count() == 2
+    # On a phone the room title stays on one line and the page never scrolls sideways.
+    title = casey_page.locator("#room-title")
+    assert title.evaluate("n => n.scrollHeight <= parseFloat(getComputedStyle(n).lineHeight) * 1.5")
+    assert casey_page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
-    # Chat is shown as text, never as HTML.
+    # Chat is shown as text, never as HTML, with the speaker in their colour.
     blake_page.get_by_label("Message").fill("<b>I have the Duke</b>, honestly.")
     blake_page.get_by_role("button", name="Send").click()
     expect(aria_page.locator("#chat")).to_contain_text("Blake <b>I have the Duke</b>, honestly.")
@@ -98,25 +137,56 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     expect(watch_page.locator("#you-are")).to_have_text("You are watching as a spectator.")
     expect(watch_page.locator("#table[data-version]")).to_be_visible()
 
-    wanted = {"challenge", "block"}
+    wanted = {"challenge", "block", "exchange"}
+    seen: set[str] = set()
+    awaiting = None
     clicks = 0
     reloaded = False
     spectator_checks: list[tuple[int, dict]] = []
     next_check = 1
-    screenshot_taken = False
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 150
     while not all(p.over() for p in players):
-        assert time.monotonic() < deadline, "the game did not finish in 120 s"
+        assert time.monotonic() < deadline, "the game did not finish in 150 s"
         acted = False
         for player in players:
             options = player.options()
             if not options:
                 continue
-            if not screenshot_taken and player is players[0] and clicks >= 6:
-                # A good in-game picture: Aria's desktop view with her options on screen.
-                aria_page.screenshot(path=shots / "game-desktop.png")
-                casey_page.screenshot(path=shots / "game-phone.png", full_page=True)
-                screenshot_taken = True
+            phone = player.page is casey_page
+            tag = "phone" if phone else "desktop"
+            if "Income" in options and f"turn-{tag}" not in seen:
+                _teaches_the_first_action(player.page, phone)
+                shot(player.page, f"coup-your-turn-{tag}")
+                seen.add(f"turn-{tag}")
+            if any(o.startswith("Lose ") for o in options) and "lose" not in seen:
+                # Losing a card: the cards themselves are the buttons.
+                pool = player.page.locator(f"{PANEL} .pool .pick-card")
+                expect(pool.first).to_be_visible()
+                assert player.page.locator(f"{PANEL} button[data-option^='Lose ']").count() == 0  # until a card is tapped
+                shot(player.page, f"coup-losing-a-card-{tag}")
+                seen.add("lose")
+            if any(o.startswith("Keep ") for o in options) and "exchange" not in seen:
+                # Exchange: tap the cards to keep (the drawn two beside your own), then Confirm.
+                pool = player.page.locator(f"{PANEL} [data-choices] .pick-card")
+                expect(pool.first).to_be_visible()
+                assert pool.count() in (3, 4)  # your one or two cards and the two drawn
+                assert player.page.locator(f"{PANEL} button[data-option^='Keep ']").count() == 0  # until cards are tapped
+                shot(player.page, f"coup-exchange-{tag}")
+                seen.add("exchange")
+            if player is players[0] and "keyboard" not in seen and "Pass" in options:
+                # Everything is playable by keyboard: Tab to Pass, press Enter.
+                aria_page.locator("#table").focus()
+                for _ in range(40):
+                    aria_page.keyboard.press("Tab")
+                    if aria_page.evaluate("document.activeElement.dataset.option") == "Pass":
+                        break
+                if aria_page.evaluate("document.activeElement.dataset.option") == "Pass":
+                    aria_page.keyboard.press("Enter")
+                    expect(aria_page.locator(f"{PANEL} .chosen, #table[data-mine=false]").first).to_be_attached()
+                    seen.add("keyboard")
+                    clicks += 1
+                    acted = True
+                    continue
             choice = pick(options, wanted)
             if not player.click(choice):
                 if choice == "Challenge":
@@ -128,9 +198,20 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
             acted = True
             if choice == "Challenge":
                 expect(player.page.locator("#log")).to_contain_text(f"{player.name} challenges")
+                awaiting = player  # the outcome follows: a card shown, or a card lost (maybe after a choice)
             elif choice.startswith("Block"):
                 expect(player.page.locator("#log")).to_contain_text(
                     re.compile(f"{player.name} claims {choice.split()[-1]} to block"))
+                expect(player.page.locator("#banners [data-banner=block]")).to_be_visible()
+                shot(player.page, f"coup-block-{tag}")
+                seen.add("block")
+        if awaiting is not None:
+            # The challenge's outcome is told on the table: the claim proven, or a card lost.
+            outcome = awaiting.page.locator("#banners [data-banner=proof], #banners [data-banner=lose]")
+            if outcome.count():
+                shot(awaiting.page, "coup-challenge-outcome")
+                seen.add("challenge-outcome")
+                awaiting = None
         if clicks >= 4 and not reloaded:
             # Blake reloads mid-game: same seat, same cards, the table back.
             hand_before = players[1].hand()
@@ -144,6 +225,12 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
             next_check += 5
             spectator_checks.append(spectator.board())
             assert watch_page.locator("[data-kind=hand], .card.secret").count() == 0
+            if len(spectator_checks) == 2:
+                shot(watch_page, "coup-spectator-phone")
+                assert_accessible(watch_page, "spectator's table")
+        if clicks == 8 and "playing-audit" not in seen:
+            assert_accessible(aria_page, "a table in play")
+            seen.add("playing-audit")
         if not acted:
             aria_page.wait_for_timeout(40)
 
@@ -154,10 +241,31 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "wider than the phone"
     winner_text = aria_page.locator("[data-kind=result] h2").inner_text()
     assert "wins" in winner_text.lower() or "winner" in winner_text.lower(), winner_text
-    aria_page.screenshot(path=shots / "game-over.png")
+    assert aria_page.locator(".badge-turn").count() == 0  # the winner keeps no "turn" badge
+    shot(aria_page, "coup-game-over-desktop")
+    shot(casey_page, "coup-game-over-phone")
+    assert_accessible(aria_page, "game over")
     every_click = [click for player in players for click in player.clicks]
     assert "Challenge" in every_click and any(c.startswith("Block") for c in every_click), every_click
-    assert reloaded and spectator_checks
+    assert reloaded and spectator_checks and {"turn-desktop", "turn-phone", "keyboard", "challenge-outcome"} <= seen, seen
+
+    # Alerts: Aria heard her turns (a sound made with WebAudio), the live region said so.
+    assert int(aria_page.evaluate("document.documentElement.dataset.sounds || 0")) >= 1
+    assert aria_page.locator("#alert").inner_text().startswith("Your turn:")
+    # One colour per player: Blake's tile, Blake's name in the log and in the chat.
+    colour = blake_page.evaluate("""() => {
+        const tile = document.querySelector('[data-kind=board] .player[data-player=Blake]');
+        const log = [...document.querySelectorAll('#log .pname')].find(n => n.textContent === 'Blake');
+        const chat = [...document.querySelectorAll('#chat .pname')].find(n => n.textContent === 'Blake');
+        return [getComputedStyle(tile).borderLeftColor, getComputedStyle(log).color, getComputedStyle(chat).color];
+    }""")
+    assert colour[0] == colour[1] == colour[2], colour
+    # Card art: each face-up card carries its icon.
+    assert aria_page.locator("[data-kind=board] .card.up svg.art").count() >= 1
+    # The recent-events strip is at the top of the phone's page.
+    strip = casey_page.locator("#recent")
+    expect(strip.locator("li").first).to_be_visible()
+    assert strip.bounding_box()["y"] < casey_page.locator("#table").bounding_box()["y"]
 
     # What the spectator saw matches the truth at that version: hidden cards stayed hidden.
     room = server.get(f"/api/rooms/{code}")
@@ -175,12 +283,13 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     for player in players:
         expect(player.page.locator("#table[data-over=false]")).to_be_visible(timeout=15_000)
         expect(player.page.locator("[data-kind=result]")).to_have_count(0)
-    expect(aria_page.locator("#seats")).to_contain_text("Bot · heuristic:bold")
+    expect(aria_page.locator("#seats")).to_contain_text("bot · normal, bold")
     assert all(len(p.hand()) == 2 for p in players)
-    aria_page.screenshot(path=shots / "rematch.png")
+    shot(aria_page, "coup-rematch")
 
     # History lists the finished match; its replay steps both ways and can reveal everything.
     aria_page.goto(base + "/history")
+    assert_accessible(aria_page, "history")
     row = aria_page.locator(f'tr[data-match="{match_id}"]')
     expect(row).to_contain_text("Aria")
     row.get_by_role("link", name="Replay").click()
@@ -193,15 +302,19 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser, shots):
     expect(aria_page.locator("#last-choice")).to_have_text("The deal, before any choice.")
     aria_page.get_by_label("Seen from").select_option("all")
     expect(aria_page.locator("[data-kind=board] .card.down")).to_have_count(0)
+    # Everything revealed: a line only one player saw says whose it was, never "You drew".
+    expect(aria_page.locator("#log")).to_contain_text("(seen by")
+    assert not [line for line in aria_page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
+                if line.startswith("You ")]
     aria_page.get_by_label("Seen from").select_option("1")
     expect(aria_page.locator("[data-kind=board] .card.down").first).to_be_visible()
-    aria_page.screenshot(path=shots / "replay.png")
+    shot(aria_page, "coup-replay")
+    assert_accessible(aria_page, "replay")
 
     for page in pages:
         assert page.js_errors == [], page.js_errors
     for context in (aria_ctx, blake_ctx, casey_ctx, watch_ctx):
         context.close()
-    assert time.monotonic() - started < 150
 
 
 def _spectator_saw_no_hidden_card(board: dict, truth: dict) -> None:
@@ -218,12 +331,24 @@ def _spectator_saw_no_hidden_card(board: dict, truth: dict) -> None:
         assert all(c["lost"] for c in seen if c["card"] != "hidden"), seen
 
 
-def test_a_timer_running_out_plays_the_default(server, browser, shots):
-    """Nobody clicks: when the 2 s turn timer runs out, the server plays the game's
-    default, Income, for Aria."""
-    context, page = _open(browser, DESKTOP)
+def test_a_timer_running_out_plays_the_default_and_says_so(server, browser):
+    """Nobody clicks: the prompt said the timer would choose Income, the 2 s turn timer runs
+    out, the server plays Income for Aria, and the table says time ran out: a banner, and
+    "(time ran out)" in the log. A sound rang at her turn and again with 5 s left; the
+    theme follows the system (light here) and the toggle switches it; alerts are opt-in."""
+    context, page = open_page(browser, PHONE, color_scheme="light")
+    context.grant_permissions(["notifications"])
     _create_room(page, server.base, "Aria", bots=[("random", None)], seats=2,
                  options={"turn_timer": 2, "window_timer": 2})
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    expect(page.locator("#theme")).to_have_text("Light theme")
+    page.locator("#theme").click()
+    expect(page.locator("#theme")).to_have_text("Dark theme")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    notify = page.locator("#notify")
+    expect(notify).to_have_attribute("aria-pressed", "false")
+    notify.click()  # a click also lets the page make sounds
+    expect(notify).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#table[data-version]")).to_be_visible()
     aria = Player("Aria", page)
@@ -233,9 +358,16 @@ def test_a_timer_running_out_plays_the_default(server, browser, shots):
     expect(countdown).to_be_visible()
     left = float(countdown.get_attribute("data-left"))
     assert 0 <= left <= 2.0
-    page.screenshot(path=shots / "timer.png")
-    before = sum("Aria declares Income" in line for line in aria.log())
-    wait_until(lambda: sum("Aria declares Income" in line for line in aria.log()) > before, 10,
-               "the timer to play Income for Aria", page)
+    expect(page.locator(".timer-default")).to_have_text("If time runs out: Income · +1 coin")
+    shot(page, "coup-timer-phone")
+    # (An earlier window may have timed out too: "Time ran out for Aria" with no line of hers.)
+    income = page.locator("#log li[data-timeout]", has_text="Aria declares Income. (time ran out)")
+    wait_until(lambda: income.count() > 0, 10, "the timer to play Income for Aria", page)
+    expect(page.locator("#banners [data-banner=timeout]").first).to_contain_text("Time ran out for Aria")
+    shot(page, "coup-timeout-phone")
+    sounds = page.evaluate("document.documentElement.dataset.sounds")
+    assert sounds is not None and int(sounds) >= 2, sounds  # the turn chime, then the 5 s warning
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"  # the choice is kept
     assert page.js_errors == []
     context.close()

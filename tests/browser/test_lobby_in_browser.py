@@ -98,3 +98,26 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(server, browser):
     again = page.eval_on_selector_all("[data-kind=hand] .card.secret", "cards => cards.map(c => c.dataset.card)")
     assert again and set(again) <= set(hand)
     context.close()
+
+
+def test_the_lobby_speaks_the_browsers_language_and_passes_the_audit(server, browser):
+    """A browser set to Chinese gets the lobby in Simplified Chinese (the games' names and
+    lines too); the language menu switches it to Spanish and remembers; the page passes axe."""
+    from .pages import NARROW, assert_accessible, open_page, shot
+
+    context, page = open_page(browser, NARROW, locale="zh-CN")
+    page.goto(server.base + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(page.locator("#create-title")).to_have_text("创建房间")
+    expect(page.locator("#game option[value=coup]")).to_have_text("政变")
+    expect(page.locator("#games")).to_contain_text("西部隐藏身份")
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    shot(page, "lobby-zh-360")
+    assert_accessible(page, "lobby in Chinese")
+    page.get_by_label("语言").select_option("es")
+    expect(page.locator("#create-title")).to_have_text("Crear una sala")
+    page.goto(server.base + "/history")
+    expect(page.locator("h1")).to_have_text("Partidas terminadas")
+    assert_accessible(page, "history in Spanish")
+    assert page.js_errors == []
+    context.close()

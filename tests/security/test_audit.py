@@ -36,7 +36,7 @@ SERVER_SOURCE = Path(server_app.__file__).resolve().parent
 ROOM_KEYS = {"type", "room", "game", "title", "status", "host", "match", "private", "seats", "min_players",
              "max_players", "rematch", "options", "created"}
 SEAT_KEYS = {"seat", "name", "bot", "connected", "left"}
-VIEW_KEYS = {"type", "match", "view", "timer"}
+VIEW_KEYS = {"type", "match", "view", "timer", "timeouts"}
 OBSERVATION_KEYS = {"game", "title", "version", "seat", "you", "players", "phase", "waiting", "decision", "state",
                     "components", "log", "over", "winners"}
 
@@ -81,8 +81,15 @@ def check_view(message: dict[str, Any], conn: Any, match: Any, watch: hidden.Wat
     if match is None:
         return ["a view was sent for no match"]
     timer = message["timer"]
-    if timer is not None and set(timer) != {"seconds_left", "seconds", "kind"}:
+    if timer is not None and set(timer) - {"default"} != {"seconds_left", "seconds", "kind"}:
         return [f"timer has fields {sorted(timer)}"]
+    if timer is not None and "default" in timer:
+        # What the timer will choose is told only to the seat it chooses for, and is one of its options.
+        if conn.seat is None or timer["default"] not in match.legal(conn.seat):
+            return [f"timer default {timer['default']!r} sent to seat {conn.seat}"]
+    for entry in message["timeouts"]:
+        if set(entry) != {"version", "player"} or entry["player"] not in match.names:
+            return [f"a timeout entry {entry}"]
     return hidden.view_problems(message["view"], match, conn.seat, watch)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 
+from intrigue.bots import names as bot_names
 from intrigue.server.settings import Settings
 
 from .support import Client, ServerProcess, ServerThread, create_room, join
@@ -32,7 +33,7 @@ class Table:
         self.code = created["room"]
         self.tokens = [created["token"]] + [join(http, self.code, f"H{index}{chr(98 + n)}")["token"]
                                             for n in range(humans - 1)]
-        self.bots = {f"Bot {n + 1}" for n in range(len(bots))}
+        self.bots = set(bot_names(len(bots)))
         self.clients = [Client(server.ws_url, self.code, token) for token in self.tokens]
         self.clients[0].send({"type": "start", "token": self.tokens[0]})
         self.settle()

@@ -33,11 +33,30 @@ REGISTRY: dict[str, tuple[Callable[..., Bot], list[str], list[str] | None]] = {
 }
 
 
+#: How hard each kind is to beat, in the words a table shows players.
+DIFFICULTY = {"random": "easy", "heuristic": "normal", "ismcts": "hard", "llm": "normal"}
+
+#: Names bots sit down with (a room's bots take them in order, skipping the host's).
+NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edie", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kiri", "Lev")
+
+
 def kinds() -> list[dict[str, Any]]:
     """The bots that can be made here (``llm`` only when an endpoint is configured)."""
-    return [{"kind": kind, "personalities": list(personalities), "games": games}
+    return [{"kind": kind, "personalities": list(personalities), "games": games,
+             "difficulty": DIFFICULTY.get(kind, "normal")}
             for kind, (factory, personalities, games) in REGISTRY.items()
             if getattr(factory, "available", lambda: True)()]
+
+
+def names(count: int, taken: set[str] = frozenset()) -> list[str]:
+    """``count`` friendly bot names, none of them in ``taken``."""
+    free = [name for name in NAMES if name not in taken]
+    extra = (f"{name} {n}" for n in range(2, 1000) for name in NAMES)
+    while len(free) < count:
+        name = next(extra)
+        if name not in taken:
+            free.append(name)
+    return free[:count]
 
 
 def make(spec: str, seed: int | str = 0) -> Bot:
@@ -66,4 +85,5 @@ def suits(spec: str, game_id: str) -> bool:
     return games is None or game_id in games
 
 
-__all__ = ["Bot", "CoupHeuristic", "ISMCTS", "LLMBot", "REGISTRY", "SeatView", "kinds", "make", "suits"]
+__all__ = ["Bot", "CoupHeuristic", "DIFFICULTY", "ISMCTS", "LLMBot", "NAMES", "REGISTRY", "SeatView", "kinds", "make",
+           "names", "suits"]

@@ -9,7 +9,7 @@ extra key must not break an old engine either.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,8 @@ class PlayerStatesTable(_Open):
 
 class Declaration(_Open):
     title: str | None = Field(None, description="Extension: the game's display name.")
+    summary: str | None = Field(
+        None, description="Extension: one sentence for players (the lobby's line); default: the description's first.")
     description: str | None = None
     is_multiplayer: bool = True
     min_players: int | None = Field(None, ge=1)
@@ -65,8 +67,16 @@ class Declaration(_Open):
         None, description="Extension: random role assignment from a distribution.")
 
 
+#: Extension: marks text as meant for players (docs/writing-a-game.md, "Player text").
+#: ``true``: the description is player text as written; a string: the player text itself.
+PlayerText = Union[bool, Annotated[str, Field(min_length=1)], None]
+
+
 class Action(_Open):
     description: str | None = None
+    player_text: PlayerText = Field(
+        None, description="Extension: `true` shows this action's description to players; a string is shown "
+                          "instead. Without it the UI kit never shows the description (it is a designer's note).")
     tools: list[str] = Field(default_factory=list)
     effects: list[Effect] | None = Field(
         None, description="Extension: statements run after this action's tools.")
@@ -105,6 +115,9 @@ NextPhase = Union[NextRef, dict[str, NextRef], None]
 class Phase(_Open):
     name: str
     description: str | None = None
+    player_text: PlayerText = Field(
+        None, description="Extension: the phase's question or explanation for players (`true`: the description "
+                          "as written), used as the voting panel's prompt and in the rules drawer.")
     actions: list[Action] = Field(default_factory=list)
     completion_criteria: CompletionCriteria
     next_phase: NextPhase = None

@@ -179,7 +179,8 @@ def _tally(match: "Match", effect: Effect, decided: _Decided) -> None:
     _put(match.state, _game_key(effect.into), votes)
     if effect.majority:
         _put(match.state, _game_key(effect.majority), votes * 2 > asked)
-    match.announce(f"{effect.tally}: {votes} of {asked}.")
+    match.announce(f"{effect.tally}: {votes} of {asked}.", key="{option}: {votes} of {asked}.",
+                   args={"option": effect.tally, "votes": votes, "asked": asked})
 
 
 def _advance(match: "Match", effect: Effect, decided: _Decided) -> None:
@@ -272,10 +273,16 @@ def _show(match: "Match", effect: Effect, decided: _Decided) -> None:
         values = [match.players[owner].get(field) for field in fields]
         facts = ", ".join(f"{field}: {value}" for field, value in zip(fields, values))
         audience = _audience(viewers)
+        # The templates let a client translate field names and values (docs/protocol.md).
+        args = {field: _text(value) for field, value in zip(fields, values)}
+        title_key = " · ".join(f"{{{field}}}" for field in fields)
+        facts_key = ", ".join(f"{field}: {{{field}}}" for field in fields)
         match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
                           title=" · ".join(_text(value) for value in values), text=facts,
-                          player=match.names[owner])
-        match.announce(f"{match.names[owner]} — {facts}", audience)
+                          player=match.names[owner], msg={"title": {"key": title_key, "args": args},
+                                                          "text": {"key": facts_key, "args": args}})
+        match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — " + facts_key,
+                       args={"player": match.names[owner], **args})
 
 
 def _say(match: "Match", effect: Effect, decided: _Decided) -> None:
@@ -284,8 +291,16 @@ def _say(match: "Match", effect: Effect, decided: _Decided) -> None:
     speakers = [decided.actor] if effect.where is None else _matching(match, effect.where, decided)
     for seat in speakers:
         scope = _Scope(match, _seat_player(match, seat), decided)
-        text = TEMPLATE.sub(lambda found: _text(_compiled(found.group(1).strip())(scope)), effect.say)
-        match.announce(text, _audience(_viewers(match, effect.to, seat, decided)))
+        args: dict[str, str] = {}
+
+        def fill(found: Any) -> str:
+            expression = found.group(1).strip()
+            args[expression] = _text(_compiled(expression)(scope))
+            return args[expression]
+
+        text = TEMPLATE.sub(fill, effect.say)
+        # key and args: the template as written and each placeholder's value, for translation.
+        match.announce(text, _audience(_viewers(match, effect.to, seat, decided)), key=effect.say, args=args)
 
 
 def _text(value: Any) -> str:

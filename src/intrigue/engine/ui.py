@@ -17,6 +17,11 @@ kind                  props
 ``board``             ``players``: rows of public facts per player
 ``timer``             the countdown is drawn from the decision's deadline
 ====================  ===============================================
+
+Any component may add ``msg``: for a text field made from a template, the
+template and its values (``{"text": {"key": "{player} takes {count} coins.",
+"args": {"player": "Aria", "count": 3}}}``), so that a client translates the
+template and fills it in rather than parsing the English (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -150,14 +155,37 @@ class Canvas:
 # ---------------------------------------------------------------------------
 # The DSL's generic UI tools. A game's rules module may override any of them by
 # defining a function with the same name. Their text comes from the DSL: the
-# phase name and the description of the action that calls them.
+# phase name, and the *player text* of the action that calls them. An action's
+# ``description`` is a note from designer to developer ("TIER 1 - PUBLIC: Show
+# phase indicator ..."): it reaches players only when the action is marked
+# ``player_text: true`` (or gives ``player_text: "..."`` itself). Every text
+# shown is a string of the DSL file, so a game's catalog translates it as written.
 
 _TIER = re.compile(r"^\s*TIER\s*\d\s*-\s*[A-Z]+\s*:\s*", re.IGNORECASE)
 
 
+def _action(match: "Match") -> Any:
+    """The DSL action whose tools are running (found by its description)."""
+    description = match.current_action_text
+    if description is None:
+        return None
+    return next((a for a in match.phase.actions if a.description == description), None)
+
+
+def player_text(item: Any) -> str:
+    """An action's or phase's text for players: its ``player_text`` string, its
+    description when ``player_text`` is true, else nothing."""
+    marked = getattr(item, "player_text", None)
+    if isinstance(marked, str):
+        return marked.strip()
+    if marked is True:
+        return _TIER.sub("", item.description or "").strip()
+    return ""
+
+
 def _action_text(match: "Match") -> str:
-    text = match.current_action_text or ""
-    return _TIER.sub("", text).strip()
+    action = _action(match)
+    return player_text(action) if action is not None else ""
 
 
 def _tier_audience(match: "Match") -> Audience:
@@ -177,21 +205,27 @@ def createPhaseIndicator(match: "Match") -> None:  # noqa: N802
 
 
 def createTextDisplay(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("text", _tier_audience(match), transient=True, text=_action_text(match))
+    text = _action_text(match)
+    if text:
+        match.canvas.show("text", _tier_audience(match), transient=True, text=text)
 
 
 def createVotingPanel(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("options", Audience.of(match.targets), key="options", prompt=match.phase.name)
+    match.canvas.show("options", Audience.of(match.targets), key="options",
+                      prompt=player_text(match.phase) or match.phase.name)
 
 
 def createCharacterCard(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("character_card", _tier_audience(match), transient=True, title=match.phase.name,
-                      text=_action_text(match))
+    text = _action_text(match)
+    if text:
+        match.canvas.show("character_card", _tier_audience(match), transient=True, title=match.phase.name,
+                          text=text)
 
 
 def createHandsCard(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("hand", _tier_audience(match), transient=True, player=None, cards=[],
-                      text=_action_text(match))
+    text = _action_text(match)
+    if text:
+        match.canvas.show("hand", _tier_audience(match), transient=True, player=None, cards=[], text=text)
 
 
 def createTurnIndicator(match: "Match") -> None:  # noqa: N802
@@ -213,3 +247,49 @@ GENERIC_TOOLS = {
                createCharacterCard, createHandsCard, createTurnIndicator, createResultDisplay,
                deleteItem)
 }
+
+
+# ---------------------------------------------------------------------------
+# The rules drawer of a game that ships none: made from its declaration.
+
+def rules_sheet(definition: Any) -> dict[str, Any]:
+    """What the table teaches about a game written in the DSL alone.
+
+    Only text meant for players goes in: the declaration's summary and
+    description, the roles and their descriptions, and for each phase where
+    players decide, its name, its player text, who decides (``target_players``'
+    description), the options it declares and what the timer chooses. Every
+    string is the DSL's own, so the game's catalog translates it.
+    """
+    declaration = definition.declaration
+    sections: list[dict[str, Any]] = []
+    if declaration.description:
+        sections.append({"id": "goal", "paragraphs": [declaration.description.strip()]})
+    if declaration.roles:
+        sections.append({"id": "roles", "items": [
+            {"name": role.name, "text": (role.description or "").strip()} for role in declaration.roles]})
+    steps = []
+    for phase_id in sorted(definition.phases):
+        phase = definition.phases[phase_id]
+        criteria = phase.completion_criteria
+        if criteria.type != "player_action":
+            continue
+        options: list[str] = []
+        players = False
+        for entry in criteria.options or []:
+            if isinstance(entry, str):
+                options.append(entry)
+            elif getattr(entry, "option", None) is not None:
+                options.append(entry.option)
+            else:
+                players = True
+        step: dict[str, Any] = {"name": phase.name, "text": player_text(phase), "options": options,
+                                "players": players, "everyone": criteria.wait_for != "single_player_choice"}
+        if criteria.target_players is not None and criteria.target_players.description:
+            step["who"] = criteria.target_players.description.strip()
+        if criteria.default:
+            step["default"] = criteria.default
+        steps.append(step)
+    if steps:
+        sections.append({"id": "turn", "steps": steps})
+    return {"summary": (declaration.summary or "").strip(), "sections": sections}

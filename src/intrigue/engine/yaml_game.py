@@ -33,7 +33,7 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBindin
     declaration = data.get("declaration") or {} if isinstance(data, dict) else {}
     state = declaration.get("game_state") or {}
     title = declaration.get("title") or (game_id or path.stem).replace("_", " ").title()
-    summary = str(declaration.get("description") or "").split(". ")[0].strip()
+    summary = str(declaration.get("summary") or str(declaration.get("description") or "").split(". ")[0]).strip()
     binding = GameBinding(game_id or path.stem, title=title, dsl=path, state=dict(state),
                           summary=summary, module_file=str(path))
     roles = {r.get("name") for r in declaration.get("roles") or [] if isinstance(r, dict)}

@@ -161,6 +161,20 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         picture = graph.svg(game_registry.get(game), highlight=highlight)
         return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/api/games/{game}/table", responses=ERRORS)
+    async def game_table(game: str = FastPath(max_length=40),
+                         lang: str = Query("en", max_length=8, description="a two-letter language code")
+                         ) -> dict[str, Any]:
+        """What the table shows of a game: rules drawer, card art, its strings in ``lang``."""
+        if game not in game_registry.installed():
+            raise Refusal("no_game", f"no installed game {game!r}", 404)
+        from ..games import tables  # noqa: PLC0415
+
+        try:
+            return tables.table(game_registry.get(game), lang)
+        except ValueError as exc:
+            raise Refusal("bad_message", str(exc)) from None
+
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> SeatJoined:
         client = request.client.host if request.client else "?"

@@ -103,7 +103,7 @@ def revealed_view(match: Match) -> dict[str, Any]:
             if key not in components:
                 components[key] = component
     view["components"] = list(components.values())
-    view["log"] = [{"version": e.version, "text": e.text} for e in match.events][-200:]
+    view["log"] = [e.entry for e in match.events][-200:]  # with each line's data: a client translates it
     view["seats"] = [match.observe(seat)["state"] for seat in range(len(match.names))]
     if match.decision is not None:
         view["offers"] = {match.names[s]: match.legal(s) for s in match.pending}

@@ -104,9 +104,8 @@ class Lobby:
         code = self._new_code()
         record = RoomRecord(code, game.id, 0, private, room_options, "waiting", now_iso(), client)
         record.seats = [SeatRecord(i) for i in range(seats)]
-        for index, spec in enumerate(labels):
-            record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, f"Bot {index + 1}",
-                                                                   spec)
+        for index, (spec, bot_name) in enumerate(zip(labels, bot_registry.names(len(labels), {host_name}))):
+            record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, bot_name, spec)
         room = Room(self, record)
         token = secrets.token_urlsafe(32)
         room.seats[0].name, room.seats[0].token_hash = host_name, token_hash(token)

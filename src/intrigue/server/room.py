@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .. import games as game_registry
 from ..engine import Game, Match
 from ..engine.errors import Refused
+from ..engine.timing import timeout_choice
 from ..store import ChatRecord, ChoiceRecord, Conflict, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
@@ -256,6 +257,7 @@ class Room:
         self.match, self.match_id = match, match_id
         self.autoplay.seat_bots(match.seed)
         self.timer.cancel()
+        self.timer.timeouts = []
 
     # -- connections -------------------------------------------------------------
     def attach(self, sink: Sink, token: str | None) -> Seat | None:
@@ -310,7 +312,14 @@ class Room:
 
     def view_message(self, seat: int | None) -> dict[str, Any]:
         assert self.match is not None
-        return {"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": self.timer.json()}
+        timer = self.timer.json()
+        if timer is not None and seat is not None and seat in self.match.pending:
+            # Each timed prompt says what the timer will choose: only to the seat it chooses for.
+            timer = {**timer, "default": timeout_choice(self.match, seat, self.match.legal(seat))}
+        timeouts = [{"version": t["version"], "player": t["player"]} for t in self.timer.timeouts
+                    if t["public"] or t["seat"] == seat]
+        return {"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": timer,
+                "timeouts": timeouts}
 
     def send_view(self, sink: Sink) -> None:
         if self.match is not None:

@@ -48,6 +48,8 @@ class DecisionTimer:
         #: After a restart: (decision number, wall-clock time it opened), so that the
         #: recovered decision's timer runs on from where it was, not from the start.
         self.recovered: tuple[int, float] | None = None
+        #: The match's recent choices the timer made: {version, seat, player, public} (see Room.view_message).
+        self.timeouts: list[dict[str, Any]] = []
 
     def json(self) -> dict[str, Any] | None:
         match = self.room.match
@@ -101,15 +103,21 @@ class DecisionTimer:
         if timer is not self.current or match is None or match.over or match.decisions != timer.key:
             return
         self.current = None
+        # Who timed out may be told to all only when everyone may see who was deciding (a
+        # secret decision shows more players waiting than there are actors).
+        public = match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
         for seat in list(match.pending):
             match = room.match  # a refused move puts back a rebuilt match: always read the room's
             if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
                 break
             if timer.mode == "grace" and room.seats[seat].connected:
                 continue
+            self.timeouts = self.timeouts[-19:] + [{"version": match.version, "seat": seat,
+                                                    "player": match.names[seat], "public": public}]
             try:
                 room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
             except Refusal as refusal:
+                self.timeouts.pop()
                 log.error("room %s: timeout move refused: %s", room.code, refusal.message)
                 break
         if self.current is None and room.match is not None:  # this timer ended: everyone is told

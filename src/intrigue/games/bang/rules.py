@@ -221,9 +221,18 @@ def labels(cards: list[str]) -> list[str]:
     return [label(c) for c in cards]
 
 
-def say(m: Match, text: str, *seats: int) -> None:
-    if not m.headless:
-        m.announce(text, Audience.of(*seats) if seats else Audience.everyone())
+def say(m: Match, template: str, *seats: int, banner: dict[str, Any] | None = None, **args: Any) -> None:
+    """A log line for everyone (or ``seats``), with the template and values a client translates
+    it from (docs/protocol.md): a list value is a list of cards or names, joined by commas."""
+    if m.headless:
+        return
+    text = template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})
+    data: dict[str, Any] = {"key": template, "args": args}
+    if banner:
+        data["banner"] = banner
+    if len(seats) == 1:
+        data["to"] = m.names[seats[0]]
+    m.announce(text, Audience.of(*seats) if seats else Audience.everyone(), **data)
 
 
 def sync(m: Match, seat: int) -> None:
@@ -261,9 +270,11 @@ def draw_to_hand(m: Match, seat: int, count: int, why: str = "") -> list[str]:
         m.players[seat]["hand"].append(card)
         got.append(card)
     if got and not m.headless:
-        plural = "s" if len(got) > 1 else ""
-        say(m, f"{nm(m, seat)} draws {len(got)} card{plural}{why}.")
-        say(m, f"You draw {', '.join(labels(got))}.", seat)
+        if len(got) > 1:
+            say(m, "{player} draws {count} cards" + why + ".", player=nm(m, seat), count=len(got))
+        else:
+            say(m, "{player} draws 1 card" + why + ".", player=nm(m, seat))
+        say(m, "You draw {cards}.", seat, cards=labels(got))
     return got
 
 
@@ -332,8 +343,8 @@ def check(m: Match, seat: int, reason: str) -> None:
         cards = [c for c in (draw_card(m), draw_card(m)) if c is not None]
         if len(cards) == 2:
             m.state["flipped"] = cards
-            say(m, f"{nm(m, seat)} (Lucky Duke) draws! for {reason_text(reason)}: "
-                   f"{' and '.join(labels(cards))}.")
+            say(m, "{player} (Lucky Duke) draws! for " + reason_text(reason) + ": {first} and {second}.",
+                player=nm(m, seat), first=label(cards[0]), second=label(cards[1]))
             ask(m, "pick", seat, reason=reason)
             return
         card = cards[0] if cards else None
@@ -341,7 +352,7 @@ def check(m: Match, seat: int, reason: str) -> None:
         card = draw_card(m)
     if card is not None:
         to_discard(m, card)
-        say(m, f"{nm(m, seat)} draws! for {reason_text(reason)}: {label(card)}.")
+        say(m, "{player} draws! for " + reason_text(reason) + ": {card}.", player=nm(m, seat), card=label(card))
     resolve_check(m, seat, reason, card)
 
 
@@ -368,31 +379,34 @@ def resolve_check(m: Match, seat: int, reason: str, card: str | None) -> None:
     if reason == "barrel":
         if heart:
             m.state["need"][str(seat)] -= 1
-            say(m, f"A Heart: the Barrel counts as a Missed! for {nm(m, seat)}.")
+            say(m, "A Heart: the Barrel counts as a Missed! for {player}.", player=nm(m, seat),
+                banner={"tone": "good", "title": "Missed!"})
     elif reason == "dynamite":
         dynamite = in_play(m, seat, "Dynamite")
         if dynamite is None:
             return
         if explodes(card):
             under_check(m, take_from_table(m, seat, dynamite), card)
-            say(m, f"The Dynamite explodes on {nm(m, seat)}!")
+            say(m, "The Dynamite explodes on {player}!", player=nm(m, seat),
+                banner={"tone": "bad", "title": "Dynamite!", "card": "Dynamite"})
             push(m, {"do": "damage", "seat": seat, "amount": 3, "source": None})
         else:
             receiver = next_living(m, seat)
             take_from_table(m, seat, dynamite)
             m.players[receiver]["table"].append(dynamite)
             sync(m, receiver)
-            say(m, f"The Dynamite does not explode; it passes to {nm(m, receiver)}.")
+            say(m, "The Dynamite does not explode; it passes to {player}.", player=nm(m, receiver))
     elif reason == "jail":
         jail = in_play(m, seat, "Jail")
         if jail is None:
             return
         under_check(m, take_from_table(m, seat, jail), card)
         if heart:
-            say(m, f"A Heart: {nm(m, seat)} escapes from Jail.")
+            say(m, "A Heart: {player} escapes from Jail.", player=nm(m, seat))
         else:
             m.state["turn"]["stage"] = "end"
-            say(m, f"{nm(m, seat)} stays in Jail and skips this turn.")
+            say(m, "{player} stays in Jail and skips this turn.", player=nm(m, seat),
+                banner={"tone": "bad", "title": "In Jail", "card": "Jail"})
 
 
 # -- tasks ---------------------------------------------------------------------------------------------
@@ -434,7 +448,7 @@ def t_shot(m: Match, task: dict[str, Any]) -> None:
     if not alive(m, seat):
         return
     if m.state["need"].get(str(seat), 0) <= 0:
-        say(m, f"{nm(m, seat)} avoids the shot.")
+        say(m, "{player} avoids the shot.", player=nm(m, seat), banner={"tone": "good", "title": "Missed!"})
         return
     if not hand(m, seat):  # everyone sees the empty hand: nothing to ask
         push(m, {"do": "damage", "seat": seat, "amount": 1, "source": task["source"]})
@@ -447,7 +461,8 @@ def t_damage(m: Match, task: dict[str, Any]) -> None:
     if not alive(m, seat):
         return
     m.players[seat]["health"] -= amount
-    say(m, f"{nm(m, seat)} loses {amount} life ({max(0, m.players[seat]['health'])} left).")
+    say(m, "{player} loses {amount} life ({left} left).", player=nm(m, seat), amount=amount,
+        left=max(0, m.players[seat]["health"]), banner={"tone": "bad", "title": "Hit!"})
     if m.players[seat]["health"] <= 0:
         push(m, {"do": "save", "seat": seat, "amount": amount, "source": source})
     else:
@@ -476,7 +491,7 @@ def t_save(m: Match, task: dict[str, Any]) -> None:
     if not alive(m, seat):
         return
     if m.players[seat]["health"] >= 1:
-        say(m, f"{nm(m, seat)} survives.")
+        say(m, "{player} survives.", player=nm(m, seat), banner={"tone": "good", "title": "Saved"})
         push(m, {**task, "do": "hurt"})
         return
     menu = save_menu(m, seat)
@@ -500,8 +515,9 @@ def t_hurt(m: Match, task: dict[str, Any]) -> None:
                 break
             card = take_from_hand(m, source, m.rng.choice(hand(m, source)))
             hand(m, seat).append(card)
-            say(m, f"{nm(m, seat)} (El Gringo) takes a card from {nm(m, source)}'s hand.")
-            say(m, f"{nm(m, seat)} takes {label(card)} from {nm(m, source)}.", seat, source)
+            say(m, "{player} (El Gringo) takes a card from {source}'s hand.", player=nm(m, seat), source=nm(m, source))
+            say(m, "{player} takes {card} from {source}.", seat, source, player=nm(m, seat), card=label(card),
+                source=nm(m, source))
             suzy(m)
 
 
@@ -516,7 +532,7 @@ def eliminate(m: Match, seat: int, source: int | None) -> None:
     p["is_alive"] = False
     p["health"] = 0
     m.state["dying"].append({"seat": seat, "source": source})
-    say(m, f"{nm(m, seat)} is eliminated.")
+    say(m, "{player} is eliminated.", player=nm(m, seat), banner={"tone": "bad", "title": "Eliminated"})
     if seat == active(m):
         m.state["turn"]["stage"] = "end"
 
@@ -569,7 +585,7 @@ def duel_lost(m: Match, seat: int, other: int, challenger: int) -> None:
     source: int | None = other
     if seat == challenger and m.options["duel_challenger_loss"] == "self":
         source = None
-    say(m, f"{nm(m, seat)} loses the Duel.")
+    say(m, "{player} loses the Duel.", player=nm(m, seat), banner={"tone": "bad", "title": "Duel lost", "card": "Duel"})
     push(m, {"do": "damage", "seat": seat, "amount": 1, "source": source})
 
 
@@ -579,7 +595,7 @@ def t_group(m: Match, task: dict[str, Any]) -> None:
     if kind == "gatling":
         for s in seats:
             if m.state["need"].get(str(s), 1) <= 0:
-                say(m, f"{nm(m, s)} avoids the Gatling.")
+                say(m, "{player} avoids the Gatling.", player=nm(m, s))
         seats = [s for s in seats if m.state["need"].get(str(s), 1) > 0]
     asked = [s for s in seats if hand(m, s)]  # an empty hand is public: no need to ask
     if asked:
@@ -595,7 +611,7 @@ def t_store(m: Match, task: dict[str, Any]) -> None:
     if len(store) == 1:
         card = store.pop()
         hand(m, seat).append(card)
-        say(m, f"{nm(m, seat)} takes {label(card)} from the General Store.")
+        say(m, "{player} takes {card} from the General Store.", player=nm(m, seat), card=label(card))
         return
     ask(m, "store", seat)
 
@@ -676,7 +692,7 @@ def draw_menu(m: Match, seat: int) -> dict[str, list[Any]]:
         if not kit:
             kit.extend(c for c in (draw_card(m), draw_card(m), draw_card(m)) if c is not None)
             if kit:
-                say(m, f"You look at {', '.join(labels(kit))}.", seat)
+                say(m, "You look at {cards}.", seat, cards=labels(kit))
         if len(kit) < 3:
             return {"Draw": ["kit", list(kit)]}
         return {f"Keep {label(a)}, {label(b)}": ["kit", [a, b]] for a, b in combinations(kit, 2)}
@@ -702,27 +718,29 @@ def do_draw(m: Match, seat: int, action: list[Any]) -> None:
         hand(m, seat).extend(kept)
         m.state["kit"] = []
         m.state["deck"][0:0] = rest  # the card not chosen goes back on top, face down
-        say(m, f"{nm(m, seat)} (Kit Carlson) keeps 2 of the top 3 cards and puts one back.")
-        say(m, f"You keep {', '.join(labels(kept))}.", seat)
+        say(m, "{player} (Kit Carlson) keeps 2 of the top 3 cards and puts one back.", player=nm(m, seat))
+        say(m, "You keep {cards}.", seat, cards=labels(kept))
     elif kind == "jesse":
         victim = action[1]
         card = take_from_hand(m, victim, m.rng.choice(hand(m, victim)))
         hand(m, seat).append(card)
-        say(m, f"{nm(m, seat)} (Jesse Jones) draws his first card from {nm(m, victim)}'s hand.")
-        say(m, f"{nm(m, seat)} takes {label(card)} from {nm(m, victim)}.", seat, victim)
+        say(m, "{player} (Jesse Jones) draws his first card from {source}'s hand.", player=nm(m, seat),
+            source=nm(m, victim))
+        say(m, "{player} takes {card} from {source}.", seat, victim, player=nm(m, seat), card=label(card),
+            source=nm(m, victim))
         suzy(m)  # at once, before his second card
         draw_to_hand(m, seat, 1)
     elif kind == "pedro":
         card = m.state["discard"].pop()
         hand(m, seat).append(card)
-        say(m, f"{nm(m, seat)} (Pedro Ramirez) takes {label(card)} from the discard pile.")
+        say(m, "{player} (Pedro Ramirez) takes {card} from the discard pile.", player=nm(m, seat), card=label(card))
         draw_to_hand(m, seat, 1)
     elif char(m, seat) == "Black Jack":
         draw_to_hand(m, seat, 1)
         second = draw_card(m)
         if second is not None:
             hand(m, seat).append(second)
-            say(m, f"{nm(m, seat)} (Black Jack) shows his second card: {label(second)}.")
+            say(m, "{player} (Black Jack) shows his second card: {card}.", player=nm(m, seat), card=label(second))
             if CARDS[second].red:
                 draw_to_hand(m, seat, 1, " (Black Jack: a red card)")
     else:
@@ -788,18 +806,18 @@ def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
         if what == "cards":
             for c in action[1]:
                 to_discard(m, take_from_hand(m, seat, c))
-            say(m, f"{nm(m, seat)} plays {', '.join(labels(action[1]))}.")
+            say(m, "{player} plays {cards}.", player=nm(m, seat), cards=labels(action[1]))
             m.state["need"][str(seat)] -= len(action[1])
             if kind == "shot":
                 push(m, {"do": "shot", "seat": seat, "source": p["source"], "card": p["card"]})
         else:
-            say(m, f"{nm(m, seat)} takes the hit.")
+            say(m, "{player} takes the hit.", player=nm(m, seat))
             m.state["need"][str(seat)] = 0
             push(m, {"do": "damage", "seat": seat, "amount": 1, "source": p["source"]})
     elif kind == "duel":
         if what == "cards":
             to_discard(m, take_from_hand(m, seat, action[1][0]))
-            say(m, f"{nm(m, seat)} discards {label(action[1][0])} in the Duel.")
+            say(m, "{player} discards {card} in the Duel.", player=nm(m, seat), card=label(action[1][0]))
             push(m, {"do": "duel", "seat": p["other"], "other": seat, "challenger": p["challenger"]})
         else:
             duel_lost(m, seat, p["other"], p["challenger"])
@@ -807,7 +825,8 @@ def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
         if what == "beer":
             to_discard(m, take_from_hand(m, seat, action[1]))
             heal(m, seat)
-            say(m, f"{nm(m, seat)} drinks {label(action[1])} to stay alive.")
+            say(m, "{player} drinks {card} to stay alive.", player=nm(m, seat), card=label(action[1]),
+                banner={"tone": "good", "title": "Saved", "card": label(action[1])})
             push(m, {"do": "save", "seat": seat, "amount": p["amount"], "source": p["source"]})
         elif what == "sid":
             sid_heal(m, seat, action[1])
@@ -819,13 +838,13 @@ def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
         other = [c for c in m.state["flipped"] if c != chosen]
         to_discard(m, *other, chosen)
         m.state["flipped"] = []
-        say(m, f"{nm(m, seat)} chooses {label(chosen)}.")
+        say(m, "{player} chooses {card}.", player=nm(m, seat), card=label(chosen))
         resolve_check(m, seat, p["reason"], chosen)
     elif kind == "store":
         card = action[1]
         m.state["store"].remove(card)
         hand(m, seat).append(card)
-        say(m, f"{nm(m, seat)} takes {label(card)} from the General Store.")
+        say(m, "{player} takes {card} from the General Store.", player=nm(m, seat), card=label(card))
     elif kind == "draw":
         do_draw(m, seat, action)
     elif kind == "order":
@@ -839,7 +858,7 @@ def answer_group(m: Match, p: dict[str, Any], answers: dict[int, list[Any]]) -> 
         for seat, action in answers.items():
             m.players[seat]["character"] = action[1]
             m.players[seat]["character_ability"] = CHARACTERS[action[1]].ability
-            say(m, f"{nm(m, seat)} plays {action[1]}.")
+            say(m, "{player} plays {card}.", player=nm(m, seat), card=action[1])
         m.state["candidates"] = {}
         return
     hits = []
@@ -851,9 +870,9 @@ def answer_group(m: Match, p: dict[str, Any], answers: dict[int, list[Any]]) -> 
         elif action[0] == "cards":
             for c in action[1]:
                 to_discard(m, take_from_hand(m, seat, c))
-            say(m, f"{nm(m, seat)} discards {', '.join(labels(action[1]))}.")
+            say(m, "{player} discards {cards}.", player=nm(m, seat), cards=labels(action[1]))
         else:
-            say(m, f"{nm(m, seat)} takes the hit.")
+            say(m, "{player} takes the hit.", player=nm(m, seat))
             hits.append({"do": "damage", "seat": seat, "amount": 1, "source": p["source"]})
     push(m, *hits)
 
@@ -862,7 +881,7 @@ def sid_heal(m: Match, seat: int, cards: list[str]) -> None:
     for c in cards:
         to_discard(m, take_from_hand(m, seat, c))
     heal(m, seat)
-    say(m, f"{nm(m, seat)} (Sid Ketchum) discards {', '.join(labels(cards))} to regain 1 life.")
+    say(m, "{player} (Sid Ketchum) discards {cards} to regain 1 life.", player=nm(m, seat), cards=labels(cards))
 
 
 # -- playing a card ------------------------------------------------------------------------------------
@@ -874,8 +893,10 @@ def play(m: Match, seat: int, action: list[Any]) -> None:
     card = take_from_hand(m, seat, action[1])
     name = CARDS[card].name
     target = action[2] if len(action) > 2 else None
-    aim = f" at {nm(m, target)}" if target is not None else ""
-    say(m, f"{nm(m, seat)} plays {label(card)}{aim}.")
+    if target is not None:
+        say(m, "{player} plays {card} at {target}.", player=nm(m, seat), card=label(card), target=nm(m, target))
+    else:
+        say(m, "{player} plays {card}.", player=nm(m, seat), card=label(card))
     if CARDS[card].border == "brown":
         to_discard(m, card)
     if kind == "bang":
@@ -899,18 +920,19 @@ def play(m: Match, seat: int, action: list[Any]) -> None:
         taken = target_card(m, target, action[3])
         hand(m, seat).append(taken)
         if action[3] is None:
-            say(m, f"{nm(m, seat)} takes a card from {nm(m, target)}'s hand.")
-            say(m, f"{nm(m, seat)} takes {label(taken)} from {nm(m, target)}.", seat, target)
+            say(m, "{player} takes a card from {source}'s hand.", player=nm(m, seat), source=nm(m, target))
+            say(m, "{player} takes {card} from {source}.", seat, target, player=nm(m, seat), card=label(taken),
+                source=nm(m, target))
         else:
-            say(m, f"{nm(m, seat)} takes {label(taken)} from {nm(m, target)}.")
+            say(m, "{player} takes {card} from {source}.", player=nm(m, seat), card=label(taken), source=nm(m, target))
     elif name == "Cat Balou":
         dropped = target_card(m, target, action[3])
         to_discard(m, dropped)
-        say(m, f"{nm(m, target)} discards {label(dropped)}.")
+        say(m, "{player} discards {card}.", player=nm(m, target), card=label(dropped))
     elif name == "General Store":
         cards = [c for c in (draw_card(m) for _ in living(m)) if c is not None]
         m.state["store"] = cards
-        say(m, f"General Store: {', '.join(labels(cards))}.")
+        say(m, "General Store: {cards}.", cards=labels(cards))
         push(m, *({"do": "store", "seat": s} for s in clockwise(m, seat)), {"do": "store_end"})
     elif name == "Duel":
         push(m, {"do": "duel", "seat": target, "other": seat, "challenger": seat})
@@ -930,7 +952,7 @@ def play(m: Match, seat: int, action: list[Any]) -> None:
             old = weapon(m, seat)
             if old is not None:
                 to_discard(m, take_from_table(m, seat, old))
-                say(m, f"{nm(m, seat)} discards {label(old)}.")
+                say(m, "{player} discards {card}.", player=nm(m, seat), card=label(old))
         table(m, seat).append(card)
         sync(m, seat)
 
@@ -1043,7 +1065,7 @@ def display_player_setup(m: Match) -> None:
     unknown = set(m.setup) - set(SETUP_KEYS)
     if unknown:
         raise ValueError(f"unknown setup key(s) for bang: {', '.join(sorted(unknown))}")
-    say(m, f"Players clockwise: {', '.join(m.names)}.")
+    say(m, "Players clockwise: {players}.", players=list(m.names))
 
 
 @game.tool
@@ -1071,7 +1093,7 @@ def assign_roles_randomly(m: Match) -> None:
 @game.tool
 def notify_player_roles(m: Match) -> None:
     for seat, p in enumerate(m.players):
-        say(m, f"Your role: {p['role']}.", seat)
+        say(m, "Your role: {role}.", seat, role=p["role"])
 
 
 @game.tool
@@ -1101,9 +1123,10 @@ def notify_player_characters(m: Match) -> None:
     for seat, p in enumerate(m.players):
         offered = m.state["candidates"].get(str(seat))
         if offered:
-            say(m, f"Choose your character: {' or '.join(offered)}.", seat)
+            say(m, "Choose your character: {first} or {second}.", seat, first=offered[0], second=offered[-1])
         elif p["character"]:
-            say(m, f"{nm(m, seat)} is {p['character']}: {p['character_ability']}")
+            say(m, "{player} is {character}: {ability}", player=nm(m, seat), character=p["character"],
+                ability=p["character_ability"])
 
 
 @game.tool
@@ -1139,10 +1162,11 @@ def initialize_health_and_reveal_sheriff(m: Match) -> None:
         set_life(m, seat)
     if three_player(m):
         for seat, p in enumerate(m.players):
-            say(m, f"{nm(m, seat)} is the {p['role']} and must eliminate the {HUNTS[p['role']]}.")
+            say(m, "{player} is the {role} and must eliminate the {target}.", player=nm(m, seat), role=p["role"],
+                target=HUNTS[p["role"]])
         return
     sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
-    say(m, f"{nm(m, sheriff)} is the Sheriff.")
+    say(m, "{player} is the Sheriff.", player=nm(m, sheriff))
 
 
 def cards_named(m: Match, cards: list[Any], where: str, pool: list[str]) -> list[str]:
@@ -1192,7 +1216,7 @@ def deal_starting_hands_and_display_state(m: Match) -> None:
 @game.tool
 def announce_active_player(m: Match) -> None:
     m.state["turn"]["number"] += 1
-    say(m, f"Turn {m.state['turn']['number']}: {nm(m, active(m))}.")
+    say(m, "Turn {number}: {player}.", number=m.state["turn"]["number"], player=nm(m, active(m)))
 
 
 @game.tool
@@ -1391,7 +1415,8 @@ def process_eliminations_and_rewards(m: Match) -> None:
     m.state["dying"] = []
     for d in dying:
         m.players[d["seat"]]["is_role_revealed"] = True
-        say(m, f"{nm(m, d['seat'])} was {m.players[d['seat']]['role']}.")
+        say(m, "{player} was {role}.", player=nm(m, d["seat"]), role=m.players[d["seat"]]["role"],
+            banner={"tone": "info", "title": "Role revealed", "card": m.players[d["seat"]]["role"]})
     side = hunt_result(m, dying) if three_player(m) else winning_side(m)
     for d in dying:
         leave_cards(m, d["seat"])
@@ -1404,7 +1429,7 @@ def process_eliminations_and_rewards(m: Match) -> None:
             m.players[source]["hand"], m.players[source]["table"] = [], []
             sync(m, source)
             to_discard(m, *lost)
-            say(m, f"The Sheriff eliminated a Deputy: {nm(m, source)} discards every card.")
+            say(m, "The Sheriff eliminated a Deputy: {player} discards every card.", player=nm(m, source))
             suzy(m)
     for d in credited:
         if role(m, d["seat"]) == "Outlaw" or three_player(m):
@@ -1427,11 +1452,14 @@ def leave_cards(m: Match, seat: int) -> None:
     if vulture is not None:
         hand(m, vulture).extend(cards_hand + cards_table)
         if cards_hand or cards_table:
-            say(m, f"{nm(m, vulture)} (Vulture Sam) takes {nm(m, seat)}'s cards"
-                   + (f", {', '.join(labels(cards_table))} from the table" if cards_table else "") + ".")
+            if cards_table:
+                say(m, "{player} (Vulture Sam) takes {source}'s cards, {cards} from the table.", player=nm(m, vulture),
+                    source=nm(m, seat), cards=labels(cards_table))
+            else:
+                say(m, "{player} (Vulture Sam) takes {source}'s cards.", player=nm(m, vulture), source=nm(m, seat))
             if cards_hand:
-                say(m, f"{nm(m, vulture)} takes {', '.join(labels(cards_hand))} from {nm(m, seat)}'s hand.",
-                    vulture, seat)
+                say(m, "{player} takes {cards} from {source}'s hand.", vulture, seat, player=nm(m, vulture),
+                    cards=labels(cards_hand), source=nm(m, seat))
     else:
         to_discard(m, *chosen, *[c for c in cards_hand + cards_table if c not in chosen])
 
@@ -1491,7 +1519,7 @@ def apply_discards_and_update_state(m: Match) -> None:
             sid_heal(m, seat, action[1])
         else:
             to_discard(m, take_from_hand(m, seat, action[1]))
-            say(m, f"{nm(m, seat)} discards {label(action[1])}.")
+            say(m, "{player} discards {card}.", player=nm(m, seat), card=label(action[1]))
         if len(hand(m, seat)) <= hand_limit(m, seat):
             m.state["turn"]["stage"] = "end"
 
@@ -1515,7 +1543,7 @@ def display_game_over_summary(m: Match) -> None:
         p["is_role_revealed"] = True
     titles = {"Outlaws": "The Outlaws win", "Sheriff": "The Sheriff and his Deputies win",
               "Renegade": "The Renegade wins", "Deputy": "The Deputy wins", "Outlaw": "The Outlaw wins"}
-    say(m, f"{titles.get(m.state['side'], 'Game over')}: {', '.join(nm(m, s) for s in m.winners)}.")
+    say(m, titles.get(m.state["side"], "Game over") + ": {players}.", players=[nm(m, s) for s in m.winners])
     render(m)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Audience, Match
-from .cards import label
+from .cards import CARDS, label
 from .rules import NOT_NOW, active, char, distance, game, hand, labels, living, nm, prompt, reach
 
 
@@ -42,34 +42,83 @@ def bullets(p: dict[str, Any]) -> str:
 
 def asked(m: Match, seat: int) -> str | None:
     """The reaction being asked of ``seat`` now, in words."""
+    question = asked_msg(m, seat)
+    return question[0].format(**question[1]) if question else None
+
+
+def asked_msg(m: Match, seat: int) -> tuple[str, dict[str, Any]] | None:
+    """The reaction being asked of ``seat`` now: a template and its values (for translation)."""
     p = prompt(m)
     if not p:
         return None
     kind = p["kind"]
     source = nm(m, p.get("source")) if p.get("source") is not None else None
     if kind == "shot":
-        need = m.state["need"].get(str(seat), 1)
-        extra = " (two Missed! against Slab the Killer)" if need > 1 else ""
-        return f"{source} shoots you with {label(p['card'])}: play a Missed!{extra} or take the hit."
+        if m.state["need"].get(str(seat), 1) > 1:
+            return ("{player} shoots you with {card}: play a Missed! (two Missed! against Slab the Killer) "
+                    "or take the hit.", {"player": source, "card": label(p["card"])})
+        return "{player} shoots you with {card}: play a Missed! or take the hit.", {"player": source,
+                                                                                     "card": label(p["card"])}
     if kind == "gatling":
-        return f"{source}'s Gatling: play a Missed! or take the hit."
+        return "{player}'s Gatling: play a Missed! or take the hit.", {"player": source}
     if kind == "indians":
-        return f"{source}'s Indians!: discard a BANG! or lose 1 life."
+        return "{player}'s Indians!: discard a BANG! or lose 1 life.", {"player": source}
     if kind == "duel":
-        return f"Duel with {nm(m, p['other'])}: discard a BANG! or lose 1 life."
+        return "Duel with {player}: discard a BANG! or lose 1 life.", {"player": nm(m, p["other"])}
     if kind == "save":
-        return "You are dying: drink a Beer (or use your ability) to stay alive, or pass."
+        return "You are dying: drink a Beer (or use your ability) to stay alive, or pass.", {}
     if kind == "pick":
-        return f"Lucky Duke: choose the card that counts for the {p['reason'].title()}."
+        return "Lucky Duke: choose the card that counts for the " + p["reason"].title() + ".", {}
     if kind == "store":
-        return "General Store: take a card."
+        return "General Store: take a card.", {}
     if kind == "draw":
-        return "Draw your cards."
+        return "Draw your cards.", {}
     if kind == "character":
-        return "Choose your character."
+        return "Choose your character.", {}
     if kind == "order":
-        return "You are eliminated: put your cards on the discard pile one at a time (the last ends on top)."
+        return "You are eliminated: put your cards on the discard pile one at a time (the last ends on top).", {}
     return None
+
+
+def about_options(m: Match, seat: int) -> dict[str, dict[str, Any]]:
+    """What each offered option does, for buttons that show cards rather than strings
+    (docs/protocol.md, "options"): the card played or taken, its target and how far it is."""
+    about: dict[str, dict[str, Any]] = {}
+    for option, action in (m.state["menus"].get(str(seat)) or {}).items():
+        what = action[0]
+        item: dict[str, Any] = {}
+        if what == "pass":
+            item = {"label": "Pass"}
+        elif what in ("bang", "Duel", "Jail", "Panic!", "Cat Balou"):
+            item = {"card": label(action[1]), "target": nm(m, action[2])}
+            if action[2] != seat:
+                item["distance"] = max(1, distance(m, seat, action[2]))
+            if what in ("Panic!", "Cat Balou"):
+                item["detail"] = label(action[3]) if action[3] is not None else "hand"
+        elif what in ("pick", "take", "discard"):
+            item = {"card": label(action[1]), "label": {"pick": "Choose", "take": "Take", "discard": "Discard"}[what]}
+        elif what == "equip" or what in CARDS_BY_NAME:
+            item = {"card": label(action[1])}
+        elif what in ("cards", "kit", "sid"):
+            item = {"cards": labels(action[1])}
+            if what == "sid":
+                item["label"] = "Heal with"
+        elif what == "character":
+            item = {"label": action[1], "character": action[1]}
+        elif what == "jesse":
+            item = {"label": "Draw from", "target": nm(m, action[1])}
+        elif what == "interject":  # Sid Ketchum beside another player's decision
+            item = {"cards": labels(action[1]), "label": "Heal with"}
+        elif what == "wait":
+            item = {"label": NOT_NOW}
+        elif what == "order":  # a dying player's cards, one at a time onto the discard pile
+            item = {"card": label(action[1]), "label": "Discard"}
+        about[option] = item
+    return about
+
+
+#: Brown cards played by name (their menu action starts with the card's name).
+CARDS_BY_NAME = {card.name for card in CARDS.values()}
 
 
 def prompt_seats(m: Match) -> list[int]:
@@ -112,28 +161,49 @@ def render(m: Match) -> None:
     if m.state["turn"]["stage"] != "setup":
         canvas.show("turn", key="turn", player=nm(m, active(m)))
     canvas.show("board", SPECTATORS, key="board", players=board_rows(m, None))
-    deciding = set(m.pending) | set(prompt_seats(m))
+    # The seats asked now: pending, prompted, or offered options by the tool running (the decision opens after it).
+    deciding = set(m.pending) | set(prompt_seats(m)) | {int(seat) for seat in m.state["menus"]}
     for seat in range(len(m.players)):
         canvas.show("board", Audience.of(seat), key=f"board-{seat}", players=board_rows(m, seat))
         canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
                     cards=labels(hand(m, seat)), title="Your hand")
-        text = asked(m, seat) if seat in deciding else None
-        if NOT_NOW in m.legal(seat):
-            text = "Sid Ketchum: you may discard 2 cards to regain 1 life now, or let the others go on."
-        if text is None and m.state["turn"]["stage"] == "play" and seat == active(m) and seat in deciding:
-            text = "Your turn: play a card or pass."
-        if text:
-            canvas.show("text", Audience.of(seat), key=f"ask-{seat}", text=text, tone="warning")
+        question = asked_msg(m, seat) if seat in deciding else None
+        if NOT_NOW in (m.state["menus"].get(str(seat)) or {}):  # Sid Ketchum beside another player's decision
+            question = ("Sid Ketchum: you may discard 2 cards to regain 1 life now, or let the others go on.", {})
+        if question is None and m.state["turn"]["stage"] == "play" and seat == active(m) and seat in deciding:
+            question = "Your turn: play a card or pass.", {}
+        offered = str(seat) in m.state["menus"]  # this seat's options (the decision may open just after)
+        if question and not offered:  # asked, but not yet offered: say so on the table
+            canvas.show("text", Audience.of(seat), key=f"ask-{seat}", text=question[0].format(**question[1]),
+                        tone="warning", msg={"text": {"key": question[0], "args": question[1]}})
         else:
             canvas.delete(f"ask-{seat}")
+        if offered:  # the question is the prompt of this seat's buttons
+            question = question or ("Your choice", {})
+            menu = m.state["menus"].get(str(seat)) or {}
+            extra: dict[str, Any] = {}
+            if menu and all(action[0] == "kit" for action in menu.values()) and len(m.state["kit"]) == 3:
+                extra["choose"] = {"count": 2, "from": labels(m.state["kit"])}  # Kit Carlson: tap the two to keep
+            canvas.show("options", Audience.of(seat), key=f"options-{seat}", prompt=question[0].format(**question[1]),
+                        msg={"prompt": {"key": question[0], "args": question[1]}}, about=about_options(m, seat),
+                        range=reach(m, seat), **extra)
+        else:
+            canvas.delete(f"options-{seat}")
     pile = m.state["discard"]
-    canvas.show("text", key="piles", tone="muted",
-                text=f"Discard pile: {label(pile[-1]) if pile else 'empty'} · deck: {len(m.state['deck'])} cards")
+    if pile:
+        canvas.show("text", key="piles", tone="muted", text=f"Discard pile: {label(pile[-1])} · deck: "
+                    f"{len(m.state['deck'])} cards", msg={"text": {"key": "Discard pile: {card} · deck: {count} cards",
+                                                                   "args": {"card": label(pile[-1]),
+                                                                            "count": len(m.state["deck"])}}})
+    else:
+        canvas.show("text", key="piles", tone="muted", text=f"Discard pile: empty · deck: {len(m.state['deck'])} cards",
+                    msg={"text": {"key": "Discard pile: empty · deck: {count} cards",
+                                  "args": {"count": len(m.state["deck"])}}})
     waiting = [nm(m, s) for s in m.pending]
     others = [s for s in range(len(m.players)) if s not in m.pending]
     if waiting and others:
-        canvas.show("text", Audience.of(others), key="waiting", tone="muted",
-                    text=f"Waiting for {', '.join(waiting)}…")
+        canvas.show("text", Audience.of(others), key="waiting", tone="muted", text=f"Waiting for {', '.join(waiting)}…",
+                    msg={"text": {"key": "Waiting for {players}…", "args": {"players": waiting}}})
     else:
         canvas.delete("waiting")
     if m.state["store"]:
@@ -141,7 +211,8 @@ def render(m: Match) -> None:
     else:
         canvas.delete("store")
     if m.state["flipped"]:
-        canvas.show("text", key="flipped", text="Lucky Duke's draw!: " + ", ".join(labels(m.state["flipped"])))
+        canvas.show("text", key="flipped", text="Lucky Duke's draw!: " + ", ".join(labels(m.state["flipped"])),
+                    msg={"text": {"key": "Lucky Duke's draw!: {cards}", "args": {"cards": labels(m.state["flipped"])}}})
     else:
         canvas.delete("flipped")
     if m.state["kit"]:
@@ -150,20 +221,15 @@ def render(m: Match) -> None:
                     title="The top three cards: keep two")
     else:
         canvas.delete("kit")
-    if m.pending:
-        canvas.show("options", Audience.of(m.pending), key="options", prompt="Your choice")
-    else:
-        canvas.delete("options")
     if m.over or m.state["side"]:
         side = m.state["side"]
         title = {"Outlaws": "The Outlaws win!", "Sheriff": "The Sheriff wins!",
                  "Renegade": "The Renegade wins!", "Deputy": "The Deputy wins!",
                  "Outlaw": "The Outlaw wins!"}.get(side, "Game over")
-        if len(m.players) == 3 and side == "Renegade":
-            title = "The Renegade wins!"
+        roles = [{"player": nm(m, s), "role": m.players[s]["role"]} for s in range(len(m.players))]
         canvas.show("result", key="result", title=title, text=", ".join(
             f"{nm(m, s)} ({m.players[s]['role']})" for s in range(len(m.players))),
-            winners=[nm(m, s) for s in m.winners])
+            winners=[nm(m, s) for s in m.winners], roles=roles)
 
 
 @game.observer

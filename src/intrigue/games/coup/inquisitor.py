@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Audience, Match
-from .rules import (actor, draw, game, hand, name, prompt, return_to_court, seat_of_id, show_board, show_hands,
-                    target)
+from .rules import (actor, draw, game, hand, msg, name, prompt, return_to_court, seat_of_id, show_board,
+                    show_hands, target, tell)
 
 
 def examination(m: Match) -> dict[str, Any]:
@@ -32,9 +32,12 @@ def prompt_target_show_card(m: Match) -> None:
     always asked (even when they are identical): answering at once would tell the table so."""
     for seat in m.targets:
         cards = hand(m, seat)
-        m.offer(seat, [f"Show {c}" for c in sorted(set(cards))], auto=len(cards) == 1)
-        prompt(m, f"{name(m, actor(m))} examines you: choose a card to show ({name(m, actor(m))} only sees it)",
-               f"Waiting for {m.names[seat]} to show a card to {name(m, actor(m))}…")
+        options = [f"Show {c}" for c in sorted(set(cards))]
+        m.offer(seat, options, auto=len(cards) == 1)
+        prompt(m, msg("{player} examines you: choose a card to show (only {player} sees it)", player=name(m, actor(m))),
+               msg("Waiting for {player} to show a card to {examiner}…", player=m.names[seat],
+                   examiner=name(m, actor(m))),
+               about={option: {"label": "Show", "card": option.removeprefix("Show ")} for option in options})
 
 
 @game.tool
@@ -47,14 +50,17 @@ def show_card_to_examiner(m: Match) -> None:
     slot = next(key for key, s in m.players[victim]["influences"].items()
                 if not s["revealed"] and s["character"] == character)
     examination(m).update(target_id=victim + 1, slot=slot, character=character)
-    m.announce(f"{m.names[victim]} shows a card to {m.names[examiner]}.", event="examine_show",
-               seat=victim, examiner=examiner)
-    m.announce(f"{m.names[victim]} shows you {character}.", Audience.of(examiner))
-    m.announce(f"You show {character} to {m.names[examiner]}.", Audience.of(victim))
+    tell(m, "{player} shows a card to {examiner}.", data={"event": "examine_show", "seat": victim,
+                                                          "examiner": examiner},
+         player=m.names[victim], examiner=m.names[examiner])
+    tell(m, "{player} shows you {character}.", Audience.of(examiner), player=m.names[victim], character=character)
+    tell(m, "You show {character} to {examiner}.", Audience.of(victim), character=character,
+         examiner=m.names[examiner])
     if not m.headless:
-        m.canvas.show("character_card", Audience.of(examiner, victim), key="examined",
-                      title=f"{m.names[victim]}'s {character}", player=m.names[victim],
-                      text=f"Shown to {m.names[examiner]} only.")
+        title, title_msg = msg("{player}'s {character}", player=m.names[victim], character=character)
+        text, text_msg = msg("Shown to {examiner} only.", examiner=m.names[examiner])
+        m.canvas.show("character_card", Audience.of(examiner, victim), key="examined", title=title,
+                      player=m.names[victim], text=text, card=character, msg={"title": title_msg, "text": text_msg})
 
 
 # -- phase 32: the examiner decides ----------------------------------------------------------------
@@ -64,8 +70,11 @@ def prompt_examiner_decision(m: Match) -> None:
     victim = seat_of_id(exam["target_id"])
     for seat in m.targets:
         m.offer(seat, ["Return", "Force Exchange"])
-        prompt(m, f"{m.names[victim]} shows you {exam['character']}: return it, or force an exchange with the court?",
-               f"Waiting for {m.names[seat]} to return the card or force an exchange…")
+        prompt(m, msg("{player} shows you {character}: return it, or force an exchange with the court?",
+                      player=m.names[victim], character=exam["character"]),
+               msg("Waiting for {player} to return the card or force an exchange…", player=m.names[seat]),
+               about={"Return": {"label": "Return", "note": "the card stays"},
+                      "Force Exchange": {"label": "Force Exchange", "note": "the card goes to the court"}})
 
 
 @game.tool
@@ -75,8 +84,9 @@ def record_examiner_decision(m: Match) -> None:
     victim = seat_of_id(exam["target_id"])
     if m.last_decision.answer_of(examiner) == "Force Exchange":
         return  # phase 33
-    m.announce(f"{m.names[examiner]} lets {m.names[victim]} keep the card.", event="examine_return",
-               seat=examiner, target=victim)
+    tell(m, "{player} lets {target} keep the card.", data={"event": "examine_return", "seat": examiner,
+                                                           "target": victim},
+         player=m.names[examiner], target=m.names[victim])
     finish(m)
 
 
@@ -94,9 +104,10 @@ def force_exchange_examined_card(m: Match) -> None:
     slot = m.players[victim]["influences"][exam["slot"]]
     return_to_court(m, [slot["character"]])
     slot["character"] = draw(m)
-    m.announce(f"{m.names[examiner]} forces {m.names[victim]} to exchange the card with the court.",
-               event="examine_exchange", seat=examiner, target=victim)
-    m.announce(f"You drew {slot['character']}.", Audience.of(victim))
+    tell(m, "{player} forces {target} to exchange the card with the court.",
+         data={"event": "examine_exchange", "seat": examiner, "target": victim},
+         player=m.names[examiner], target=m.names[victim])
+    tell(m, "You drew {character}.", Audience.of(victim), character=slot["character"])
     finish(m)
     show_hands(m)
 

@@ -10,9 +10,11 @@ face-down card, shuffles them into the court and draws as many again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...engine import Audience, Match
 from . import variants
-from .rules import actor, draw, game, hand, prompt, return_to_court, show_board, show_hands
+from .rules import actor, draw, game, hand, msg, prompt, return_to_court, show_board, show_hands, show_text, tell
 from .variants import ALLEGIANCES, CONVERT_OTHER, CONVERT_SELF, allegiance, opposite, reunified
 
 
@@ -40,24 +42,25 @@ def deal_allegiances(m: Match, start: int) -> None:
 
 def announce_sides(m: Match) -> None:
     for seat, side in enumerate(m.state["allegiance"]):
-        m.announce(f"{m.names[seat]} is {side}.", event="allegiance", seat=seat, allegiance=side)
+        tell(m, "{player} is {allegiance}.", data={"event": "allegiance", "seat": seat, "allegiance": side},
+             player=m.names[seat], allegiance=side)
     show_board(m)
 
 
 # -- phase 34: the start player chooses a side ----------------------------------------------------
 @game.tool(display=True)
 def display_allegiance_choice(m: Match) -> None:
-    m.canvas.show("text", key="setup", text=(
-        "Reformation: the start player chooses an allegiance; going clockwise, each player then "
-        "takes the opposite of the player before."))
+    show_text(m, "setup", "Reformation: the start player chooses an allegiance; going clockwise, each player "
+                          "then takes the opposite of the player before.")
 
 
 @game.tool
 def prompt_allegiance_choice(m: Match) -> None:
     for seat in m.targets:
         m.offer(seat, list(ALLEGIANCES))
-    prompt(m, "Choose your allegiance (the others alternate from you, clockwise)",
-           f"Waiting for {m.names[actor(m)]} to choose an allegiance…")
+    prompt(m, msg("Choose your allegiance (the others alternate from you, clockwise)"),
+           msg("Waiting for {player} to choose an allegiance…", player=m.names[actor(m)]),
+           about={side: {"label": side, "allegiance": side} for side in ALLEGIANCES})
 
 
 @game.tool
@@ -69,30 +72,38 @@ def set_allegiances_from_choice(m: Match) -> None:
 
 
 # -- phase 20: Convert and Embezzle resolve ---------------------------------------------------------
-def convert(m: Match, seat: int, other: int | None) -> str:
-    """Flip your own allegiance for 1 coin, or another player's for 2, paid onto the reserve."""
+def convert(m: Match, seat: int, other: int | None) -> tuple[str, dict[str, Any]]:
+    """Flip your own allegiance for 1 coin, or another player's for 2, paid onto the reserve.
+    Returns the outcome line (template and values)."""
     who = seat if other is None else other
     cost = CONVERT_SELF if other is None else CONVERT_OTHER
     m.players[seat]["coins"] -= cost
     m.state["reserve"] += cost
     side = opposite(allegiance(m, who))
     m.state["allegiance"][who] = side
-    whom = "themselves" if other is None else m.names[other]
-    text = f"{m.names[seat]} pays {cost} to the Treasury Reserve and converts {whom}: {m.names[who]} is now {side}."
-    m.announce(text, event="convert", seat=seat, target=who, allegiance=side, cost=cost)
-    m.announce("Every living player is now on one side: anyone may target anyone."
-               if reunified(m) else "Two allegiances are alive: the restriction applies.")
-    return text
+    args: dict[str, Any] = {"player": m.names[seat], "coins": cost, "allegiance": side}
+    if other is None:
+        template = "{player} pays {coins} to the Treasury Reserve and converts themselves: now {allegiance}."
+    else:
+        template = "{player} pays {coins} to the Treasury Reserve and converts {target}: now {allegiance}."
+        args["target"] = m.names[other]
+    tell(m, template, data={"event": "convert", "seat": seat, "target": who, "allegiance": side, "cost": cost},
+         **args)
+    tell(m, "Every living player is now on one side: anyone may target anyone." if reunified(m) else
+         "Two allegiances are alive: the restriction applies.")
+    return template, args
 
 
-def embezzle(m: Match, seat: int) -> str:
-    """Take the whole Treasury Reserve (possibly nothing)."""
+def embezzle(m: Match, seat: int) -> tuple[str, dict[str, Any]]:
+    """Take the whole Treasury Reserve (possibly nothing). Returns the outcome line."""
     amount = m.state["reserve"]
     m.state["reserve"] = 0
     m.players[seat]["coins"] += amount
-    text = f"{m.names[seat]} embezzles the Treasury Reserve: {amount} coin{'' if amount == 1 else 's'}."
-    m.announce(text, event="embezzle", seat=seat, amount=amount)
-    return text
+    template = ("{player} embezzles the Treasury Reserve: {coins} coin." if amount == 1 else
+                "{player} embezzles the Treasury Reserve: {coins} coins.")
+    args = {"player": m.names[seat], "coins": amount}
+    tell(m, template, data={"event": "embezzle", "seat": seat, "amount": amount}, **args)
+    return template, args
 
 
 # -- phase 30: the embezzler proves it holds no Duke ------------------------------------------------
@@ -100,9 +111,10 @@ def embezzle(m: Match, seat: int) -> str:
 def reveal_hand_to_prove_no_duke(m: Match) -> None:
     seat = actor(m)
     shown = hand(m, seat)
-    text = f"{m.names[seat]} shows {' and '.join(shown)}: no Duke. The challenge fails."
-    m.announce(text, event="proof", seat=seat, cards=list(shown))
-    m.canvas.show("text", key="challenge", text=text)
+    template = "{player} shows {cards}: no Duke. The challenge fails."
+    tell(m, template, data={"event": "proof", "seat": seat, "cards": list(shown)}, player=m.names[seat],
+         cards=list(shown))
+    show_text(m, "challenge", template, player=m.names[seat], cards=list(shown))
 
 
 @game.tool
@@ -113,9 +125,9 @@ def replace_shown_hand_from_court(m: Match) -> None:
     return_to_court(m, [slot["character"] for slot in slots])
     for slot in slots:
         slot["character"] = draw(m)
-    m.announce(f"{m.names[seat]} shuffles them into the court and draws {len(slots)} new card"
-               f"{'s' if len(slots) > 1 else ''}.")
-    m.announce(f"You drew {' and '.join(s['character'] for s in slots)}.", Audience.of(seat))
+    tell(m, "{player} shuffles them into the court and draws {count} new cards." if len(slots) > 1 else
+         "{player} shuffles it into the court and draws a new card.", player=m.names[seat], count=len(slots))
+    tell(m, "You drew {cards}.", Audience.of(seat), cards=[s["character"] for s in slots])
     show_hands(m)
 
 

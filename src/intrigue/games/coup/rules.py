@@ -190,7 +190,7 @@ def show_board(m: Match, everything: bool = False) -> None:
                "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
                           "up": slot["revealed"] or everything, "lost": slot["revealed"]}
                          for slot in p["influences"].values() if slot["character"] or slot["revealed"]],
-               "tags": ([side] if side else []) + ([] if p["is_alive"] else ["out"]), "table": []}
+               "tags": [side] if side else [], "table": []}  # "out" is the row's alive flag
         if side:
             row["stats"].append({"label": "allegiance", "value": side})
             row["allegiance"] = side
@@ -202,22 +202,59 @@ def show_board(m: Match, everything: bool = False) -> None:
 
 def show_reserve(m: Match) -> None:
     """The Treasury Reserve, and whether the allegiance restriction is on."""
-    reserve = m.state["reserve"]
-    rule = ("Every living player has the same allegiance: anyone may target anyone."
-            if reunified(m) else
-            "You may not Coup, Assassinate, Steal from or Examine a player of your allegiance, "
-            "nor block their Foreign Aid.")
-    m.canvas.show("text", key="reserve", tone="info",
-                  text=f"Treasury Reserve: {reserve} coin{'' if reserve == 1 else 's'}. {rule}")
+    coins = m.state["reserve"]
+    template = "Treasury Reserve: {coins} coin. " if coins == 1 else "Treasury Reserve: {coins} coins. "
+    template += ("Every living player has the same allegiance: anyone may target anyone." if reunified(m) else
+                 "You may not Coup, Assassinate, Steal from or Examine a player of your allegiance, "
+                 "nor block their Foreign Aid.")
+    show_text(m, "reserve", template, tone="info", coins=coins)
 
 
-def prompt(m: Match, text: str, waiting: str) -> None:
+def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, Any] | None = None,
+         **args: Any) -> None:
+    """A log line, with the template and values a client translates it from (docs/protocol.md).
+
+    A line for one player only names them in ``to``, so that a replay showing every
+    line says whose it was.
+    """
+    extra = dict(data or {})
+    if not audience.public and len(audience.seats) == 1:
+        extra["to"] = m.names[next(iter(audience.seats))]
+    m.announce(_format(template, args), audience, key=template, args=args, **extra)
+
+
+def _format(template: str, args: dict[str, Any]) -> str:
+    """The English text; a list value (of names or cards) is joined by commas."""
+    return template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})
+
+
+def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:
+    """A component's text and its translation data: ``text, {"key": template, "args": args}``."""
+    return _format(template, args), {"key": template, "args": args}
+
+
+def show_text(m: Match, key: str, template: str, audience: Audience = PUBLIC, tone: str | None = None,
+              **args: Any) -> str:
+    text, data = msg(template, **args)
+    extra = {"tone": tone} if tone else {}
+    m.canvas.show("text", audience, key=key, text=text, msg={"text": data}, **extra)
+    return text
+
+
+def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[str, Any]], **about: Any) -> None:
     """The deciding players get the prompt (their buttons are their options) until they
-    answer; everyone else, spectators and those who answered included, is told who is awaited."""
+    answer; everyone else, spectators and those who answered included, is told who is awaited.
+
+    ``about`` adds what the buttons mean (docs/protocol.md, "options"): per option its
+    ``label``, ``claim``, ``cost``, ``gain``, ``target``, ``card``; the actions not
+    offered yet with the reason (``unavailable``); the cards to pick from (``choose``).
+    """
     if m.headless:
         return
-    m.canvas.show("options", Audience.of(m.targets).while_pending(), key="options", prompt=text)
-    m.canvas.show("text", PUBLIC.unless_pending(), key="waiting", text=waiting, tone="muted")
+    m.canvas.show("options", Audience.of(m.targets).while_pending(), key="options", prompt=text[0],
+                  msg={"prompt": text[1]}, **about)
+    m.canvas.show("text", PUBLIC.unless_pending(), key="waiting", text=waiting[0], tone="muted",
+                  msg={"text": waiting[1]})
 
 
 def decided(m: Match) -> bool:
@@ -235,24 +272,23 @@ def clear_previous_ui(m: Match) -> None:
 
 @game.tool(display=True)
 def display_game_intro(m: Match) -> None:
-    text = ("Coup: claim characters (truthfully or not) to take actions; challenge claims you "
-            "doubt; the last player with influence wins.")
+    template = ("Coup: claim characters (truthfully or not) to take actions; challenge claims you "
+                "doubt; the last player with influence wins.")
     if variants.fifth(m.options) == "Inquisitor":
-        text += (" Inquisitor: it replaces the Ambassador. Exchange draws 1 card; Examine makes another "
-                 "player show you a card of their choice, which you may force them to exchange; the "
-                 "Inquisitor blocks Steal.")
+        template += (" Inquisitor: it replaces the Ambassador. Exchange draws 1 card; Examine makes another "
+                     "player show you a card of their choice, which you may force them to exchange; the "
+                     "Inquisitor blocks Steal.")
     if reformation(m):
-        text += (" Reformation: while both allegiances are alive, nobody may Coup, Assassinate, Steal from or "
-                 "Examine their own side, nor block its Foreign Aid. Convert (1 coin yourself, 2 another player) "
-                 "pays onto the Treasury Reserve; Embezzle takes it all, claiming to hold no Duke.")
-    m.canvas.show("text", key="intro", text=text)
+        template += (" Reformation: while both allegiances are alive, nobody may Coup, Assassinate, Steal from or "
+                     "Examine their own side, nor block its Foreign Aid. Convert (1 coin yourself, 2 another "
+                     "player) pays onto the Treasury Reserve; Embezzle takes it all, claiming to hold no Duke.")
+    show_text(m, "intro", template)
 
 
 @game.tool(display=True)
 def display_player_setup(m: Match) -> None:
-    text = f"Players in seat order: {', '.join(m.names)}."
-    m.canvas.show("text", key="setup", text=text)
-    m.announce(text)
+    show_text(m, "setup", "Players in seat order: {players}.", players=list(m.names))
+    tell(m, "Players in seat order: {players}.", players=list(m.names))
 
 
 # -- phase 1: the deal ---------------------------------------------------------------
@@ -331,8 +367,11 @@ def initialize_player_coins_and_status(m: Match) -> None:
 def notify_player_influences_privately(m: Match) -> None:
     show_hands(m)
     for seat in range(len(m.players)):
-        if hand(m, seat):
-            m.announce(f"Your influences: {' and '.join(hand(m, seat))}.", Audience.of(seat))
+        cards = hand(m, seat)
+        if len(cards) == 2:
+            tell(m, "Your influences: {first} and {second}.", Audience.of(seat), first=cards[0], second=cards[1])
+        elif cards:
+            tell(m, "Your influence: {first}.", Audience.of(seat), first=cards[0])
 
 
 @game.tool
@@ -366,7 +405,7 @@ def set_initial_turn_order(m: Match) -> None:
         deal_allegiances(m, seat)
     elif "allegiance" in m.setup or "reserve" in m.setup:
         raise ValueError("setup refused: setup.allegiance and setup.reserve need the option reformation: true")
-    m.announce(f"{m.names[seat]} takes the first turn.")
+    tell(m, "{player} takes the first turn.", player=m.names[seat])
 
 
 @game.route(1)
@@ -393,8 +432,8 @@ def display_public_state(m: Match) -> None:
 @game.tool(display=True)
 def display_forced_coup_rule(m: Match) -> None:
     if m.players[actor(m)]["coins"] >= 10:
-        m.canvas.show("text", key="forced", tone="warning",
-                      text=f"{name(m, actor(m))} has 10 or more coins and must launch a Coup.")
+        show_text(m, "forced", "{player} has 10 or more coins and must launch a Coup.", tone="warning",
+                  player=name(m, actor(m)))
 
 
 # -- phase 3: action declaration ---------------------------------------------------------------
@@ -422,11 +461,60 @@ def action_options(m: Match, seat: int) -> list[str]:
     return options + coups
 
 
+#: What each action does, as its button says it (beside the claim and the cost).
+GAINS = {"Income": 1, "Foreign Aid": 2, "Tax": 3}
+NOTES = {"Steal": "take 2 coins", "Exchange": "swap cards", "Assassinate": "a card is lost", "Coup": "a card is lost",
+         "Examine": "see a card", "Convert": "flip an allegiance", "Embezzle": "claims no Duke"}
+
+
+def about_action(m: Match, option: str) -> dict[str, Any]:
+    verb, victim = parse_action(m, option)
+    about: dict[str, Any] = {"label": verb}
+    claim = claims(m).get(verb)
+    if claim and claim != NO_DUKE:
+        about["claim"] = claim
+    if verb in COSTS:
+        about["cost"] = COSTS[verb]
+    if verb == "Convert":  # paid onto the Treasury Reserve
+        about["cost"] = variants.CONVERT_OTHER if victim is not None else variants.CONVERT_SELF
+    if verb in GAINS:
+        about["gain"] = GAINS[verb]
+    if verb == "Embezzle":
+        about["gain"] = m.state["reserve"]
+    if verb in NOTES:
+        about["note"] = NOTES[verb]
+    if victim is not None:
+        about["target"] = m.names[victim]
+    return about
+
+
+def unavailable_actions(m: Match, seat: int) -> list[dict[str, Any]]:
+    """The actions the menu leaves out, each with why (a beginner should know they exist)."""
+    coins = m.players[seat]["coins"]
+    out = []
+    if coins >= 10:
+        verbs = ["Income", "Foreign Aid", "Tax", "Exchange", "Steal", "Assassinate"]
+        verbs += ["Examine"] if "Examine" in claims(m) else []
+        verbs += ["Embezzle", "Convert"] if reformation(m) else []
+        for verb in verbs:
+            reason, data = msg("With 10 or more coins you must launch a Coup.")
+            out.append({**about_action(m, verb), "reason": reason, "msg": {"reason": data}})
+    for verb in ("Assassinate", "Coup"):
+        if coins < COSTS[verb]:
+            reason, data = msg("You need {coins} coins.", coins=COSTS[verb])
+            out.append({"label": verb, **({"claim": CLAIMS[verb]} if verb in CLAIMS else {}), "cost": COSTS[verb],
+                        "note": NOTES[verb], "reason": reason, "msg": {"reason": data}})
+    return out
+
+
 @game.tool(display=True)
 def show_action_menu(m: Match) -> None:
     seat = actor(m)
-    forced = " (10 or more coins: you must Coup)" if m.players[seat]["coins"] >= 10 else ""
-    prompt(m, f"Choose your action{forced}", f"Waiting for {name(m, seat)} to choose an action…")
+    forced = m.players[seat]["coins"] >= 10
+    ask = msg("Choose your action (10 or more coins: you must Coup)") if forced else msg("Choose your action")
+    prompt(m, ask, msg("Waiting for {player} to choose an action…", player=name(m, seat)),
+           about={option: about_action(m, option) for option in action_options(m, seat)},
+           unavailable=unavailable_actions(m, seat))
 
 
 @game.tool
@@ -464,23 +552,29 @@ def set_claimed_action_and_character(m: Match) -> None:
     player = m.players[seat]
     player.update(claimed_action=verb, claimed_character=claim,
                   target_player_id=turn["target_player_id"])
-    text = declaration(m)
-    m.canvas.show("text", key="declared", text=text)
-    m.announce(text, event="declare", seat=seat, action=verb, character=turn["character"],
-               coins=player["coins"])
+    template, args = declaration(m)
+    m.canvas.show("text", key="declared", text=template.format(**args), msg={"text": {"key": template, "args": args}})
+    tell(m, template, data={"event": "declare", "seat": seat, "action": verb, "character": turn["character"],
+                            "coins": player["coins"]}, **args)
 
 
-def declaration(m: Match) -> str:
-    """``Aria declares Assassinate on Blake, claiming Assassin.``"""
+def declaration(m: Match) -> tuple[str, dict[str, Any]]:
+    """``Aria declares Assassinate on Blake, claiming Assassin.``, as a template and its values."""
     verb, victim = action(m), target(m)
-    aim = f" on {m.names[victim]}" if victim is not None else ""
+    args = {"player": name(m, actor(m)), "action": verb}
+    template = "{player} declares {action}"
+    if victim is not None:
+        template += " on {target}"
+        args["target"] = m.names[victim]
+    elif verb == "Convert":
+        template += " on themselves"
     character = m.state["current_turn"]["character"]
-    claim = f", claiming {character}" if character and character != NO_DUKE else ""
     if character == NO_DUKE:
-        claim = ", claiming to hold no Duke"
-    if verb == "Convert":
-        aim = f" on {m.names[victim]}" if victim is not None else " on themselves"
-    return f"{name(m, actor(m))} declares {verb}{aim}{claim}."
+        template += ", claiming to hold no Duke"
+    elif character:
+        template += ", claiming {character}"
+        args["character"] = character
+    return template + ".", args
 
 
 @game.tool
@@ -507,7 +601,8 @@ def after_action_declaration(m: Match) -> int:
 # -- phase 4: the action's challenge window -----------------------------------------------------
 @game.tool(display=True)
 def display_declared_action(m: Match) -> None:
-    m.canvas.show("text", key="declared", text=declaration(m))
+    template, args = declaration(m)
+    m.canvas.show("text", key="declared", text=template.format(**args), msg={"text": {"key": template, "args": args}})
 
 
 @game.tool
@@ -515,9 +610,14 @@ def collect_action_challenge_responses(m: Match) -> None:
     turn = m.state["current_turn"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
-    claim = "claim to hold no Duke" if turn["character"] == NO_DUKE else turn["character"]
-    prompt(m, f"Challenge {name(m, actor(m))}'s {claim} ({turn['action']})?",
-           "Waiting for the others to challenge or pass…")
+    if turn["character"] == NO_DUKE:
+        ask = msg("Challenge {player}'s claim to hold no Duke ({action})?", player=name(m, actor(m)),
+                  action=turn["action"])
+    else:
+        ask = msg("Challenge {player}'s {character} ({action})?", player=name(m, actor(m)),
+                  character=turn["character"], action=turn["action"])
+    prompt(m, ask, msg("Waiting for the others to challenge or pass…"),
+           about={"Challenge": {"label": "Challenge", "note": "doubt the claim"}, "Pass": {"label": "Pass"}})
 
 
 @game.route(4)
@@ -542,10 +642,14 @@ def evaluate_action_claim_truth(m: Match) -> None:
     claim = m.state["current_turn"]["character"]
     truth = variants.holds(hand(m, actor(m)), claim)
     m.state["challenge"].update(challenger_id=challenger + 1, claim_true=truth)
-    what = "claim to hold no Duke" if claim == NO_DUKE else claim
-    text = f"{m.names[challenger]} challenges {name(m, actor(m))}'s {what}."
-    m.canvas.show("text", key="challenge", text=text)
-    m.announce(text, event="challenge", seat=challenger, claimant=actor(m))
+    args = {"player": m.names[challenger], "claimant": name(m, actor(m))}
+    if claim == NO_DUKE:
+        template = "{player} challenges {claimant}'s claim to hold no Duke."
+    else:
+        template = "{player} challenges {claimant}'s {character}."
+        args["character"] = claim
+    show_text(m, "challenge", template, **args)
+    tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": actor(m)}, **args)
 
 
 @game.route(5)
@@ -559,6 +663,9 @@ def after_evaluate_action_challenge(m: Match) -> int:
 def offer_proof(m: Match, character: str) -> None:
     for seat in m.targets:
         m.offer(seat, [f"Reveal {character}"])
+        prompt(m, msg("Show your {character}: the claim was true", character=character),
+               msg("Waiting for {player} to show the card…", player=m.names[seat]),
+               about={f"Reveal {character}": {"label": "Reveal", "card": character}})
 
 
 @game.tool
@@ -581,7 +688,9 @@ def update_influence_reveal_for_proof(m: Match) -> None:
     slot = next(key for key, s in m.players[seat]["influences"].items()
                 if not s["revealed"] and s["character"] == character)
     m.state["proof"].update(player_id=seat + 1, slot=slot, character=character)
-    m.announce(f"{m.names[seat]} reveals {character}: the claim was true.", event="proof", seat=seat)
+    tell(m, "{player} reveals {character}: the claim was true.", player=m.names[seat], character=character,
+         data={"event": "proof", "seat": seat,
+               "banner": {"tone": "good", "title": "The claim was true", "card": character}})
 
 
 @game.tool
@@ -592,8 +701,9 @@ def replace_proof_with_deck_card(m: Match) -> None:
     slot = m.players[seat]["influences"][proof["slot"]]
     return_to_court(m, [slot["character"]])
     slot["character"] = draw(m)
-    m.announce(f"{m.names[seat]} returns {proof['character']} to the court and draws a new card.")
-    m.announce(f"You drew {slot['character']}.", Audience.of(seat))
+    tell(m, "{player} returns {character} to the court and draws a new card.", player=m.names[seat],
+         character=proof["character"])
+    tell(m, "You drew {character}.", Audience.of(seat), character=slot["character"])
     show_hands(m)
 
 
@@ -611,9 +721,11 @@ def set_action_outcome_challenged_and_won(m: Match) -> None:
 # -- losing an influence (phases 8, 9, 17, 18, 21) -------------------------------------------------
 def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
-        m.offer(seat, [f"Lose {c}" for c in sorted(set(hand(m, seat)))])
-        prompt(m, f"Choose a card to lose ({reason})",
-               f"Waiting for {m.names[seat]} to lose an influence ({reason})…")
+        options = [f"Lose {c}" for c in sorted(set(hand(m, seat)))]
+        m.offer(seat, options)
+        prompt(m, msg("Choose a card to lose ({reason})", reason=reason),
+               msg("Waiting for {player} to lose an influence ({reason})…", player=m.names[seat], reason=reason),
+               about={option: {"label": "Lose", "card": option.removeprefix("Lose ")} for option in options})
 
 
 @game.tool
@@ -648,16 +760,24 @@ def update_player_state_after_loss(m: Match) -> None:
         lose_influence(m, seat, option.removeprefix("Lose "))
 
 
+#: The banner over a lost card, by the phase that takes it (coup.yaml's phase ids).
+LOSS_TITLES = {8: "The challenge failed", 9: "Caught bluffing", 17: "The challenge failed",
+               18: "Caught bluffing", 21: "A card is lost"}
+
+
 def lose_influence(m: Match, seat: int, character: str) -> None:
     player = m.players[seat]
     slot = next(s for s in player["influences"].values() if not s["revealed"] and s["character"] == character)
     slot["revealed"] = True
-    m.announce(f"{m.names[seat]} loses an influence: {character}.", event="lose", seat=seat)
+    title = LOSS_TITLES.get(m.phase_id, "A card is lost")
+    tell(m, "{player} loses an influence: {character}.", player=m.names[seat], character=character,
+         data={"event": "lose", "seat": seat, "banner": {"tone": "bad", "title": title, "card": character}})
     if not hand(m, seat):
         player["is_alive"] = False
         pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
         m.state["eliminated"].append(seat + 1)
-        m.announce(f"{m.names[seat]} is out of the game.")
+        tell(m, "{player} is out of the game.", player=m.names[seat],
+             data={"banner": {"tone": "bad", "title": "Eliminated"}})
     show_hands(m)
     show_board(m)
 
@@ -669,7 +789,7 @@ def set_action_outcome_challenged_and_lost(m: Match) -> None:
     refund = m.state["paid"]
     if refund and m.players[seat]["is_alive"]:  # a failed claim's cost is returned
         gain(m, seat, refund)
-        m.announce(f"{m.names[seat]} gets back the {refund} coins paid.")
+        tell(m, "{player} gets back the {coins} coins paid.", player=m.names[seat], coins=refund)
     m.state["paid"] = 0
 
 
@@ -679,7 +799,7 @@ def after_challenger_loses(m: Match) -> int:
 
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
-def offer_blocks(m: Match, waiting: str) -> None:
+def offer_blocks(m: Match, waiting: tuple[str, dict[str, Any]]) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
     characters = variants.blockers(m.options)[action(m)]
@@ -688,23 +808,29 @@ def offer_blocks(m: Match, waiting: str) -> None:
         if action(m) == "Foreign Aid" and not may_block_foreign_aid(m, seat, actor(m)):
             continue
         m.offer(seat, blocks + ["Pass"], closing=blocks)
-    prompt(m, f"Block {name(m, actor(m))}'s {action(m)} ({' or '.join(characters)})?", waiting)
+    ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
+              first=characters[0], second=characters[1]) if len(characters) == 2 else \
+        msg("Block {player}'s {action} ({character})?", player=name(m, actor(m)), action=action(m),
+            character=characters[0])
+    prompt(m, ask, waiting, about={**{f"Block {c}": {"label": "Block", "claim": c} for c in characters},
+                                   "Pass": {"label": "Pass"}})
 
 
 @game.tool
 def collect_block_responses_foreign_aid(m: Match) -> None:
-    offer_blocks(m, "Waiting for the others to block (Duke) or pass…")
+    offer_blocks(m, msg("Waiting for the others to block (Duke) or pass…"))
 
 
 @game.tool
 def prompt_target_block_assassination(m: Match) -> None:
-    offer_blocks(m, f"Waiting for {name(m, target(m))} to block (Contessa) or pass…")
+    offer_blocks(m, msg("Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m))))
 
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
-    characters = " or ".join(variants.blockers(m.options)["Steal"])
-    offer_blocks(m, f"Waiting for {name(m, target(m))} to block ({characters}) or pass…")
+    first, second = variants.blockers(m.options)["Steal"]
+    offer_blocks(m, msg("Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
+                        first=first, second=second))
 
 
 def blocked(m: Match) -> bool:
@@ -733,9 +859,11 @@ def display_block_announcement(m: Match) -> None:
     character = option.removeprefix("Block ")
     m.state["block"].update(blocker_id=seat + 1, character=character, failed=False)
     m.players[seat]["claimed_character"] = character
-    text = f"{m.names[seat]} claims {character} to block {name(m, actor(m))}'s {action(m)}."
-    m.announce(text, event="block", seat=seat, character=character)
-    m.canvas.show("text", key="block", text=text)
+    args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
+    template = "{player} claims {character} to block {actor}'s {action}."
+    tell(m, template, data={"event": "block", "seat": seat, "character": character,
+                            "banner": {"tone": "info", "title": "Blocked?", "card": character}}, **args)
+    show_text(m, "block", template, **args)
 
 
 @game.tool
@@ -743,8 +871,10 @@ def collect_block_challenge_responses(m: Match) -> None:
     block = m.state["block"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
-    prompt(m, f"Challenge {name(m, seat_of_id(block['blocker_id']))}'s {block['character']} (block)?",
-           "Waiting for the others to challenge the block or pass…")
+    prompt(m, msg("Challenge {player}'s {character} (block)?", player=name(m, seat_of_id(block["blocker_id"])),
+                  character=block["character"]),
+           msg("Waiting for the others to challenge the block or pass…"),
+           about={"Challenge": {"label": "Challenge", "note": "doubt the block"}, "Pass": {"label": "Pass"}})
 
 
 @game.route(13)
@@ -758,9 +888,10 @@ def evaluate_block_claim_truth(m: Match) -> None:
     blocker = seat_of_id(m.state["block"]["blocker_id"])
     truth = m.state["block"]["character"] in hand(m, blocker)
     m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
-    text = f"{m.names[challenger]} challenges {m.names[blocker]}'s {m.state['block']['character']}."
-    m.canvas.show("text", key="challenge", text=text)
-    m.announce(text, event="challenge", seat=challenger, claimant=blocker)
+    args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
+    show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
+    tell(m, "{player} challenges {claimant}'s {character}.", data={"event": "challenge", "seat": challenger,
+                                                                    "claimant": blocker}, **args)
 
 
 @game.route(14)
@@ -771,7 +902,7 @@ def after_evaluate_block_challenge(m: Match) -> int:
 @game.tool
 def mark_block_failed(m: Match) -> None:
     m.state["block"]["failed"] = True
-    m.announce(f"The block fails: {name(m, actor(m))}'s {action(m)} goes ahead.")
+    tell(m, "The block fails: {player}'s {action} goes ahead.", player=name(m, actor(m)), action=action(m))
 
 
 @game.route(18)
@@ -782,9 +913,9 @@ def after_blocker_loses(m: Match) -> int:
 @game.tool
 def set_action_outcome_blocked(m: Match) -> None:
     m.players[actor(m)]["last_action_outcome"] = "blocked"
-    text = f"{name(m, actor(m))}'s {action(m)} is blocked."
-    m.canvas.show("text", key="outcome", text=text)
-    m.announce(text)
+    show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
+    tell(m, "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m),
+         data={"banner": {"tone": "info", "title": "Blocked"}})
 
 
 # -- phase 20: effects ---------------------------------------------------------------------------------------
@@ -797,21 +928,27 @@ def apply_action_effects(m: Match) -> None:
     seat, verb, victim = actor(m), action(m), target(m)
     if verb in INCOME:
         gain(m, seat, INCOME[verb])
-        text = f"{m.names[seat]} takes {INCOME[verb]} coin{'s' if INCOME[verb] > 1 else ''}."
+        template = "{player} takes {coins} coins." if INCOME[verb] > 1 else "{player} takes {coins} coin."
+        args: dict[str, Any] = {"player": m.names[seat], "coins": INCOME[verb]}
     elif verb == "Steal" and victim is not None:
         # A target who died during the turn has returned its coins: nothing is left to take.
         taken = min(2, m.players[victim]["coins"]) if m.players[victim]["is_alive"] else 0
         m.players[victim]["coins"] -= taken
         m.players[seat]["coins"] += taken
-        text = f"{m.names[seat]} steals {taken} coin{'' if taken == 1 else 's'} from {m.names[victim]}."
+        template = "{player} steals {coins} coin from {target}." if taken == 1 else \
+            "{player} steals {coins} coins from {target}."
+        args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
     elif verb in ("Convert", "Embezzle"):
         from .reformation import convert, embezzle  # noqa: PLC0415
 
-        text = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
+        template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
+        show_text(m, "outcome", template, **args)
+        show_board(m)
+        return
     else:
         return
-    m.canvas.show("text", key="outcome", text=text)
-    m.announce(text)
+    show_text(m, "outcome", template, **args)
+    tell(m, template, **args)
     show_board(m)
 
 
@@ -836,8 +973,12 @@ def deal_exchange_cards_to_player(m: Match) -> None:
     count = exchange_draw(m)
     drawn = [draw(m) for _ in range(count)]
     m.state["exchange"]["drawn"] = drawn
-    m.announce(f"{m.names[seat]} draws {count} card{'s' if count > 1 else ''} from the court.")
-    m.announce(f"You drew {' and '.join(drawn)}.", Audience.of(seat))
+    if count == 1:
+        tell(m, "{player} draws 1 card from the court.", player=m.names[seat])
+        tell(m, "You drew {first}.", Audience.of(seat), first=drawn[0])
+    else:
+        tell(m, "{player} draws 2 cards from the court.", player=m.names[seat])
+        tell(m, "You drew {first} and {second}.", Audience.of(seat), first=drawn[0], second=drawn[1])
     m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
                   cards=hand(m, seat) + drawn, title="Choose the cards to keep")
 
@@ -856,9 +997,15 @@ def keep_options(cards: list[str], keep: int) -> list[str]:
 @game.tool
 def prompt_exchange_selection(m: Match) -> None:
     for seat in m.targets:
-        m.offer(seat, keep_options(hand(m, seat) + m.state["exchange"]["drawn"], len(hand(m, seat))))
-        prompt(m, f"Keep {len(hand(m, seat))} of these cards",
-               f"Waiting for {m.names[seat]} to exchange with the court…")
+        pool = hand(m, seat) + m.state["exchange"]["drawn"]
+        options = keep_options(pool, len(hand(m, seat)))
+        m.offer(seat, options)
+        ask = msg("Keep {count} of these cards", count=len(hand(m, seat))) if len(hand(m, seat)) > 1 else \
+            msg("Keep 1 of these cards")
+        prompt(m, ask, msg("Waiting for {player} to exchange with the court…", player=m.names[seat]),
+               choose={"count": len(hand(m, seat)), "from": pool},
+               about={option: {"label": "Keep", "cards": option.removeprefix("Keep ").split(", ")}
+                      for option in options})
 
 
 @game.tool
@@ -892,7 +1039,10 @@ def finalize_exchange_and_shuffle(m: Match) -> None:
     return_to_court(m, returned)
     m.canvas.delete("exchange")
     show_hands(m)
-    m.announce(f"{m.names[seat]} returns {len(returned)} card{'s' if len(returned) > 1 else ''} to the court.")
+    if len(returned) == 1:
+        tell(m, "{player} returns 1 card to the court.", player=m.names[seat])
+    else:
+        tell(m, "{player} returns 2 cards to the court.", player=m.names[seat])
 
 
 @game.tool
@@ -950,16 +1100,18 @@ def reset_turn_fields(m: Match) -> None:
 @game.tool(display=True)
 def display_turn_order(m: Match) -> None:
     order = [m.names[s] for s in living(m)]
-    m.canvas.show("text", key="order", text="Turn order: " + " → ".join(order), tone="muted")
+    show_text(m, "order", "Turn order: {players}", tone="muted", players=order)
 
 
 # -- phase 99: game over ----------------------------------------------------------------------------------------------------
 @game.tool(display=True)
 def display_winner(m: Match) -> None:
     winner = m.winners[0] if m.winners else None
-    m.canvas.show("result", key="result", title=f"{name(m, winner)} wins!",
-                  text="The last player with influence.", winners=[name(m, winner)])
-    m.announce(f"{name(m, winner)} wins the game.")
+    title, data = msg("{player} wins!", player=name(m, winner))
+    m.canvas.show("result", key="result", title=title, text="The last player with influence.",
+                  winners=[name(m, winner)], msg={"title": data, "text": {"key": "The last player with influence.",
+                                                                           "args": {}}})
+    tell(m, "{player} wins the game.", player=name(m, winner))
 
 
 @game.tool(display=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Audience, Match
-from .rules import draw, game, hand, in_play, living, prompt, show_board, show_hands
+from .rules import draw, game, hand, in_play, living, msg, prompt, show_board, show_hands, show_text, tell
 from .variants import reformation
 
 
@@ -45,19 +45,18 @@ def prepare_sets(m: Match) -> None:
 # -- phase 35: keep a card of your set ------------------------------------------------------------
 @game.tool(display=True)
 def display_two_player_setup(m: Match) -> None:
-    m.canvas.show("text", key="setup", text=(
-        "Official two-player set-up: keep one card of your set (the other four are set aside, "
-        "unseen), then you are dealt a second card from the court."))
+    show_text(m, "setup", "Official two-player set-up: keep one card of your set (the other four are set aside, "
+                          "unseen), then you are dealt a second card from the court.")
     for seat, cards in m.state["sets"].items():
-        m.canvas.show("text", Audience.of(int(seat)), key=f"set-{seat}",
-                      text=f"Your set: {', '.join(cards)}. Keep one card.")
+        show_text(m, f"set-{seat}", "Your set: {cards}. Keep one card.", Audience.of(int(seat)), cards=list(cards))
 
 
 @game.tool
 def prompt_keep_from_set(m: Match) -> None:
     for seat in m.targets:
         m.offer(seat, [f"Keep {c}" for c in sorted(m.state["sets"][str(seat)])])
-    prompt(m, "Keep one card of your set", "Waiting for the players to keep a card…")
+    prompt(m, msg("Keep one card of your set"), msg("Waiting for the players to keep a card…"),
+           about={f"Keep {c}": {"label": "Keep", "card": c} for c in in_play(m)})
 
 
 @game.tool
@@ -72,9 +71,10 @@ def deal_from_sets(m: Match) -> None:
         slots["1"]["character"] = kept
         slots["2"]["character"] = draw(m)
     m.state["sets"] = {}
-    m.announce("Each player keeps a card of their set, sets the other four aside and is dealt a second card.")
+    tell(m, "Each player keeps a card of their set, sets the other four aside and is dealt a second card.")
     for seat in range(2):
-        m.announce(f"Your influences: {' and '.join(hand(m, seat))}.", Audience.of(seat))
+        first, second = hand(m, seat)
+        tell(m, "Your influences: {first} and {second}.", Audience.of(seat), first=first, second=second)
         m.canvas.delete(f"set-{seat}")
     show_hands(m)
     show_board(m)

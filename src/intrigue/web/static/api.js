@@ -1,5 +1,7 @@
 // HTTP helpers for the lobby routes of docs/protocol.md, and the seat token store.
 
+import {t} from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -18,7 +20,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;
   try {
@@ -65,9 +67,17 @@ export function saveName(name) {
   localStorage.setItem("intrigue:name", name);
 }
 
-/** "Bot · heuristic:bold" for a bot seat, "" for a human. */
-export function botLabel(bot) {
-  return bot ? `Bot · ${bot}` : "";
+/**
+ * A bot seat in words: "bot · hard" (with its style when it has one: "bot · normal, bold").
+ * `kinds` is GET /api/bots, which gives each kind's difficulty (easy, normal, hard).
+ */
+export function botWords(spec, kinds = []) {
+  if (!spec) return "";
+  const [kind, personality] = String(spec).split(":");
+  const known = kinds.find((k) => k.kind === kind);
+  const difficulty = t(`difficulty.${(known && known.difficulty) || "normal"}`);
+  const style = personality ? t(`personality.${personality}`) : null;
+  return t(style ? "bot.labelstyle" : "bot.label", {difficulty, style});
 }
 
 export function roomCodeFromPath(prefix) {

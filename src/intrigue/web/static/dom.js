@@ -10,7 +10,7 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key === "class") {
       node.className = value;
     } else if (key === "dataset") {
-      for (const [k, v] of Object.entries(value)) node.dataset[k] = v;
+      for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) node.dataset[k] = v;
     } else if (key === "style" && typeof value === "object") {
       for (const [k, v] of Object.entries(value)) node.style.setProperty(k, v);
     } else if (value === true) {

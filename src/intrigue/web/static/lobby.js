@@ -1,22 +1,42 @@
 // The lobby: list games and open rooms, create a room, join one.
 
 import {h, fill, $, toast} from "./dom.js";
-import {api, saveToken, savedName, saveName, botLabel} from "./api.js";
+import {api, saveToken, savedName, saveName, botWords} from "./api.js";
+import {gameTable, gameText, hasString, setupI18n, t} from "./i18n.js";
+import {setupTools} from "./prefs.js";
+import {openSheet} from "./sheet.js";
 
-const lobby = {games: [], bots: []};
+const lobby = {games: [], bots: [], tables: {}};
 
 function humanize(key) {
   const words = key.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** An option's name: the client's own (timers), else the game's catalog, else the key in words. */
+function optionName(game, key) {
+  if (hasString(`lobbyoption.${key}`)) return t(`lobbyoption.${key}`);
+  const table = lobby.tables[game.id];
+  return table && table.messages[key] ? table.messages[key] : humanize(key);
+}
+
+function title(game) {
+  return gameText(lobby.tables[game.id], game.title);
+}
+
+function summary(game) {
+  return game.summary ? gameText(lobby.tables[game.id], game.summary) : "";
+}
+
 function selectedGame() {
   return lobby.games.find((g) => g.id === $("#game").value);
 }
 
-/** Bot kinds that can play `game` (a kind without a `games` list plays any game). */
+/** Bot kinds that can play `game` (a kind without a `games` list plays any game), easiest first. */
 function botKinds(game) {
-  return lobby.bots.filter((b) => !b.games || !game || b.games.includes(game.id));
+  const order = {easy: 0, normal: 1, hard: 2};
+  return lobby.bots.filter((b) => !b.games || !game || b.games.includes(game.id))
+    .sort((a, b) => (order[a.difficulty] ?? 1) - (order[b.difficulty] ?? 1));
 }
 
 function addBotRow() {
@@ -25,21 +45,22 @@ function addBotRow() {
   if (!kinds.length) return;
   const rows = $("#bots");
   const index = rows.children.length + 1;
-  const kind = h("select", {class: "bot-kind", "aria-label": `Bot ${index} kind`},
-    kinds.map((b) => h("option", {value: b.kind}, b.kind)));
-  const personality = h("select", {class: "bot-personality", "aria-label": `Bot ${index} personality`});
+  const kind = h("select", {class: "bot-kind", "aria-label": t("lobby.botkind", {n: index})},
+    kinds.map((b) => h("option", {value: b.kind}, hasString(`botkind.${b.kind}`)
+      ? t(`botkind.${b.kind}`) : botWords(b.kind, lobby.bots))));
+  const personality = h("select", {class: "bot-personality", "aria-label": t("lobby.botstyle", {n: index})});
   const refresh = () => {
     const bot = lobby.bots.find((b) => b.kind === kind.value);
     const options = (bot && bot.personalities) || [];
-    fill(personality, h("option", {value: ""}, options.length ? "any personality" : "—"),
-      options.map((p) => h("option", {value: p}, p)));
+    fill(personality, h("option", {value: ""}, options.length ? t("lobby.anystyle") : "—"),
+      options.map((p) => h("option", {value: p}, t(`personality.${p}`))));
     personality.disabled = !options.length;
   };
   kind.addEventListener("change", refresh);
   refresh();
   rows.appendChild(h("li", {class: "bot-row"}, kind, personality,
-    h("button", {type: "button", class: "quiet", "aria-label": `Remove bot ${index}`,
-      onclick: (event) => { event.currentTarget.closest("li").remove(); }}, "Remove")));
+    h("button", {type: "button", class: "quiet", "aria-label": t("lobby.removebot", {n: index}),
+      onclick: (event) => { event.currentTarget.closest("li").remove(); }}, t("lobby.remove"))));
 }
 
 function renderOptions() {
@@ -53,21 +74,22 @@ function renderOptions() {
   fill(box, Object.entries(game.options || {}).map(([key, fallback]) => {
     const value = key in typed && typeof typed[key] === typeof fallback ? typed[key] : fallback;
     const id = `opt-${key}`;
+    const name = optionName(game, key);
     if (typeof value === "boolean") {
       return h("label", {class: "check"}, h("input", {id, type: "checkbox", dataset: {option: key, type: "bool"}, checked: value}),
-        ` ${humanize(key)}`);
+        ` ${name}`);
     }
     const timer = key.endsWith("_timer");
     if (typeof value === "number" || value === null || timer) {
       return h("div", {class: "option-field"},
-        h("label", {for: id}, humanize(key) + (timer ? " (seconds)" : "")),
+        h("label", {for: id}, timer ? t("lobby.seconds", {name}) : name),
         h("input", {id, type: "number", min: timer ? "1" : null, step: "1", value: value === null ? "" : value,
-          placeholder: timer ? (isPrivate ? "off" : "required") : "",
+          placeholder: timer ? t(isPrivate ? "lobby.off" : "lobby.required") : "",
           dataset: {option: key, type: "number"}}),
-        timer && isPrivate ? h("span", {class: "muted small"}, "Leave empty for no timer.") : null);
+        timer && isPrivate ? h("span", {class: "muted small"}, t("lobby.notimer")) : null);
     }
     return h("div", {class: "option-field"},
-      h("label", {for: id}, humanize(key)),
+      h("label", {for: id}, name),
       h("input", {id, type: "text", value: String(value), dataset: {option: key, type: "text"}}));
   }));
 }
@@ -80,7 +102,7 @@ function onGameChange() {
   seats.max = game.max_players;
   const current = Number(seats.value) || 4;
   seats.value = Math.min(game.max_players, Math.max(game.min_players, current));
-  $("#game-summary").textContent = `${game.min_players}–${game.max_players} players. ${game.summary || ""}`;
+  $("#game-summary").textContent = `${t("lobby.players", {min: game.min_players, max: game.max_players})} ${summary(game)}`;
   fill($("#bots"));
   renderOptions();
 }
@@ -117,7 +139,7 @@ async function createRoom(event) {
     saveToken(created.room, created.token);
     location.href = created.url || `/room/${created.room}`;
   } catch (err) {
-    toast(`Could not create the room: ${err.message}`);
+    toast(t("lobby.cannotcreate", {error: err.message}));
     button.disabled = false;
   }
 }
@@ -127,40 +149,48 @@ async function refreshRooms() {
   try {
     rooms = await api("GET", "/api/rooms");
   } catch (err) {
-    fill($("#rooms"), h("li", {class: "muted"}, `Rooms unavailable: ${err.message}`));
+    fill($("#rooms"), h("li", {class: "muted"}, t("lobby.roomsunavailable", {error: err.message})));
     return;
   }
   if (!rooms.length) {
-    fill($("#rooms"), h("li", {class: "muted"}, "No open rooms. Create one!"));
+    fill($("#rooms"), h("li", {class: "muted"}, t("lobby.norooms")));
     return;
   }
   fill($("#rooms"), rooms.map((room) => {
     const taken = room.seats.filter((s) => s.name !== null || s.bot);
-    const people = taken.map((s) => (s.bot ? `${s.name} (${botLabel(s.bot)})` : s.name)).join(", ");
+    const people = taken.map((s) => (s.bot ? `${s.name} (${botWords(s.bot, lobby.bots)})` : s.name)).join(", ");
+    const game = lobby.games.find((g) => g.id === room.game);
     return h("li", {class: "room-item", dataset: {room: room.room}},
       h("div", {},
-        h("strong", {}, `${room.title || room.game} · ${room.room}`),
-        h("span", {class: `badge status-${room.status}`}, room.status),
-        h("p", {class: "muted small"}, `${taken.length}/${room.seats.length} seated: ${people || "nobody yet"}`)),
+        h("strong", {}, `${game ? title(game) : room.title || room.game} · ${room.room}`),
+        h("span", {class: `badge status-${room.status}`}, t(`status.${room.status}`)),
+        h("p", {class: "muted small"}, t("lobby.seated", {n: taken.length, total: room.seats.length,
+          people: people || t("lobby.nobody")}))),
       h("a", {class: "button", href: `/room/${encodeURIComponent(room.room)}`},
-        room.status === "waiting" && taken.length < room.seats.length ? "Join" : "Watch"));
+        room.status === "waiting" && taken.length < room.seats.length ? t("lobby.join") : t("lobby.watch")));
   }));
 }
 
 async function start() {
+  await setupI18n();
+  setupTools($("#tools"));
   $("#name").value = savedName();
   try {
     [lobby.games, lobby.bots] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/bots")]);
   } catch (err) {
-    toast(`The server is not answering: ${err.message}`);
+    toast(t("lobby.noserver", {error: err.message}));
     return;
   }
-  fill($("#game"), lobby.games.map((g) => h("option", {value: g.id}, g.title)));
+  const tables = await Promise.all(lobby.games.map((g) => gameTable(g.id)));
+  lobby.games.forEach((g, i) => { lobby.tables[g.id] = tables[i]; });
+  fill($("#game"), lobby.games.map((g) => h("option", {value: g.id}, title(g))));
   fill($("#games"), lobby.games.map((g) =>
-    h("li", {}, h("strong", {}, g.title), ` ${g.min_players}–${g.max_players} players. `,
-      h("span", {class: "muted"}, g.summary || ""), " ",
+    h("li", {}, h("strong", {}, title(g)), ` ${t("lobby.players", {min: g.min_players, max: g.max_players})} `,
+      h("span", {class: "muted"}, summary(g)), " ",
+      h("button", {type: "button", class: "link", dataset: {rules: g.id},
+        onclick: () => openSheet(lobby.tables[g.id], title(g))}, t("lobby.rules")), " ",
       h("a", {href: `/api/games/${encodeURIComponent(g.id)}/graph.svg`, target: "_blank", rel: "noopener"},
-        "phase graph"))));
+        t("lobby.graph")))));
   onGameChange();
   $("#game").addEventListener("change", onGameChange);
   $("#private").addEventListener("change", renderOptions);

@@ -1,88 +1,76 @@
 // Renders an observation's UI components generically (docs/protocol.md, "UI components").
-// Used live by the room page and read-only by the replay page. No game-specific code:
-// a game shows itself through the component kinds below.
+// Used live by the room page and read-only by the replay page. No game-specific code: a
+// game shows itself through the component kinds below and its table data (art, words).
 
 import {h, fill} from "./dom.js";
-import {cardColour} from "./cards.js";
+import {card, cardColour, playerColour, playerName, term} from "./cards.js";
+import {decisionPanel} from "./decision.js";
+import {gameText, gameWord, listOf, t} from "./i18n.js";
+import {icon} from "./art.js";
+import {colourNames} from "./events.js";
 
-/**
- * A card: `label` null is face down. `secret` marks a card face down to the others
- * that this viewer may see (their own hand, or any hand in a fully revealed replay).
- */
-export function card(label, {lost = false, secret = false, yours = false} = {}) {
-  const classes = ["card", label === null ? "down" : "up"];
-  if (lost) classes.push("lost");
-  if (secret) classes.push("secret");
-  const attrs = {class: classes.join(" "), dataset: {card: label === null ? "hidden" : label}};
-  if (label === null) {
-    return h("li", {...attrs, "aria-label": "face-down card"}, h("span", {class: "card-back", "aria-hidden": "true"}));
-  }
-  attrs.style = {"--card": cardColour(label)};
-  const note = lost ? "lost" : secret ? (yours ? "only you" : "hidden") : null;
-  return h("li", {...attrs, "aria-label": note ? `${label} (${note})` : label},
-    h("span", {class: "card-label"}, label),
-    note ? h("span", {class: "card-note"}, note) : null);
+export {card};
+
+const KNOWN = new Set(["phase", "turn", "text", "board", "hand", "options", "character_card", "result", "timer"]);
+
+/** Context shared by the pieces of one render. */
+function context(view, ctx) {
+  const names = new Set(view.players || []);
+  const seatOf = (name) => Math.max(0, (view.players || []).indexOf(name));
+  return {...ctx, table: ctx.table || {messages: {}}, names, seatOf, you: view.you};
 }
 
-function playerBoard(row, view, hands) {
-  const you = view.you !== null && row.name === view.you;
-  const classes = ["player"];
-  if (row.active) classes.push("active");
-  if (!row.alive) classes.push("out");
-  if (you) classes.push("you");
-  // The board is public, so it shows hidden cards face down; a hand component this viewer
-  // may see (their own; every hand in a revealed replay) says what they are, in order.
-  const hand = hands.find((c) => c.player === row.name && !c.title);
-  const secret = hand ? [...(hand.cards || [])] : [];
-  const cards = (row.cards || []).map((c) => {
-    if (c.label === null && secret.length) return card(secret.shift(), {secret: true, yours: you});
-    return card(c.label, {lost: c.lost});
-  });
-  return h("article", {class: classes.join(" "), dataset: {player: row.name}, "aria-label": `${row.name}${row.alive ? "" : " (out)"}`},
-    h("header", {class: "player-head"},
-      h("span", {class: "player-name"}, row.name),
-      you ? h("span", {class: "badge badge-you"}, "you") : null,
-      row.active ? h("span", {class: "badge badge-turn"}, "turn") : null,
-      row.alive ? null : h("span", {class: "badge badge-out"}, "out")),
-    (row.stats || []).length
-      ? h("dl", {class: "stats"}, (row.stats || []).map((s) =>
-          h("div", {class: "stat", dataset: {stat: s.label}}, h("dt", {}, s.label), h("dd", {}, String(s.value)))))
+function text(c, field, x) {
+  return gameText(x.table, c[field], c.msg && c.msg[field], x.names);
+}
+
+function indicators(view, byKind, x) {
+  const phase = byKind("phase")[0];
+  const turn = byKind("turn")[0];
+  const turnName = turn ? turn.player : null;
+  const phaseName = (phase && phase.name) || (view.phase && view.phase.name) || "";
+  return h("div", {class: "indicators"},
+    h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
+    turnName && !view.over
+      ? h("p", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
+          turnName === view.you ? t("turn.yours") : colourNames(t("turn.of", {player: turnName}), view))
       : null,
-    cards.length ? h("ul", {class: "cards", "aria-label": `${row.name}'s cards`}, cards) : null,
-    (row.tags || []).length ? h("ul", {class: "tags"}, row.tags.map((t) => h("li", {class: "tag"}, t))) : null,
-    (row.table || []).length
-      ? h("ul", {class: "table-cards", "aria-label": "on the table"}, row.table.map((t) => card(t)))
-      : null);
+    x.phaseTimer || null);
 }
 
-function handView(component, view) {
-  const lost = component.lost || [];
-  return h("section", {class: "hand", dataset: {kind: "hand", player: component.player || ""}},
-    h("h3", {}, component.title || (component.player ? `${component.player}'s hand` : "Hand")),
-    component.text ? h("p", {class: "muted"}, component.text) : null,
-    h("ul", {class: "cards big"},
-      (component.cards || []).map((c) => card(c, {secret: true, yours: component.player === view.you})),
-      lost.map((c) => card(c, {lost: true}))));
+function winnersLine(winners, x) {
+  if (!winners || !winners.length) return null;
+  return h("p", {class: "winners"}, t(winners.length > 1 ? "result.winners" : "result.winner"), " ",
+    winners.map((name, i) => [i ? ", " : "", playerName(name, x.seatOf(name), "strong")]));
 }
 
-function optionButtons(options, onChoose) {
-  // Options sharing a first word ("Steal Blake", "Steal Casey") sit on a row of their own;
-  // the others share the first row.
-  const groups = new Map();
-  for (const option of options) {
-    const word = option.split(" ")[0];
-    if (!groups.has(word)) groups.set(word, []);
-    groups.get(word).push(option);
+function results(view, byKind, x) {
+  const finals = byKind("result").filter(() => view.over).map((r) =>
+    h("section", {class: "result", dataset: {kind: "result"}},
+      h("h2", {}, r.title ? text(r, "title", x) : t("result.over")),
+      r.text && !(r.roles || []).length ? h("p", {}, text(r, "text", x)) : null,
+      (r.roles || []).length ? h("ul", {class: "roles"}, r.roles.map((row) =>
+        h("li", {}, playerName(row.player, x.seatOf(row.player), "strong"), " ", term(x.table, row.role)))) : null,
+      winnersLine(r.winners && r.winners.length ? r.winners : view.winners, x)));
+  if (view.over && !finals.length) {
+    finals.push(h("section", {class: "result", dataset: {kind: "result"}},
+      h("h2", {}, t("result.over")), winnersLine(view.winners, x) || h("p", {class: "winners"}, t("result.nowinner"))));
   }
-  const singles = [...groups.values()].filter((g) => g.length === 1).flat();
-  const rows = [singles, ...[...groups.values()].filter((g) => g.length > 1)].filter((g) => g.length);
-  return h("div", {class: "options", role: "group", "aria-label": "Your options"},
-    rows.map((group) => h("div", {class: "option-row"},
-      group.map((option) => h("button", {
-        type: "button", class: "option", dataset: {option},
-        disabled: !onChoose,
-        onclick: onChoose ? (event) => onChoose(option, event.currentTarget) : null,
-      }, option)))));
+  // Before the end a result is an interim outcome (the same tool shows both).
+  const interim = byKind("result").filter(() => !view.over && (byKind("result")[0].title || byKind("result")[0].text)).map((r) =>
+    h("section", {class: "interim", dataset: {kind: "interim-result"}},
+      r.title ? h("h3", {}, text(r, "title", x)) : null, r.text ? h("p", {}, text(r, "text", x)) : null));
+  return [finals, interim];
+}
+
+function texts(byKind, x) {
+  const lines = byKind("text").filter((c) => c.text).map((c) =>
+    h("p", {class: `line tone-${c.tone || "plain"}`, dataset: {kind: "text"}}, text(c, "text", x)));
+  const RECENT = 5;
+  if (lines.length <= RECENT + 2) return h("div", {class: "texts"}, lines);
+  return h("div", {class: "texts"},
+    h("details", {class: "older"}, h("summary", {}, t("texts.earlier", {n: lines.length - RECENT})), lines.slice(0, -RECENT)),
+    lines.slice(-RECENT));
 }
 
 /** Board rows in seat order starting with yours, so the table reads around from you. */
@@ -91,131 +79,190 @@ function fromYou(rows, you) {
   return at <= 0 ? rows : [...rows.slice(at), ...rows.slice(0, at)];
 }
 
-function winnersLine(winners) {
-  if (!winners || !winners.length) return null;
-  return h("p", {class: "winners"}, `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}`);
+function statValue(stat, x) {
+  const value = stat.value;
+  return typeof value === "string" ? gameWord(x.table, value, x.names) : String(value);
+}
+
+function playerTile(row, view, x, extras) {
+  const you = view.you !== null && row.name === view.you;
+  const index = x.seatOf(row.name);
+  const classes = ["player"];
+  if (row.active && !view.over) classes.push("active");
+  if (!row.alive) classes.push("out");
+  if (you) classes.push("you");
+  const waiting = !view.over && (view.waiting || []).includes(row.name);
+  // Your own unrevealed cards are shown once, big, in your hand below: not again here.
+  const mineShownBelow = you && x.myHandShown;
+  const secret = [...(extras.secret || [])];
+  const before = x.previousCards.get(row.name) || [];
+  const cards = (row.cards || []).flatMap((c, i) => {
+    if (mineShownBelow && c.label === null) return [];
+    const turning = c.label !== null && before[i] === null;
+    if (c.label === null && secret.length) return [card(x.table, secret.shift(), {secret: true, yours: you})];
+    return [card(x.table, c.label, {lost: c.lost, turning})];
+  });
+  const tags = row.tags || [];
+  return h("article", {class: classes.join(" "), dataset: {player: row.name}, style: {"--pc": playerColour(index)},
+    "aria-label": [row.name, you ? t("badge.you") : null, row.active && !view.over ? t("badge.turn") : null,
+      row.alive ? null : t("badge.out")].filter(Boolean).join(", ")},
+    h("header", {class: "player-head"},
+      h("span", {class: "swatch", "aria-hidden": "true"}),
+      h("span", {class: "player-name"}, row.name),
+      you ? h("span", {class: "badge badge-you"}, t("badge.you")) : null,
+      row.active && !view.over ? h("span", {class: "badge badge-turn"}, t("badge.turn")) : null,
+      waiting && !row.active ? h("span", {class: "badge badge-wait"}, t("badge.deciding")) : null,
+      row.alive ? null : h("span", {class: "badge badge-out"}, t("badge.out"))),
+    (row.stats || []).length
+      ? h("dl", {class: "stats"}, row.stats.map((s) =>
+          h("div", {class: "stat", dataset: {stat: s.label}},
+            h("dt", {}, gameWord(x.table, s.label)), h("dd", {}, statValue(s, x)))))
+      : null,
+    cards.length ? h("ul", {class: "cards", "aria-label": t("board.cards", {player: row.name})}, cards) : null,
+    tags.length || (extras.roles || []).length
+      ? h("div", {class: "tags"}, tags.map((tag) => term(x.table, tag, {names: x.names})),
+          (extras.roles || []).map((c) => h("span", {class: "tag role", title: text(c, "text", x)},
+            (x.table.art || {})[c.title] ? icon(x.table.art[c.title]) : null, text(c, "title", x))))
+      : null,
+    (row.table || []).length
+      ? h("ul", {class: "table-cards", "aria-label": t("board.inplay")}, row.table.map((c) =>
+          h("li", {}, term(x.table, c, {className: "in-play"}))))
+      : null);
+}
+
+function handSection(component, view, x, title) {
+  const lost = component.lost || [];
+  const yours = component.player === view.you;
+  return h("section", {class: "hand" + (yours ? " my-hand" : ""), dataset: {kind: "hand", player: component.player || ""}},
+    h("h3", {}, title),
+    component.text ? h("p", {class: "muted"}, text(component, "text", x)) : null,
+    (component.cards || []).length || lost.length ? h("ul", {class: "cards big"},
+      (component.cards || []).map((c) => card(x.table, c, {secret: true, yours})),
+      lost.map((c) => card(x.table, c, {lost: true}))) : null);
+}
+
+function sameMultiset(a, b) {
+  return a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
 }
 
 /**
- * The option buttons, reused from the previous render when the same decision offers the
- * same options: a view that arrives between a press and its release must not swallow the click.
- */
-function keptButtons(root, options, onChoose, decision) {
-  const key = JSON.stringify([decision.phase, decision.kind, options, Boolean(onChoose)]);
-  const previous = root.querySelector(":scope > .decision .options");
-  if (previous && previous.dataset.key === key && !previous.querySelector(".chosen")) return previous;
-  const node = optionButtons(options, onChoose);
-  node.dataset.key = key;
-  return node;
-}
-
-/**
- * Fill `root` with the view. `ctx.onChoose(option, button)` makes option buttons live
- * (absent on replays); `ctx.countdown` is an element to put in the decision panel.
+ * Fill `root` with the view. ctx: `table` (the game's table data), `onChoose(option, button)`
+ * (absent on replays), `countdown` (an element for the decision panel), `timer` (the view
+ * message's timer), `previous` (the previous view, to turn over newly revealed cards).
  */
 export function renderView(root, view, ctx = {}) {
+  const x = context(view, ctx);
   const components = view.components || [];
   const byKind = (kind) => components.filter((c) => c.kind === kind);
-  const known = new Set(["phase", "turn", "text", "board", "hand", "options", "character_card", "result", "timer"]);
-
-  const phase = byKind("phase")[0];
-  const turn = byKind("turn")[0];
-  const turnName = turn ? turn.player : null;
-  const indicators = h("div", {class: "indicators"},
-    h("span", {class: "phase", dataset: {kind: "phase"}},
-      h("span", {class: "muted"}, "Phase "), (phase && phase.name) || (view.phase && view.phase.name) || ""),
-    turnName && !view.over
-      ? h("span", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
-          turnName === view.you ? "Your turn" : `${turnName}'s turn`)
-      : null);
-
-  // A result is the winner banner once the match is over; before that (a game may show
-  // interim outcomes with the same tool) it is a plain notice among the texts.
-  const results = byKind("result").filter(() => view.over).map((r) =>
-    h("section", {class: "result", dataset: {kind: "result"}, role: "status"},
-      h("h2", {}, r.title || "Game over"),
-      r.text ? h("p", {}, r.text) : null,
-      winnersLine(r.winners && r.winners.length ? r.winners : view.winners)));
-  const interim = byKind("result").filter(() => !view.over).map((r) =>
-    h("section", {class: "interim", dataset: {kind: "interim-result"}},
-      h("h3", {}, r.title || ""), r.text ? h("p", {}, r.text) : null));
-  if (view.over && !results.length) {
-    results.push(h("section", {class: "result", dataset: {kind: "result"}, role: "status"},
-      h("h2", {}, "Game over"),
-      winnersLine(view.winners) || h("p", {class: "winners"}, "No winner")));
-  }
-
-  // Text lines: the latest few in full, older ones folded away.
-  const lines = byKind("text").map((t) =>
-    h("p", {class: `line tone-${t.tone || "plain"}`, dataset: {kind: "text"}}, t.text));
-  const RECENT = 6;
-  const texts = lines.length > RECENT + 2
-    ? [h("details", {class: "older"}, h("summary", {}, `${lines.length - RECENT} earlier lines`), lines.slice(0, -RECENT)),
-       lines.slice(-RECENT)]
-    : lines;
-  const characters = byKind("character_card").map((c) =>
-    h("section", {class: "character", dataset: {kind: "character_card"}, style: {"--card": cardColour(c.title || "")}},
-      h("h3", {}, c.title || ""),
-      c.player ? h("p", {class: "muted"}, c.player) : null,
-      h("p", {}, c.text || "")));
-
-  // The decision panel: the prompt, the countdown and this seat's options.
-  const decision = view.decision;
-  const options = (decision && decision.options) || [];
-  const prompt = byKind("options")[0];
-  let panel = null;
-  if (options.length) {
-    panel = h("section", {class: "decision mine", dataset: {kind: "options"}, "aria-label": "Your decision"},
-      h("div", {class: "decision-head"},
-        h("h2", {}, (prompt && prompt.prompt) || "Your choice"), ctx.countdown || null),
-      keptButtons(root, options, ctx.onChoose, decision));
-  } else if (!view.over && (view.waiting || []).length) {
-    panel = h("section", {class: "decision", "aria-label": "Waiting"},
-      h("div", {class: "decision-head"},
-        h("p", {class: "waiting"}, `Waiting for ${view.waiting.join(", ")}`), ctx.countdown || null));
-  }
-
   const hands = byKind("hand");
+  // Which cards were face down before, per player, so a revealed one turns over.
+  x.previousCards = new Map();
+  if (ctx.previous && ctx.previous.version < view.version) {
+    for (const board of (ctx.previous.components || []).filter((c) => c.kind === "board")) {
+      for (const row of board.players || []) x.previousCards.set(row.name, (row.cards || []).map((c) => c.label));
+    }
+  }
+  const myHand = hands.find((c) => c.player === view.you && view.you !== null);
+  x.myHandShown = Boolean(myHand && (myHand.cards || []).length);
+  x.myHand = myHand ? myHand.cards || [] : [];
+  x.phaseTimer = ctx.timer && ctx.timer.kind === "phase" && !(view.decision && (view.decision.options || []).length)
+    ? ctx.countdown : null;
+
+  // The decision panel: the first options component this seat sees gives the prompt.
+  const promptComponent = byKind("options")[0] || null;
+  const previousPanel = root.querySelector(":scope .decision.mine");
+  let panel = decisionPanel(view, {...x, prompt: promptComponent}, previousPanel);
+  const choose = promptComponent && promptComponent.choose ? promptComponent.choose.from || [] : null;
+  if (!panel && !view.over && (view.waiting || []).length) {
+    // Contract: waiting may name more players than are acting (a secret decision): say who
+    // the table waits for, never who is acting.
+    panel = h("section", {class: "decision", "aria-label": t("decision.waitingtitle")},
+      h("div", {class: "decision-head"},
+        h("p", {class: "waiting"}, t("decision.waiting", {players: listOf(view.waiting)})),
+        x.phaseTimer ? null : ctx.countdown || null));
+  }
+
+  const characters = byKind("character_card");
+  const boardRows = byKind("board").flatMap((b) => b.players || []);
+  const onBoard = new Set(boardRows.map((r) => r.name));
+  const statValues = new Map(boardRows.map((r) => [r.name, new Set((r.stats || []).map((s) => String(s.value)))]));
+  const rolesOf = new Map();
+  const looseCharacters = [];
+  for (const c of characters) {
+    if (c.player && onBoard.has(c.player)) {
+      // A role shown about a player is a badge on their tile (once, not as another box).
+      const shown = statValues.get(c.player);
+      const parts = String(c.title || "").split(" · ");
+      if (parts.every((p) => shown.has(p))) continue;
+      if (!rolesOf.has(c.player)) rolesOf.set(c.player, []);
+      if (!rolesOf.get(c.player).some((o) => o.title === c.title)) rolesOf.get(c.player).push(c);
+    } else {
+      looseCharacters.push(c);
+    }
+  }
+  const characterViews = looseCharacters.map((c) =>
+    h("section", {class: "character", dataset: {kind: "character_card"}, style: {"--card": cardColour(x.table, c.title || "")}},
+      (x.table.art || {})[c.title] ? icon(x.table.art[c.title]) : null,
+      h("h3", {}, text(c, "title", x)),
+      c.player ? h("p", {class: "muted"}, c.player) : null,
+      c.text ? h("p", {}, text(c, "text", x)) : null));
+
   const boards = byKind("board").map((b) =>
-    h("section", {class: "board", dataset: {kind: "board"}, "aria-label": "Players"},
-      fromYou(b.players || [], view.you).map((row) => playerBoard(row, view, hands))));
-  // Your hand (and any other hand you may see, e.g. an exchange draw) in full size.
-  const handViews = hands.map((c) => handView(c, view));
+    h("section", {class: "board", dataset: {kind: "board"}, "aria-label": t("board.players")},
+      fromYou(b.players || [], view.you).map((row) => {
+        const hand = hands.find((c) => c.player === row.name && !c.title);
+        return playerTile(row, view, x, {secret: hand ? hand.cards || [] : [], roles: rolesOf.get(row.name)});
+      })));
 
-  const others = components.filter((c) => !known.has(c.kind)).map((c) =>
+  // Hands: yours once (big, unless the decision panel already lays your cards out to pick),
+  // any other you may see (a draw, a shop); a pool the decision shows is not shown twice.
+  const pickingFromHand = panel && panel.querySelector && panel.querySelector(".pool [data-card]") && myHand;
+  const handViews = hands.filter((c) => {
+    if (choose && sameMultiset(c.cards || [], choose)) return false;
+    if (c === myHand && pickingFromHand && !(c.lost || []).length) return false;
+    if (c.title && panel && panel.querySelector && (c.cards || []).length &&
+        (c.cards || []).every((label) => panel.querySelector(`.pool [data-card="${CSS.escape(label)}"]`))) return false;
+    if (c.player && c.player !== view.you && !c.title && onBoard.has(c.player)) return false; // shown on its tile
+    return (c.cards || []).length || (c.lost || []).length || c.text;
+  }).map((c) => handSection(c, view, x, c === myHand ? t("hand.yours")
+    : c.title ? gameText(x.table, c.title, c.msg && c.msg.title, x.names)
+      : c.player ? t("hand.of", {player: c.player}) : t("hand.cards")));
+
+  const others = components.filter((c) => !KNOWN.has(c.kind)).map((c) =>
     h("section", {class: "unknown", dataset: {kind: c.kind}},
-      h("h3", {}, c.title || c.kind),
-      Object.entries(c).filter(([k, v]) => !["key", "kind", "title"].includes(k) && typeof v !== "object")
-        .map(([k, v]) => h("p", {}, `${k}: ${v}`))));
+      h("h3", {}, c.title ? text(c, "title", x) : c.kind),
+      Object.entries(c).filter(([k, v]) => !["key", "kind", "title", "msg"].includes(k) && typeof v !== "object")
+        .map(([k, v]) => h("p", {}, `${gameWord(x.table, k)}: ${gameWord(x.table, String(v), x.names)}`))));
 
+  const [finals, interim] = results(view, byKind, x);
   root.dataset.version = String(view.version);
   root.dataset.over = String(Boolean(view.over));
+  root.dataset.mine = String(Boolean(view.decision && (view.decision.options || []).length));
   fill(root,
-    indicators,
-    results,
+    indicators(view, byKind, x),
+    finals,
     interim,
-    h("div", {class: "texts"}, texts),
-    characters,
-    panel,
-    handViews.length ? h("div", {class: "hands"}, handViews) : null,
+    texts(byKind, x),
+    characterViews,
     boards,
-    others);
+    handViews.length ? h("div", {class: "hands"}, handViews) : null,
+    others,
+    panel);
+  if (ctx.hooks) ctx.hooks.emit("render", {root, view, panel});
 }
 
-/** The game log, newest last. */
-export function renderLog(list, view) {
-  fill(list, (view.log || []).map((line) =>
-    h("li", {dataset: {version: line.version}}, line.text)));
-  list.scrollTop = list.scrollHeight;
-}
-
-/** A countdown that ticks locally between views. */
+/** A countdown that ticks locally between views; it says what kind of timer runs. */
 export class Countdown {
-  constructor() {
+  constructor({onLow = null} = {}) {
+    this.label = h("span", {class: "countdown-label"});
+    this.text = h("span", {class: "countdown-text"});
+    this.fillBar = h("span", {class: "countdown-fill"});
     this.node = h("div", {class: "countdown", role: "timer", "aria-live": "off"},
-      h("span", {class: "countdown-text"}), h("span", {class: "countdown-bar"}, h("span", {class: "countdown-fill"})));
+      this.label, this.text, h("span", {class: "countdown-bar", "aria-hidden": "true"}, this.fillBar));
     this.deadline = null;
     this.total = null;
+    this.onLow = onLow;
+    this.warned = false;
     this.interval = setInterval(() => this.tick(), 200);
   }
 
@@ -223,27 +270,33 @@ export class Countdown {
     if (!timer || timer.seconds_left === null || timer.seconds_left === undefined) {
       this.deadline = null;
     } else {
-      this.deadline = performance.now() + timer.seconds_left * 1000;
+      const deadline = performance.now() + timer.seconds_left * 1000;
+      if (this.deadline === null || Math.abs(deadline - this.deadline) > 1500 || timer.kind !== this.kind) this.warned = false;
+      this.deadline = deadline;
       this.total = timer.seconds || timer.seconds_left;
-      // "grace": timers are off, but a disconnected player is decided for after a grace period.
-      this.node.title = timer.kind === "grace" ? "time before an absent player is decided for" : "time left to decide";
-      this.node.dataset.kind = timer.kind || "";
+      this.kind = timer.kind || "turn";
+      this.node.dataset.kind = this.kind;
+      const labels = {turn: "timer.turn", window: "timer.window", grace: "timer.grace", phase: "timer.phase"};
+      this.label.textContent = t(labels[this.kind] || "timer.turn");
     }
     this.tick();
   }
 
   tick() {
-    const text = this.node.querySelector(".countdown-text");
-    const fillBar = this.node.querySelector(".countdown-fill");
     if (this.deadline === null) {
       this.node.hidden = true;
       return;
     }
     this.node.hidden = false;
     const left = Math.max(0, (this.deadline - performance.now()) / 1000);
-    text.textContent = `${Math.ceil(left)} s`;
+    this.text.textContent = t("timer.seconds", {n: Math.ceil(left)});
     this.node.dataset.left = left.toFixed(1);
-    this.node.classList.toggle("low", left <= 5);
-    fillBar.style.width = `${Math.min(100, (100 * left) / (this.total || 1))}%`;
+    const low = left <= 5;
+    this.node.classList.toggle("low", low);
+    if (low && left > 0 && !this.warned) {
+      this.warned = true;
+      if (this.onLow) this.onLow(this.kind);
+    }
+    this.fillBar.style.width = `${Math.min(100, (100 * left) / (this.total || 1))}%`;
   }
 }

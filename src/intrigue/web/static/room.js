@@ -2,8 +2,15 @@
 // Seat tokens live in localStorage under intrigue:token:<ROOM>; without one you watch.
 
 import {h, fill, $, toast} from "./dom.js";
-import {api, savedToken, saveToken, forgetToken, savedName, saveName, botLabel, roomCodeFromPath} from "./api.js";
-import {renderView, renderLog, Countdown} from "./render.js";
+import {api, savedToken, saveToken, forgetToken, savedName, saveName, roomCodeFromPath, botWords} from "./api.js";
+import {renderView, Countdown} from "./render.js";
+import {renderLog, renderRecent, Outcomes} from "./events.js";
+import {gameTable, gameText, setupI18n, t} from "./i18n.js";
+import {playerColour} from "./cards.js";
+import {setupTools} from "./prefs.js";
+import {openSheet} from "./sheet.js";
+import {yourTurn, timeRunningOut} from "./alerts.js";
+import {tableHooks} from "./hooks.js";
 
 const code = roomCodeFromPath("/room/").toUpperCase();
 const state = {
@@ -11,34 +18,30 @@ const state = {
   welcome: null,      // the server's welcome: seat, name, spectator
   room: null,         // the latest room message
   view: null,         // the latest observation
+  previous: null,     // the observation before it (to turn revealed cards over)
   timer: null,
-  games: {},          // game id → GET /api/games entry (for min players)
+  timeouts: [],
+  table: null,        // the game's table data (rules drawer, art, messages)
+  games: {},          // game id → GET /api/games entry
+  bots: [],           // GET /api/bots (difficulty words)
   socket: null,
   retries: 0,
   closing: false,     // true while we close the socket on purpose
   gone: false,        // the room does not exist
   voted: false,
+  decisionKey: null,  // the decision last alerted for
 };
-const countdown = new Countdown();
-
-const shareUrl = `${location.origin}/room/${encodeURIComponent(code)}`;
-$("#share-link").value = shareUrl;
-$("#copy-link").addEventListener("click", async () => {
-  try {
-    await navigator.clipboard.writeText(shareUrl);
-    toast("Link copied", "info");
-  } catch (err) {
-    $("#share-link").select();
-  }
-});
-$("#room-title").textContent = `Room ${code}`;
+const countdown = new Countdown({onLow: () => {
+  if (state.view && (state.view.decision?.options || []).length) timeRunningOut();
+}});
+let outcomes = null;
 
 // ---------------------------------------------------------------- socket
 
-function setConnection(kind, text) {
+function setConnection(kind, key) {
   const node = $("#connection");
   node.dataset.state = kind;
-  node.textContent = text;
+  node.textContent = t(key);
 }
 
 function connect() {
@@ -46,7 +49,7 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/ws`);
   state.socket = socket;
   state.welcome = null;
-  setConnection("connecting", state.retries ? "reconnecting…" : "connecting…");
+  setConnection("connecting", state.retries ? "conn.reconnecting" : "conn.connecting");
   socket.addEventListener("open", () => {
     const hello = {type: "hello", room: code};
     if (state.token) hello.token = state.token;
@@ -59,7 +62,8 @@ function connect() {
     } catch (err) {
       return;
     }
-    handle(message);
+    // One message at a time, in order (handling may wait for the game's table data).
+    state.queue = (state.queue || Promise.resolve()).then(() => handle(message)).catch((err) => console.error(err));
   });
   socket.addEventListener("close", () => {
     if (state.socket !== socket) return;
@@ -70,7 +74,7 @@ function connect() {
       return;
     }
     state.retries += 1;
-    setConnection("offline", "reconnecting…");
+    setConnection("offline", "conn.reconnecting");
     setTimeout(connect, Math.min(5000, 300 * 2 ** Math.min(state.retries, 5)));
   });
 }
@@ -82,7 +86,7 @@ function reconnectNow() {
 
 function send(message) {
   if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
-    toast("Not connected yet; try again in a moment.");
+    toast(t("conn.notyet"));
     return false;
   }
   state.socket.send(JSON.stringify(message));
@@ -95,7 +99,7 @@ setInterval(() => {
 
 // ---------------------------------------------------------------- messages
 
-function handle(message) {
+async function handle(message) {
   switch (message.type) {
     case "welcome":
       // The server follows every welcome with the room's recent chat: start the list afresh.
@@ -105,7 +109,7 @@ function handle(message) {
       }
       state.welcome = message;
       state.retries = 0;
-      setConnection("online", message.spectator ? "watching" : "connected");
+      setConnection("online", message.spectator ? "conn.watching" : "conn.online");
       renderSeats();
       renderBar();
       renderChatForm();
@@ -113,22 +117,29 @@ function handle(message) {
     case "room":
       if (state.room && state.room.match !== message.match) state.voted = false;
       state.room = message;
-      state.baseTitle = `${message.title || message.game} · ${code} · Intrigue`;
-      document.title = state.baseTitle;
-      $("#room-title").textContent = `${message.title || message.game} · Room ${code}`;
-      loadGame(message.game);
+      await loadGame(message.game);
+      titles();
       renderSeats();
       renderBar();
       if (!state.view || message.status === "waiting") renderWaiting();
       break;
     case "view":
+      if (state.match !== message.match) state.previous = null;
+      else state.previous = state.view;
       state.view = message.view;
       state.match = message.match;
+      state.timer = message.timer;
+      state.timeouts = message.timeouts || [];
       countdown.set(message.timer);
+      await loadGame(message.view.game);
+      tableHooks.emit("view", {view: state.view, timer: state.timer, seat: mySeat()});
       renderTable();
-      renderLog($("#log"), message.view);
+      renderLog($("#log"), state.table, state.view, state.timeouts);
+      renderRecent($("#recent"), state.table, state.view, state.timeouts);
+      outcomes.update(state.table, state.view, state.timeouts, state.match);
       renderBar();
       renderFlow();
+      if (state.view.over) tableHooks.emit("over", {view: state.view});
       break;
     case "chat":
       addChat(message);
@@ -144,10 +155,10 @@ function handle(message) {
 function onError(message) {
   if (message.code === "no_room") {
     state.gone = true;
-    setConnection("offline", "no such room");
+    setConnection("offline", "conn.noroom");
     fill($("#table"), h("section", {class: "notice"},
-      h("h2", {}, `There is no room ${code}`),
-      h("p", {}, "It may have been closed. "), h("a", {href: "/"}, "Back to the lobby")));
+      h("h2", {}, t("room.none", {code})),
+      h("p", {}, t("room.closed")), h("a", {href: "/"}, t("nav.lobby"))));
     state.socket.close();
     return;
   }
@@ -155,30 +166,32 @@ function onError(message) {
     // A token this room does not know (e.g. an old room with the same code): watch instead.
     forgetToken(code);
     state.token = null;
-    toast("Your saved seat is not valid in this room any more; you are watching.");
+    toast(t("room.badtoken"));
     reconnectNow();
     return;
   }
   if (message.code === "stale_version") {
-    toast("The table changed before your choice arrived: choose again.", "info");
+    toast(t("room.stale"), "info");
   } else {
     toast(message.message || message.code);
   }
   // A refused choice changes nothing: let the player choose again.
-  for (const button of document.querySelectorAll("button.option")) {
-    button.disabled = false;
+  for (const button of document.querySelectorAll("#table .decision.mine button.option")) {
+    if (!button.dataset.unavailable) button.disabled = false;
     button.classList.remove("chosen");
   }
 }
 
 async function loadGame(id) {
-  if (state.games[id] !== undefined) return;
-  state.games[id] = null;
-  try {
-    for (const game of await api("GET", "/api/games")) state.games[game.id] = game;
-    renderWaiting();
-  } catch (err) {
-    /* the waiting text just lacks the minimum */
+  if (!state.table || state.table.game !== id) state.table = await gameTable(id);
+  if (state.games[id] === undefined) {
+    state.games[id] = null;
+    try {
+      for (const game of await api("GET", "/api/games")) state.games[game.id] = game;
+      renderWaiting();
+    } catch (err) {
+      /* the waiting text just lacks the minimum */
+    }
   }
 }
 
@@ -186,6 +199,25 @@ async function loadGame(id) {
 
 function mySeat() {
   return state.welcome && !state.welcome.spectator ? state.welcome.seat : null;
+}
+
+function gameTitle() {
+  const room = state.room;
+  if (!room) return "";
+  return gameText(state.table, room.title || room.game);
+}
+
+function titles() {
+  const title = gameTitle();
+  state.baseTitle = `${title} · ${code} · Intrigue`;
+  document.title = state.baseTitle;
+  const heading = $("#room-title");
+  heading.textContent = t("room.title", {game: title, code});
+  heading.title = heading.textContent;
+}
+
+function seatLabel(seat) {
+  return seat.bot ? botWords(seat.bot, state.bots) : "";
 }
 
 function renderSeats() {
@@ -196,21 +228,22 @@ function renderSeats() {
   const showVotes = room.rematch && (room.rematch.needed || []).length && isOver();
   fill($("#seats"), room.seats.map((seat) => {
     const open = seat.name === null && !seat.bot;
-    return h("li", {class: "seat" + (seat.seat === me ? " me" : "") + (open ? " open" : ""), dataset: {seat: seat.seat}},
-      h("span", {class: "dot " + (seat.connected ? "on" : "off"), title: seat.connected ? "connected" : "not connected",
-        "aria-label": seat.connected ? "connected" : "not connected"}),
-      h("span", {class: "seat-name"}, open ? "open seat" : seat.name),
-      seat.bot ? h("span", {class: "badge badge-bot"}, botLabel(seat.bot)) : null,
-      seat.seat === room.host ? h("span", {class: "badge"}, "host") : null,
-      seat.seat === me ? h("span", {class: "badge badge-you"}, "you") : null,
-      showVotes && votes.has(seat.seat) ? h("span", {class: "badge badge-vote"}, "rematch ✓") : null,
-      seat.left ? h("span", {class: "muted small"}, "left") :
-        !open && !seat.bot && !seat.connected ? h("span", {class: "muted small"}, "offline") : null);
+    return h("li", {class: "seat" + (seat.seat === me ? " me" : "") + (open ? " open" : ""), dataset: {seat: seat.seat},
+      style: {"--pc": playerColour(seat.seat)}},
+      h("span", {class: "dot " + (seat.connected ? "on" : "off"), role: "img",
+        "aria-label": t(seat.connected ? "seats.connected" : "seats.offline")}),
+      h("span", {class: "seat-name" + (open ? "" : " pname")}, open ? t("seats.open") : seat.name),
+      seat.bot ? h("span", {class: "badge badge-bot"}, seatLabel(seat)) : null,
+      seat.seat === room.host ? h("span", {class: "badge"}, t("badge.host")) : null,
+      seat.seat === me ? h("span", {class: "badge badge-you"}, t("badge.you")) : null,
+      showVotes && votes.has(seat.seat) ? h("span", {class: "badge badge-vote"}, t("badge.rematch")) : null,
+      seat.left ? h("span", {class: "muted small"}, t("seats.left")) :
+        !open && !seat.bot && !seat.connected ? h("span", {class: "muted small"}, t("seats.offline")) : null);
   }));
   const welcome = state.welcome;
   $("#you-are").textContent = !welcome ? "" : welcome.spectator
-    ? "You are watching as a spectator."
-    : `You are ${welcome.name}, seat ${welcome.seat + 1}.`;
+    ? t("seats.spectator")
+    : t("seats.youare", {name: welcome.name, seat: welcome.seat + 1});
 }
 
 // Spectators follow the game on its phase graph (the flow is public; the phase is in every view).
@@ -221,9 +254,11 @@ function renderFlow() {
   panel.hidden = !(watching && view);
   if (panel.hidden) return;
   const src = `/api/games/${encodeURIComponent(view.game)}/graph.svg?highlight=${view.phase.id}`;
+  $("#flow-img").alt = t("flow.alt", {phase: gameText(state.table, view.phase.name)});
   if ($("#flow-img").getAttribute("src") !== src) {
     $("#flow-img").setAttribute("src", src);
     $("#flow-link").setAttribute("href", src);
+    $("#flow-link").setAttribute("aria-label", t("flow.open"));
   }
 }
 
@@ -242,16 +277,16 @@ function renderBar() {
     if (room.status === "waiting" && openSeats > 0) {
       items.push(joinForm());
     } else {
-      items.push(h("p", {class: "spectating"}, "You are watching this game."));
+      items.push(h("p", {class: "spectating"}, t("room.watching")));
     }
   }
   if (me !== null && room.status === "waiting") {
     if (me === room.host) {
       items.push(h("button", {type: "button", class: "primary", id: "start", onclick: () => send({type: "start", token: state.token})},
-        "Start the game"));
+        t("room.start")));
     } else {
       const host = room.seats.find((s) => s.seat === room.host);
-      items.push(h("p", {}, `Waiting for ${host && host.name ? host.name : "the host"} to start the game.`));
+      items.push(h("p", {}, t("room.waitinghost", {host: host && host.name ? host.name : t("room.host")})));
     }
   }
   if (me !== null && isOver() && room.rematch) {
@@ -260,18 +295,20 @@ function renderBar() {
     const voted = (room.rematch.votes || []).includes(me) || state.voted;
     items.push(h("button", {type: "button", class: "primary", id: "rematch", disabled: voted,
       onclick: () => { if (send({type: "rematch", token: state.token})) { state.voted = true; renderBar(); } }},
-      voted ? `Rematch: you voted (${votes}/${needed})` : `Vote for a rematch (${votes}/${needed})`));
+      voted ? t("room.voted", {votes, needed}) : t("room.rematch", {votes, needed})));
   }
-  if (me !== null && room.status !== "finished") {
-    items.push(h("button", {type: "button", class: "quiet", id: "leave", onclick: leave},
-      room.status === "waiting" ? "Leave room" : "Leave (the timer plays for you)"));
-  }
+  const leaving = me !== null && room.status !== "finished"
+    ? h("button", {type: "button", class: "quiet leave", id: "leave", onclick: leave},
+      t(room.status === "waiting" ? "room.leave" : "room.leaveplaying")) : null;
+  // Before the start, leaving is a main choice; during a game it waits beside the seats.
+  if (leaving && room.status === "waiting") items.push(leaving);
+  fill($("#leave-slot"), room.status === "waiting" ? null : leaving);
   fill(bar, items);
 }
 
 function joinForm() {
   const input = h("input", {id: "join-name", type: "text", maxlength: "24", required: true, autocomplete: "nickname",
-    value: savedName(), placeholder: "Your name"});
+    value: savedName(), placeholder: t("room.yourname")});
   return h("form", {class: "join-form", onsubmit: async (event) => {
     event.preventDefault();
     const name = input.value.trim();
@@ -283,22 +320,19 @@ function joinForm() {
       state.token = joined.token;
       reconnectNow();
     } catch (err) {
-      toast(`Could not join: ${err.message}`);
+      toast(t("room.cannotjoin", {error: err.message}));
     }
   }},
-  h("label", {for: "join-name"}, "Your name"), input,
-  h("button", {type: "submit", class: "primary", id: "join"}, "Take a seat"));
+  h("label", {for: "join-name"}, t("room.yourname")), input,
+  h("button", {type: "submit", class: "primary", id: "join"}, t("room.takeseat")));
 }
 
 async function leave() {
-  if (state.room && state.room.status === "playing" &&
-      !window.confirm("Leave this game? Your seat stays at the table and the game's default choices are played for you; you cannot come back to it.")) {
-    return;
-  }
+  if (state.room && state.room.status === "playing" && !window.confirm(t("room.leaveconfirm"))) return;
   try {
     await api("POST", `/api/rooms/${encodeURIComponent(code)}/leave`, {token: state.token});
   } catch (err) {
-    toast(`Could not leave: ${err.message}`);
+    toast(t("room.cannotleave", {error: err.message}));
     return;
   }
   forgetToken(code);
@@ -311,33 +345,55 @@ function renderWaiting() {
   const seated = room.seats.filter((s) => s.name !== null || s.bot).length;
   const game = state.games[room.game];
   const minimum = room.min_players || (game && game.min_players);
+  const full = seated === room.seats.length;
+  const host = room.seats.find((s) => s.seat === room.host);
+  const summary = game && game.summary ? gameText(state.table, game.summary) : "";
   delete $("#table").dataset.version;
   fill($("#table"), h("section", {class: "notice waiting-room"},
-    h("h2", {}, room.status === "waiting" ? "Waiting for players" : "Loading the table…"),
-    h("p", {}, `${seated} of ${room.seats.length} seats taken.` +
-      (minimum ? ` ${room.title || room.game} needs at least ${minimum} players.` : "")),
-    h("p", {}, "Share the invite link so friends can join, or watch."),
-    game && game.summary ? h("p", {class: "muted"}, game.summary) : null));
+    h("h2", {}, room.status !== "waiting" ? t("room.loadingtable")
+      : full ? t("room.full", {host: host && host.name ? host.name : t("room.host")}) : t("room.waitingplayers")),
+    h("p", {}, t("room.seated", {n: seated, total: room.seats.length}) +
+      (minimum && !full ? ` ${t("room.minimum", {game: gameTitle(), n: minimum})}` : "")),
+    full ? null : h("p", {}, t("room.share")),
+    summary ? h("p", {class: "muted"}, summary) : null,
+    h("p", {}, h("button", {type: "button", onclick: showRules}, t("room.learn", {game: gameTitle()})))));
+}
+
+function showRules() {
+  if (state.table) openSheet(state.table, gameTitle());
 }
 
 function renderTable() {
   const view = state.view;
   const canChoose = mySeat() !== null && !view.over;
+  const options = (view.decision && view.decision.options) || [];
   // A mark in the tab's title when a decision waits for you (the tab may be in the background).
-  const waiting = canChoose && view.decision && (view.decision.options || []).length > 0;
+  const waiting = canChoose && options.length > 0;
   const base = state.baseTitle || document.title.replace(/^● /, "");
   document.title = waiting ? `● ${base}` : base;
   renderView($("#table"), view, {
+    table: state.table,
     countdown: countdown.node,
+    timer: state.timer,
+    previous: state.previous,
     onChoose: canChoose ? choose : null,
+    hooks: tableHooks,
   });
+  const opened = waiting && (!state.decisionKey || state.decisionKey[0] !== state.match ||
+    state.decisionKey[1] !== view.decision.phase || state.decisionKey[2] !== JSON.stringify(options));
+  state.decisionKey = waiting ? [state.match, view.decision.phase, JSON.stringify(options)] : null;
+  if (opened) {
+    const panel = $("#table .decision.mine");
+    tableHooks.emit("decision", {view, panel, tools: panel && panel.querySelector("[data-hook=decision-tools]"),
+      send: (option) => choose(option, null)});
+  }
 }
 
 function choose(option, button) {
   const sent = send({type: "choose", token: state.token, version: state.view.version, option});
   if (!sent) return;
-  for (const other of document.querySelectorAll("button.option")) other.disabled = true;
-  button.classList.add("chosen");
+  for (const other of document.querySelectorAll("#table .decision.mine button")) other.disabled = true;
+  if (button) button.classList.add("chosen");
 }
 
 // ---------------------------------------------------------------- chat
@@ -345,7 +401,8 @@ function choose(option, button) {
 function addChat(message) {
   const list = $("#chat");
   list.appendChild(h("li", {class: "chat-line"},
-    h("strong", {class: "chat-from"}, message.from || "?"), h("span", {class: "chat-text"}, ` ${message.text}`)));
+    h("strong", {class: "chat-from pname", style: {"--pc": playerColour(message.seat ?? 0)}}, message.from || "?"),
+    h("span", {class: "chat-text"}, ` ${message.text}`)));
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
 }
@@ -354,16 +411,49 @@ function renderChatForm() {
   const spectator = !state.welcome || state.welcome.spectator;
   const input = $("#chat-text");
   input.disabled = spectator;
-  input.placeholder = spectator ? "Take a seat to chat" : "Say something…";
+  input.placeholder = t(spectator ? "chat.seatfirst" : "chat.placeholder");
   $("#chat-form button").disabled = spectator;
 }
 
-$("#chat-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const input = $("#chat-text");
-  const text = input.value.trim();
-  if (!text) return;
-  if (send({type: "chat", token: state.token, text})) input.value = "";
+// ---------------------------------------------------------------- start
+
+// The turn alerts listen to the table's "decision" hook, like any other feature would.
+tableHooks.on("decision", ({panel}) => {
+  const prompt = panel && panel.querySelector("#decision-prompt");
+  const sentence = prompt ? prompt.textContent : t("decision.yourchoice");
+  yourTurn(t("alert.title", {game: gameTitle()}), sentence);
+  $("#alert").textContent = t("alert.yourturn", {prompt: sentence});
 });
 
-connect();
+async function start() {
+  await setupI18n();
+  setupTools($("#tools"), {table: true, onRules: showRules});
+  setConnection("connecting", "conn.connecting");
+  $("#room-title").textContent = t("room.code", {code});
+  const shareUrl = `${location.origin}/room/${encodeURIComponent(code)}`;
+  $("#share-link").value = shareUrl;
+  $("#copy-link").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(shareUrl);
+      toast(t("seats.copied"), "info");
+    } catch (err) {
+      $("#share-link").select();
+    }
+  });
+  $("#chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({type: "chat", token: state.token, text})) input.value = "";
+  });
+  outcomes = new Outcomes($("#banners"), $("#announce"));
+  try {
+    state.bots = await api("GET", "/api/bots");
+  } catch (err) {
+    state.bots = [];
+  }
+  connect();
+}
+
+start();

@@ -1,0 +1,110 @@
+"""The table data games ship: every string a player can be shown is in the English catalog,
+every language has every key with the same placeholders, and the browser's own catalogs
+agree with each other and with the strings its code uses.
+
+The strings are gathered from the DSL, the table data and the views of real matches
+(``table_strings.py``), so a log line, prompt or option added to a game without its
+translation fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from intrigue import games
+from intrigue.engine.ui import rules_sheet
+from intrigue.games import tables
+
+from .table_strings import Strings
+
+LANGUAGES = ("fr", "es", "zh")
+SEED_GAMES = {"coup": [(4, 12, 0), (2, 6, 1), (6, 3, 2)],
+              "bang": [(5, 4, 0), (4, 3, 1), (7, 2, 2)],
+              "dsfgs": [(5, 10, 0), (3, 6, 1), (8, 3, 2)]}
+STATIC = Path(__file__).resolve().parents[2] / "src" / "intrigue" / "web" / "static"
+PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def catalog(game_id: str, lang: str) -> dict[str, str]:
+    folder = tables.folder(games.get(game_id))
+    return json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game_id", sorted(SEED_GAMES))
+def test_every_string_a_player_sees_is_in_the_catalog(game_id):
+    strings = Strings(games.get(game_id))
+    strings.declared()
+    for players, count, seed in SEED_GAMES[game_id]:
+        strings.play(players, count, seed=seed)
+    english = catalog(game_id, "en")
+    missing = {text: where for text, where in strings.found.items() if text not in english}
+    assert not missing, f"{game_id}: strings with no catalog entry: {missing}"
+
+
+@pytest.mark.parametrize("game_id", sorted(SEED_GAMES))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_every_key_with_the_same_placeholders(game_id, lang):
+    english, other = catalog(game_id, "en"), catalog(game_id, lang)
+    assert set(other) == set(english), (sorted(set(english) - set(other)), sorted(set(other) - set(english)))
+    for key, text in other.items():
+        assert text.strip(), f"{game_id}/{lang}: {key!r} is empty"
+        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(key)), (lang, key, text)
+        assert set(PLACEHOLDER.findall(english[key])) == set(PLACEHOLDER.findall(key)), ("en", key)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_client_catalogs_have_the_same_ids_and_placeholders(lang):
+    english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+    other = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert set(other) == set(english), (sorted(set(english) - set(other)), sorted(set(other) - set(english)))
+    for key, text in other.items():
+        assert text.strip() and set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english[key])), (key, text)
+
+
+def test_every_string_id_the_client_uses_is_in_its_catalog():
+    english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+    used: set[str] = set()
+    for path in list(STATIC.glob("*.js")) + list(STATIC.glob("*.html")):
+        source = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r'\bt\("([a-z]+\.[a-z_]+)"', source))
+        used |= set(re.findall(r'data-i18n(?:-[a-z]+)?="([a-z]+\.[a-z_]+)"', source))
+    assert len(used) > 150
+    assert not used - set(english), sorted(used - set(english))
+    # Ids built at run time: a difficulty, a bot style, a room status, a timer option.
+    for kind in ("easy", "normal", "hard"):
+        assert f"difficulty.{kind}" in english
+    from intrigue import bots
+
+    for entry in bots.kinds():
+        assert f"difficulty.{entry['difficulty']}" in english
+        assert all(f"personality.{p}" in english for p in entry["personalities"])
+    assert all(f"status.{s}" in english for s in ("waiting", "playing", "finished"))
+
+
+def test_table_data_in_a_language_overlays_english():
+    coup = games.get("coup")
+    french = tables.table(coup, "fr")
+    assert french["messages"]["Tax"] == "Taxe"
+    assert french["messages"]["Action Challenge Window"] == "Chacun peut contester l'annonce"
+    assert set(french["languages"]) == {"en", "fr", "es", "zh"}
+    english = tables.table(coup, "en")
+    assert english["messages"]["Challenger Loses Influence"] == "The challenger loses a card"  # people's words
+    assert english["art"]["Duke"] == "crown" and english["sheet"]["sections"]
+    with pytest.raises(ValueError):
+        tables.table(coup, "../etc")
+
+
+def test_a_game_without_table_data_gets_a_rules_drawer_from_its_declaration():
+    heist = games.get("heist")
+    data = tables.table(heist, "fr")
+    assert data["messages"] == {} and data["languages"] == ["en"]
+    sections = {s["id"]: s for s in data["sheet"]["sections"]}
+    assert [item["name"] for item in sections["roles"]["items"]] == ["Guard", "Thief"]
+    steps = sections["turn"]["steps"]
+    assert steps and all(step["name"] in {p.name for p in heist.phases.values()} for step in steps)
+    assert any(step.get("default") for step in steps) and any(step["players"] for step in steps)
+    assert data["sheet"] == rules_sheet(heist.definition)
