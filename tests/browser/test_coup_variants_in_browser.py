@@ -76,7 +76,8 @@ def test_a_reformation_game_with_an_examine_is_played_to_a_win(server, browser, 
                 # the examiner sees the shown card; the spectator only that a card was shown
                 wait_until(lambda: f"{target}'s {card}" in _text(player.page), 10, "the examined card",
                            poll_page=player.page)
-                expect(watch_page.get_by_text(f"{target} shows a card to {name}")).to_be_visible(timeout=10_000)
+                wait_until(lambda: f"{target} shows a card to {name}" in _text(watch_page), 10,
+                           "the spectator's log line", poll_page=watch_page)
                 assert f"{target}'s {card}" not in _text(watch_page)
                 player.page.screenshot(path=shots / "coup-variants-examine.png")
                 choice = "Force Exchange"
