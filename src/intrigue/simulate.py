@@ -39,6 +39,7 @@ def describe_failure(game: Game, number: int, seed: int | str, error: BaseExcept
 class Report:
     game: str
     players: int
+    options: dict[str, Any] = field(default_factory=dict)
     games: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -59,7 +60,7 @@ class Report:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "game": self.game, "players": self.players, "games": self.games,
+            "game": self.game, "players": self.players, "options": dict(self.options), "games": self.games,
             "decisions": self.decisions, "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2),
             "decisions_per_second": round(self.decisions_per_second, 1),
@@ -100,14 +101,14 @@ def winning_side(match: Match) -> str:
 
 
 def simulate(game: Game, games: int, players: int, seed: int = 0,
-             progress: Callable[[int], None] | None = None) -> Report:
-    report = Report(game.id, players)
+             progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None) -> Report:
+    report = Report(game.id, players, dict(options or {}))
     names = player_names(players)
     started = time.perf_counter()
     for index in range(games):
         match_seed = seed * 1_000_003 + index
         try:
-            match = Match(game, names, match_seed, headless=True)
+            match = Match(game, names, match_seed, options, headless=True)
             report.decisions += random_play(match, random.Random(match_seed))
         except Exception as exc:  # noqa: BLE001 - reported as one line naming the game and its seed
             raise GameFailed(game, index + 1, match_seed, exc) from exc

@@ -121,7 +121,7 @@ def load(binding: GameBinding) -> Game:
     """Validate the DSL against the binding; every problem is reported at once."""
     from .declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
 
-    checked = validate_file(binding.dsl_path, names=binding.state_names)
+    checked = _validate(binding)
     if not checked.ok:
         raise BindingError("\n".join(str(p) for p in checked.errors))
     definition = checked.definition
@@ -166,6 +166,15 @@ def load(binding: GameBinding) -> Game:
                 frozenset(name for name in binding.state if name in NEWER_NAMES))
     game.plans = {phase_id: plan(phase, phase_id, game.where) for phase_id, phase in definition.phases.items()}
     return game
+
+
+def _validate(binding: GameBinding) -> Checked:
+    """The game's DSL file, with its extension files merged onto it (``dsl/overlay.py``)."""
+    if binding.extensions:
+        from ..dsl.overlay import validate_extended  # noqa: PLC0415
+
+        return validate_extended(binding.dsl_path, binding.extension_paths, names=binding.state_names)
+    return validate_file(binding.dsl_path, names=binding.state_names)
 
 
 def _skip(match: "Match") -> None:

@@ -161,7 +161,8 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
                 continue
             answer.append({"id": game.id, "title": game.title, "min_players": game.min_players,
                            "max_players": game.max_players, "summary": game.binding.summary,
-                           "options": {**TIMER_OPTIONS, **game.option_defaults()}})
+                           "options": {**TIMER_OPTIONS, **game.option_defaults()},
+                           "choices": {key: list(values) for key, values in game.binding.option_choices.items()}})
         return answer
 
     @app.get("/api/bots")
