@@ -258,17 +258,8 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
     for spec in entries:
         report.standings.setdefault(spec, Standing(spec)).entries += 1
     started = time.perf_counter()
-    spec, entries, index, seed, watch, options = task
-    return play(games.resolve(spec), entries, index, seed, watch, options)
-
-
-def _spec(game: Game) -> str:
-    """How a worker finds the game again: its id if installed, else its YAML file."""
-    from .. import games  # noqa: PLC0415
-
-    if game.id in games.installed() and games.get(game.id) is game:
-        return game.id
-    return str(game.binding.dsl_path)
+    spec = _spec(game) if workers > 1 else game.id
+    tasks = [(spec, entries, index, seed, habits, options) for index in range(games)]
     done = 0
     try:
         for result in _results(game, tasks, workers):

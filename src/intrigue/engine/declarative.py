@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..dsl.expressions import EvaluationError, Expression, compile_expression
 from ..dsl.extensions import TEMPLATE, Effect, OptionEntry
-from .errors import EngineError, RuleError, describe
+from .errors import EngineError, RuleError, rule_error
 from .scope import Outcome, Scope, outcome
 from .ui import PUBLIC, Audience
 
@@ -78,8 +78,8 @@ class Program:
         except Exception as exc:  # noqa: BLE001 - named where it happened
             path = self.paths[index]
             place = self.where(path) if self.where is not None else None
-            raise RuleError(f"{'.'.join(map(str, path))}: {describe(exc)}", place, match.phase_id,
-                            match.phase.name) from exc
+            raise rule_error(exc, place, match.phase_id, match.phase.name,
+                             prefix=f"{'.'.join(map(str, path))}: ") from exc
 
 
 def run_effects(match: "Match", effects: list[Effect]) -> None:

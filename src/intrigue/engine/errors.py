@@ -44,6 +44,18 @@ class RuleError(EngineError):
         return ": ".join(parts + [self.message])
 
 
+class RuleValueError(RuleError, ValueError):
+    """A :class:`RuleError` whose cause is a ``ValueError`` (a rules module refusing a setup or
+    options): callers that catch ``ValueError`` keep catching it."""
+
+
+def rule_error(exc: BaseException, where: str | None, phase: int | None, phase_name: str | None,
+               prefix: str = "") -> RuleError:
+    """The :class:`RuleError` naming where ``exc`` happened."""
+    kind = RuleValueError if isinstance(exc, ValueError) else RuleError
+    return kind(prefix + describe(exc), where, phase, phase_name)
+
+
 def describe(exc: BaseException) -> str:
     """An error's text for a report: ours as written, any other with its type (a bug in a rules
     module: ``ZeroDivisionError: division by zero``)."""

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
-from .errors import EngineError, Refused, RuleError, describe
+from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
 from .scope import Scope
 from .ui import PUBLIC, Audience, Canvas
@@ -596,8 +596,8 @@ class Match:
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
-            raise RuleError(describe(exc), self.game.where(("phases", self.phase_id)), self.phase_id,
-                            self.phase.name) from exc
+            raise rule_error(exc, self.game.where(("phases", self.phase_id)), self.phase_id,
+                             self.phase.name) from exc
 
     def _record(self, decision: Decision) -> None:
         """``record: <field>``: each player's answer (null for those not asked) in that field."""
