@@ -231,8 +231,8 @@ class Decision(_Message):
 class LogLine(_Message):
     version: int
     text: str
-    key: str | None = Field(None, description="a DSL say line: its template as written, for translation")
-    args: dict[str, str] | None = Field(None, description="a DSL say line: each placeholder's value")
+    key: str | None = Field(None, description="the line's template as written (a DSL say line), for translation")
+    args: dict[str, Any] | None = Field(None, description="each placeholder's value")
 
 
 class Observation(_Message):
