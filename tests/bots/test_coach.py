@@ -113,6 +113,9 @@ def test_the_search_figures_when_no_fact_helps():
     favoured = coach.from_figures("Tax", {"Tax": (150, 0.5), "Income": (50, 0.6)})
     assert favoured.text == "The search tried it most (75% of 200 simulated games) and it won 50% of them."
     assert coach.from_figures("Tax", {}).key == "coach.guess"
+    # A rival tried only a few times is not compared with: its rate means little.
+    few = coach.from_figures("Pass", {"Pass": (118, 0.56), "Challenge": (3, 0.0)})
+    assert few.text == "The search tried it most (98% of 121 simulated games) and it won 56% of them."
     caught = play(deal(["Duke", "Duke"], ["Captain", "Contessa"], ["Duke", "Assassin"]),
                   ("Zoe", "Income"), ("Ada", "Tax"), ("Zoe", "Challenge"))
     ada = SeatView.of(caught, 1)  # Ada had no Duke: which card does she lose?

@@ -12,7 +12,9 @@ layers, both honest by construction:
    fact that supports this option;
 2. otherwise the search's own figures for the suggestion against the option the
    search liked next best (:data:`GENERIC`): how often it won in the simulated
-   games, and by how much; a close call is called one.
+   games, and by how much; a close call is called one. An option tried fewer than
+   :data:`COMPARABLE` times is not compared with: then the sentence says how much
+   of the search went to the suggestion, and how often it won.
 
 A reason is ``key`` (the template: an id of the browser's catalog for the generic
 ones, the English sentence itself for a game's, as its other strings are
@@ -34,6 +36,8 @@ from .ismcts import ISMCTS
 HINT_MILLISECONDS = 600.0
 #: Win rates within this many points of each other are a close call.
 CLOSE = 3
+#: An option the search tried fewer times than this is not compared with (its rate means little).
+COMPARABLE = 10
 
 #: The reasons every game has (the browser's catalog holds the same ids, in every language).
 GENERIC = {
@@ -118,8 +122,8 @@ def from_figures(option: str, stats: dict[str, tuple[int, float]]) -> Reason:
         return Reason.of(GENERIC["coach.guess"], {}, "coach.guess")
     total = sum(visits for visits, _ in stats.values())
     win = round(100 * mine[1])
-    others = sorted(((visits, rate, other) for other, (visits, rate) in stats.items() if other != option and visits),
-                    reverse=True)
+    others = sorted(((visits, rate, other) for other, (visits, rate) in stats.items()
+                     if other != option and visits >= COMPARABLE), reverse=True)
     if others:
         _, rate, other = others[0]
         other_win = round(100 * rate)

@@ -74,7 +74,9 @@ def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
     match = room.match
     if match is None:
         raise Refusal("not_started", f"room {room.code} has not started yet", 409)
-    if not match.over and not practice(room, seat.seat):
+    if match.over:
+        raise Refusal("over", "the match is over", 409)
+    if not practice(room, seat.seat):
         raise Refusal("not_practice", "hints are given only in a practice room, where every other seat is a bot", 403)
     options = match.legal(seat.seat)
     try:  # the same checks, in the same order, as a choice made from this view
