@@ -10,12 +10,15 @@ DB ?= ./intrigue.db
 SOAK_SECONDS ?= 600
 SOAK_ROOMS ?= 40
 
-.PHONY: run test chromium bench soak clean
+CLUSTER_DIR ?= .cluster
+CLUSTER_PORT ?= 8080
+
+.PHONY: run test chromium services cluster cluster-stop bench soak clean
 
 $(BIN)/intrigue: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,env]'
+	$(BIN)/python -m pip install --quiet -e '.[test,env,cluster]'
 	@touch $@
 
 run: $(BIN)/intrigue
@@ -28,8 +31,24 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# PostgreSQL, Redis and HAProxy from Debian's packages (cluster mode and its tests); no system service is started.
+services:
+	@test -n "$$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" && command -v redis-server >/dev/null 2>&1 && \
+	  { command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy; } || { \
+	  echo "installing Debian's postgresql, redis-server and haproxy"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server haproxy >/dev/null; }
+
 test: $(BIN)/intrigue chromium
+	@$(MAKE) --no-print-directory services || echo "warning: PostgreSQL, Redis or HAProxy could not be installed: the cluster tests will skip"
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+# Three nodes on PostgreSQL and Redis behind HAProxy, all on 127.0.0.1 (data and logs in $(CLUSTER_DIR)).
+cluster: $(BIN)/intrigue services
+	$(BIN)/intrigue cluster up --dir $(CLUSTER_DIR) --port $(CLUSTER_PORT)
+
+cluster-stop: $(BIN)/intrigue
+	$(BIN)/intrigue cluster down --dir $(CLUSTER_DIR)
 
 bench: $(BIN)/intrigue
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

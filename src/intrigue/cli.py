@@ -184,7 +184,8 @@ def play_command(game: str = typer.Argument("coup", help="An installed game (int
 
 
 # Commands that live with the part of Intrigue they drive register themselves here.
-COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.bots.commands", "intrigue.graph",
+COMMAND_MODULES: list[str] = ["intrigue.bench.commands", "intrigue.server.commands", "intrigue.store.commands",
+                              "intrigue.cluster.commands", "intrigue.bots.commands", "intrigue.graph",
                               "intrigue.client.commands", "intrigue.arena.commands"]
 
 

@@ -42,12 +42,14 @@ ERROR_CODES: dict[str, str] = {
     "not_practice": "a hint outside a practice room (another person sits at the table)",
     "storage": "the server could not store the change, so nothing changed; try again",
     "internal": "a server bug; nothing changed",
+    "moved": "in a cluster: the room now belongs to another node; nothing changed, reconnect",
+    "unavailable": "in a cluster: the room's node did not answer in time; nothing changed, try again",
 }
 
 ErrorCode = Literal["bad_json", "too_large", "binary", "unknown_type", "bad_message", "no_room", "bad_token",
                     "not_started", "over", "not_pending", "not_offered", "stale_version", "rate_limited",
                     "quota", "not_host", "not_enough_players", "already_started", "not_over", "not_practice",
-                    "storage", "internal"]
+                    "storage", "internal", "moved", "unavailable"]
 
 
 class ProtocolError(ValueError):

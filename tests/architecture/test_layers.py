@@ -23,6 +23,7 @@ LAYERS = {
     "store": 2,
     "bots": 3,
     "env": 4,
+    "cluster": 4,  # leases, the bus, the shared directory, local services: the server's node mode uses them
     "client": 4,  # the protocol's client and the agent that seats a bot through it
     "server": 5,
     "web": 5,

@@ -100,14 +100,18 @@ class Load:
 
 
 async def player(port: int, room: str, token: str, host: bool, load: Load, stop: asyncio.Event,
-                 ready: asyncio.Event, seed: int, think: float) -> None:
+                 ready: asyncio.Event, seed: int, think: float, welcomed: list[int] | None = None) -> None:
     from websockets.asyncio.client import connect  # noqa: PLC0415
 
     rng = random.Random(seed)
     sent: dict[int, float] = {}
     current_match = None
-    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None) as ws:
+    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
+        if welcomed is not None:  # count the players the server has attached (nothing is played yet)
+            while json.loads(await ws.recv())["type"] != "welcome":
+                pass
+            welcomed[0] += 1
         await ready.wait()
         if host:
             await ws.send(json.dumps({"type": "start", "token": token}))
@@ -152,13 +156,24 @@ async def _close_when(stop: asyncio.Event, ws: Any) -> None:
     await ws.close()
 
 
-async def play(port: int, pid: int, matches: int, seconds: float, think: float) -> dict[str, Any]:
+async def play(port: int, pid: int, matches: int, seconds: float, think: float,
+               attached: bool = False) -> dict[str, Any]:
+    """Open the tables, connect the players, then measure for ``seconds``. ``attached``: start only
+    once every player has been welcomed (a cluster's relayed attaches take longer than a fixed wait)."""
     baseline = rss_kib(pid)
     tables = [open_table(port) for _ in range(matches)]
     load, stop, ready = Load(), asyncio.Event(), asyncio.Event()
-    tasks = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat)), think))
+    welcomed = [0] if attached else None
+    tasks = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat)), think,
+                                        welcomed))
              for room, tokens in tables for seat, token in enumerate(tokens)]
-    await asyncio.sleep(1.0 + matches / 200)  # every client attached, nobody playing yet
+    if welcomed is not None:
+        deadline = time.perf_counter() + 120
+        while welcomed[0] < len(tasks) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # the last room and view messages delivered
+    else:
+        await asyncio.sleep(1.0 + matches / 200)  # every client attached, nobody playing yet
     idle = rss_kib(pid)
     ready.set()
     cpu_before, started = cpu_seconds(pid), time.perf_counter()

@@ -11,6 +11,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -92,23 +93,46 @@ ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": ErrorAnswer}
                                            for status in (400, 403, 404, 409, 413, 422, 429)}
 
 
-def create_app(store: Store, settings: Settings | None = None, static: Path | None = None) -> FastAPI:
+@dataclass
+class ClusterOptions:
+    """``serve --node NAME --redis URL``: run as one node of a cluster (server/node.py)."""
+
+    node: str
+    redis: str
+    lease: float = 1.5
+    prefix: str = "intrigue:"
+
+
+def create_app(store: Store, settings: Settings | None = None, static: Path | None = None,
+               cluster: ClusterOptions | None = None) -> FastAPI:
     lobby = Lobby(store, settings)
-    restored = lobby.recover()
+    node = None
+    if cluster is None:
+        restored = lobby.recover()
+    else:  # a node recovers nothing at start: it takes over the rooms of dead nodes as it runs
+        from .node import Node  # noqa: PLC0415
+
+        node = Node(lobby, store, cluster.redis, cluster.node, cluster.lease, cluster.prefix)  # type: ignore[arg-type]
+        restored = []
     static_dir = Path(static or STATIC)
     static_dir.mkdir(parents=True, exist_ok=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):  # noqa: ANN202
+        if node is not None:
+            await node.start()
         lobby.resume()
         janitor = asyncio.create_task(sweep_forever(lobby))
         yield
         janitor.cancel()
+        if node is not None:
+            await node.stop()
 
     app = FastAPI(title="Intrigue", version="1", lifespan=lifespan,
                   description="Lobby, history and replay routes; live play is on the /ws WebSocket "
                               "(docs/protocol.md).")
     app.state.lobby = lobby
+    app.state.node = node
     app.state.restored = restored
     app.add_middleware(BodyLimit, limit=MAX_MESSAGE)
 
@@ -207,25 +231,52 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     @app.get("/api/rooms/{room}", responses=ERRORS)
     async def get_room(room: str) -> dict[str, Any]:
-        return lobby.room(room).public()
+        return await on_owner("room", room)
 
     @app.post("/api/rooms/{room}/join", responses=ERRORS)
     async def join_room(room: str, body: JoinRoom, request: Request) -> SeatJoined:
         client = request.client.host if request.client else "?"
-        target, seat, token = lobby.join(client, room, body.name)
-        return SeatJoined(room=target.code, seat=seat.seat, token=token, url=f"/room/{target.code}")
+        return SeatJoined(**await on_owner("join", room, client=client, name=body.name))
 
     @app.post("/api/rooms/{room}/leave", responses=ERRORS)
     async def leave_room(room: str, body: TokenBody) -> dict[str, Any]:
-        target = lobby.room(room)
-        seat = target.leave(body.token)
-        return {"room": target.code, "seat": seat.seat, "left": True}
+        return await on_owner("leave", room, token=body.token)
 
     @app.post("/api/rooms/{room}/start", responses=ERRORS)
     async def start_room(room: str, body: TokenBody) -> dict[str, Any]:
+        return await on_owner("start", room, token=body.token)
+
+    # The room commands, run where the room lives (in a cluster, its owner node may be another).
+    def join_op(room: str, client: str, name: str) -> dict[str, Any]:
+        target, seat, token = lobby.join(client, room, name)
+        return {"room": target.code, "seat": seat.seat, "token": token, "url": f"/room/{target.code}"}
+
+    def leave_op(room: str, token: str) -> dict[str, Any]:
         target = lobby.room(room)
-        target.start(body.token)
+        seat = target.leave(token)
+        return {"room": target.code, "seat": seat.seat, "left": True}
+
+    def start_op(room: str, token: str) -> dict[str, Any]:
+        target = lobby.room(room)
+        target.start(token)
         return {"room": target.code, "match": target.match_id, "status": target.status}
+
+    ops = {"join": join_op, "leave": leave_op, "start": start_op, "room": lambda room: lobby.room(room).public()}
+
+    async def on_owner(op: str, room: str, **args: Any) -> dict[str, Any]:
+        if node is None or (isinstance(room, str) and room.strip().upper() in lobby.rooms):
+            return ops[op](room, **args)
+        return await node.call(op, room, args)
+
+    if node is not None:
+        node.ops = ops
+
+    @app.get("/api/health")
+    async def health() -> JSONResponse:
+        """200 while this server can serve (in a cluster: while the node holds its lease), else 503."""
+        ok = node is None or node.healthy()
+        return JSONResponse({"ok": ok, "node": node.name if node else None, "rooms": len(lobby.rooms)},
+                            status_code=200 if ok else 503)
 
     # -- history -----------------------------------------------------------------------------
     @app.get("/api/matches", responses=ERRORS)
@@ -256,7 +307,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
             return
         open_sockets[address] = open_sockets.get(address, 0) + 1
         try:
-            await serve_socket(lobby, socket)
+            await serve_socket(lobby, socket, node)
         finally:
             open_sockets[address] -= 1
             if not open_sockets[address]:
@@ -413,7 +464,7 @@ class Connection:
                 await self.socket.send_text(text)
 
 
-async def serve_socket(lobby: Lobby, socket: WebSocket) -> None:
+async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None) -> None:
     await socket.accept()
     conn = Connection(socket, lobby.settings)
     pump = asyncio.create_task(conn.pump())
@@ -439,7 +490,10 @@ async def serve_socket(lobby: Lobby, socket: WebSocket) -> None:
             if raw is None:
                 raw = frame.get("bytes")
             try:
-                handle(lobby, conn, parse(raw))
+                if node is None:
+                    handle(lobby, conn, parse(raw))
+                else:
+                    await node.handle(conn, parse(raw))
             except Refusal as refusal:
                 conn.send(refusal.message_json())
             except Exception:  # noqa: BLE001 - the server never falls over on a message

@@ -13,10 +13,10 @@ import typer
 DB_HELP = "The SQLite database file."
 
 
-def _store(db: Path, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
-    from ..store import StoreError, open_store  # noqa: PLC0415
+def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
+    from ..store import StoreError, is_url, open_store  # noqa: PLC0415
 
-    if must_exist and not db.exists():
+    if must_exist and not is_url(str(db)) and not Path(db).exists():
         typer.echo(f"error: {db} does not exist", err=True)
         raise typer.Exit(2)
     try:
@@ -73,8 +73,17 @@ def register(app: typer.Typer) -> None:
               llm_url: Optional[str] = typer.Option(None, help="An OpenAI-compatible endpoint (base URL, e.g. "
                                                                "http://127.0.0.1:8080/v1) for 'llm' bot seats; "
                                                                "the key is read from INTRIGUE_LLM_KEY."),
-              llm_model: Optional[str] = typer.Option(None, help="The model the 'llm' bot asks.")) -> None:
-        """Serve the lobby, the live games and the web client (recovers unfinished games from --db)."""
+              llm_model: Optional[str] = typer.Option(None, help="The model the 'llm' bot asks."),
+              store_location: Optional[str] = typer.Option(None, "--store", help="The store: a SQLite file or a "
+                                                           "postgresql:// URL (instead of --db)."),
+              node: Optional[str] = typer.Option(None, "--node", help="Run as this node of a cluster (needs a "
+                                                 "postgresql:// --store and --redis; docs/scaling.md)."),
+              redis: Optional[str] = typer.Option(None, "--redis", help="The cluster's Redis (redis://…)."),
+              lease: float = typer.Option(1.5, help="Seconds a node's lease lives without renewal (it is renewed "
+                                                    "every fifth of that); a dead node's rooms move after it."),
+              cluster_name: str = typer.Option("intrigue", "--cluster-name", help="Names this cluster's keys and "
+                                               "channels in Redis (several clusters may share one Redis).")) -> None:
+        """Serve the lobby, the live games and the web client (recovers unfinished games from the store)."""
         import os  # noqa: PLC0415
 
         import uvicorn  # noqa: PLC0415
@@ -88,21 +97,38 @@ def register(app: typer.Typer) -> None:
             llm.configure(llm.LLMConfig(llm_url, llm_model, os.environ.get("INTRIGUE_LLM_KEY") or None,
                                         float(os.environ.get("INTRIGUE_LLM_TIMEOUT", "20") or 20)))
 
-        from .app import create_app  # noqa: PLC0415
+        from ..store import is_url  # noqa: PLC0415
+        from .app import ClusterOptions, create_app  # noqa: PLC0415
         from .settings import Settings  # noqa: PLC0415
 
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        location = store_location or str(db)
+        cluster = None
+        if node is not None or redis is not None:
+            if node is None or redis is None or not is_url(location):
+                typer.echo("error: a cluster node needs --node NAME, --redis redis://… and a postgresql:// --store "
+                           "(the nodes share them)", err=True)
+                raise typer.Exit(2)
+            if not 0.3 <= lease <= 60:
+                typer.echo(f"error: --lease must be from 0.3 to 60 seconds, not {lease}", err=True)
+                raise typer.Exit(2)
+            cluster = ClusterOptions(node, redis, lease, f"{cluster_name}:")
         if restore is not None:
+            if is_url(location):
+                typer.echo("error: --restore takes a SQLite backup into a --db file, not into a postgresql:// store",
+                           err=True)
+                raise typer.Exit(2)
             _restore(restore, db)
-        store = _store(db, synchronous=synchronous)
+        store = _store(location, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address)
-        application = create_app(store, settings)
+        application = create_app(store, settings, cluster=cluster)
         for line in application.state.restored:
             typer.echo(f"restored room {line}", err=True)
         for problem in application.state.lobby.problems:
             typer.echo(f"error: {problem}", err=True)
-        typer.echo(f"Intrigue on http://{host}:{port}/ (database {db})", err=True)
+        where = f"node {node} of a cluster, " if node else ""
+        typer.echo(f"Intrigue on http://{host}:{port}/ ({where}store {getattr(store, 'path', location)})", err=True)
         uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
                     ws_per_message_deflate=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from .. import bots as bot_registry
 from .. import games as game_registry
@@ -15,6 +15,19 @@ from .protocol import Refusal, clean_name
 from .room import Room
 from .seats import Seat, token_hash
 from .settings import TIMER_OPTIONS, TIMER_RANGE, Settings, now_iso
+
+class ClusterHooks(Protocol):
+    """What a lobby asks of its cluster node (:mod:`.node`); a single server has none."""
+
+    def created(self, client: str) -> int: ...
+    def record_creation(self, client: str, code: str) -> None: ...
+    def held_seats(self, client: str) -> int: ...
+    def reserve_code(self, code: str) -> bool: ...
+    def claim_new(self, code: str) -> Store: ...
+    def listing(self) -> list[dict[str, Any]]: ...
+    def room_changed(self, room: Room) -> None: ...
+    def room_closed(self, room: Room) -> None: ...
+
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 4
@@ -29,6 +42,8 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self._created: dict[str, list[float]] = {}
         self.problems: list[str] = []
+        #: In a cluster, the node: shared listing, codes and quotas, and who owns which room.
+        self.cluster: ClusterHooks | None = None
 
     # -- rooms -----------------------------------------------------------------
     def room(self, code: str) -> Room:
@@ -42,8 +57,11 @@ class Lobby:
         """Take a free seat, unless ``client`` already holds ``seats_per_address`` seats in
         rooms that have not started: one script must not fill every public room."""
         room = self.room(code)
-        held = sum(1 for r in self.rooms.values() if r.status == "waiting"
-                   for s in r.seats if s.taken and s.address == client)
+        if self.cluster is not None:
+            held = self.cluster.held_seats(client)
+        else:
+            held = sum(1 for r in self.rooms.values() if r.status == "waiting"
+                       for s in r.seats if s.taken and s.address == client)
         if held >= self.settings.seats_per_address:
             raise Refusal("quota", f"you hold {held} seats in rooms that have not started "
                                    f"(limit {self.settings.seats_per_address}); leave one first", 429)
@@ -57,9 +75,26 @@ class Lobby:
 
     def forget(self, room: Room) -> None:
         self.rooms.pop(room.code, None)
+        if self.cluster is not None:
+            self.cluster.room_closed(room)
+
+    def let_go(self, room: Room) -> None:
+        """Another node owns ``room`` now: stop its timers and bots here and close its connections."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        room.timer.cancel()
+        room.match, room.status = None, "moved"
+        for sink in room._all_sinks():
+            close = getattr(sink, "close", None)
+            if close is not None:
+                close(1012, "the room moved to another server: reconnect")
 
     def open_rooms(self) -> list[dict[str, Any]]:
         order = {"waiting": 0, "playing": 1, "finished": 2}
+        if self.cluster is not None:
+            listed = [r for r in self.cluster.listing() if not r["private"] and r["status"] in order]
+            listed.sort(key=lambda r: (order[r["status"]], r["created"]))
+            return listed
         rooms = [r for r in self.rooms.values() if not r.private and r.status in order]
         rooms.sort(key=lambda r: (order[r.status], r.created))
         return [r.public() for r in rooms]
@@ -68,8 +103,9 @@ class Lobby:
                options: dict[str, Any], private: bool, clock: Callable[[], float] | None = None) -> tuple[Room, str]:
         loop_time = (clock or asyncio.get_event_loop().time)()
         recent = [t for t in self._created.get(client, []) if loop_time - t < 3600]
-        if len(recent) >= self.settings.room_quota:
-            raise Refusal("quota", f"you have created {len(recent)} rooms in the last hour "
+        created = self.cluster.created(client) if self.cluster is not None else len(recent)
+        if created >= self.settings.room_quota:
+            raise Refusal("quota", f"you have created {created} rooms in the last hour "
                                    f"(limit {self.settings.room_quota}); use one of them", 429)
         active = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
         if active >= self.settings.max_rooms:
@@ -109,9 +145,14 @@ class Lobby:
         room = Room(self, record)
         token = secrets.token_urlsafe(32)
         room.seats[0].name, room.seats[0].token_hash = host_name, token_hash(token)
+        if self.cluster is not None:
+            room.fenced = self.cluster.claim_new(code)  # this node owns the room it creates
         room.save()
         self.rooms[code] = room
         self._created[client] = recent + [loop_time]
+        if self.cluster is not None:
+            self.cluster.record_creation(client, code)
+            self.cluster.room_changed(room)
         return room, token
 
     def _options(self, game: Game, options: dict[str, Any], private: bool) -> dict[str, Any]:
@@ -137,6 +178,12 @@ class Lobby:
         return result
 
     def _new_code(self) -> str:
+        if self.cluster is not None:
+            for _ in range(1000):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if self.cluster.reserve_code(code):
+                    return code
+            raise Refusal("quota", "no free room code; try again later", 503)
         taken = self.store.room_codes() | set(self.rooms)
         for _ in range(1000):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

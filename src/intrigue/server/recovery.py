@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ..store import ChoiceRecord, MatchRecord, RoomRecord, Store
 from .matches import opened_time, rebuild
 from .room import Room
 from .settings import now_iso
@@ -32,19 +33,7 @@ def recover(lobby: "Lobby") -> list[str]:
     broken: set[int] = set()  # matches of rooms that failed: left exactly as stored
     for record in lobby.store.open_rooms():
         try:
-            room = Room(lobby, record)
-            if record.match is not None:
-                match_record = lobby.store.load_match(record.match)
-                if match_record is None:
-                    raise ValueError(f"its match {record.match} is missing from the store")
-                choices = lobby.store.choices(record.match)
-                match = rebuild(match_record, choices)
-                room._install(match, record.match)
-                if match.decision is not None:
-                    room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
-                if match.over and room.status == "playing":
-                    room.status = "finished" if room.rematch_needed() else "closed"
-                    lobby.store.finish_match(record.match, list(match.winners), now_iso(), room.record())
+            room = restore(lobby, record)
             if room.status == "closed":
                 restored.append(f"{room.code} ({room.game.id}, match {room.match_id} finished; nobody left: closed)")
                 continue
@@ -60,6 +49,32 @@ def recover(lobby: "Lobby") -> list[str]:
                 broken.add(record.match)
     restored += settle_orphans(lobby, broken)
     return restored
+
+
+def restore(lobby: "Lobby", record: RoomRecord, loaded: tuple[MatchRecord, list[ChoiceRecord]] | None = None,
+            fenced: Store | None = None) -> Room:
+    """One stored room back to life, its match re-executed from the log (``loaded``: already read).
+
+    ``fenced`` is the store handle the room writes through (a cluster node's,
+    carrying its fencing token); raises if the room does not replay.
+    """
+    room = Room(lobby, record)
+    room.fenced = fenced
+    if record.match is not None:
+        if loaded is None:
+            match_record = lobby.store.load_match(record.match)
+            if match_record is None:
+                raise ValueError(f"its match {record.match} is missing from the store")
+            loaded = (match_record, lobby.store.choices(record.match))
+        match_record, choices = loaded
+        match = rebuild(match_record, choices)
+        room._install(match, record.match)
+        if match.decision is not None:
+            room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
+        if match.over and room.status == "playing":
+            room.status = "finished" if room.rematch_needed() else "closed"
+            room.store.finish_match(record.match, list(match.winners), now_iso(), room.record())
+    return room
 
 
 def settle_orphans(lobby: "Lobby", broken: set[int]) -> list[str]:

@@ -33,7 +33,7 @@ from .. import games as game_registry
 from ..engine import Game, Match
 from ..engine.errors import Refused
 from ..engine.timing import timeout_choice
-from ..store import ChatRecord, ChoiceRecord, Conflict, MatchRecord, RoomRecord, Store, StoreError
+from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
 from .protocol import Bucket, Refusal, clean_chat, clean_name
@@ -70,11 +70,13 @@ class Room:
         self.idle_since: float = time.monotonic()
         #: The seed of the next match, when it must be a fixed deal (a tutorial's first match).
         self.next_seed: int | None = None
+        #: In a cluster: the store handle carrying this node's fencing token for the room.
+        self.fenced: Store | None = None
 
     # -- facts -----------------------------------------------------------------
     @property
     def store(self) -> Store:
-        return self.lobby.store
+        return self.fenced or self.lobby.store
 
     def record(self) -> RoomRecord:
         return RoomRecord(self.code, self.game.id, self.host, self.private, dict(self.options), self.status,
@@ -85,6 +87,8 @@ class Room:
         """Store the room as it is now; if the store refuses, put it back as ``before`` and refuse."""
         try:
             self.store.save_room(self.record())
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             if before is not None:
                 self._restore(before)
@@ -243,6 +247,8 @@ class Room:
             match_id = self.store.start_match(room, MatchRecord(0, self.code, self.game.id, game_version(self.game),
                                                                 names, bots, seed, options, "playing", [],
                                                                 now_iso()))
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"the match could not be stored: {exc}", 503) from exc
         self.next_seed = None
@@ -312,6 +318,8 @@ class Room:
         message = {"type": "room", **self.public()}
         for sink in self._all_sinks():
             sink.send(message)
+        if self.lobby.cluster is not None:
+            self.lobby.cluster.room_changed(self)
 
     def view_message(self, seat: int | None) -> dict[str, Any]:
         assert self.match is not None
@@ -364,6 +372,9 @@ class Room:
         except Conflict as exc:
             self.match = rewound(match, at)
             raise Refusal("stale_version", str(exc), 409) from exc
+        except Fenced as exc:  # another node owns the room now: it goes on from the stored log
+            self.match = rewound(match, at)
+            raise self.moved(exc) from exc
         except StoreError as exc:
             self.match = rewound(match, at)
             log.error("room %s: could not store a move: %s", self.code, exc)
@@ -397,12 +408,24 @@ class Room:
         room.status = status
         try:
             self.store.finish_match(self.match_id, list(self.match.winners), now_iso(), room)
+        except Fenced as exc:  # another node took the room: it finishes the match from the log
+            self.moved(exc)
+            return
         except StoreError as exc:  # the log is complete: recovery will finish it
             log.error("room %s: could not mark match %s finished: %s", self.code, self.match_id, exc)
         self.status = status
         self.broadcast_room()
         if status == "closed":
             self.lobby.forget(self)
+
+    def moved(self, why: Exception) -> Refusal:
+        """Another node owns this room now (the store refused our fencing token): let go of it here.
+
+        Its connections are closed so that the clients reconnect and reach the new owner.
+        """
+        log.warning("room %s: %s; handing it over", self.code, why)
+        self.lobby.let_go(self)
+        return Refusal("moved", f"room {self.code} moved to another server; reconnect", 503)
 
     def close(self) -> None:
         before = self.record()
@@ -427,6 +450,8 @@ class Room:
         record = ChatRecord(self.code, seat.seat, seat.name or "", text, now_iso())
         try:
             self.store.add_chat(record)
+        except Fenced as exc:
+            raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"your message could not be stored ({exc})", 503) from exc
         message = {"type": "chat", "from": record.name, "seat": record.seat, "text": record.text, "at": record.at}

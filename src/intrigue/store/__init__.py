@@ -3,7 +3,9 @@
 A match is fully determined by (game, players, seed, options) and its accepted
 choices, so the log is the whole truth; everything else (views, timers, bots) is
 rebuilt from it. :class:`Store` is the small interface the server uses;
-:class:`~intrigue.store.sqlite.SQLiteStore` is the one implementation.
+:class:`~intrigue.store.sqlite.SQLiteStore` implements it in one file (the default) and
+:class:`~intrigue.store.postgres.PostgresStore` in a PostgreSQL database that the
+nodes of a cluster share (it adds fencing: see its module).
 
 Every write is one whole state change and one transaction: it happens entirely
 or not at all, whatever instant the process dies. That is why the interface has
@@ -37,6 +39,10 @@ class CorruptStore(StoreError):
 
 class Conflict(StoreError):
     """A write contradicts what is stored (a second choice at an existing (match, version)); nothing was written."""
+
+
+class Fenced(StoreError):
+    """A write carried a fencing token that is no longer its room's: another node owns the room now."""
 
 
 @dataclass
@@ -131,12 +137,21 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+def is_url(location: str) -> bool:
+    """True for a PostgreSQL URL (``postgresql://…``), False for a SQLite file."""
+    return location.startswith(("postgresql://", "postgres://"))
+
+
 def open_store(path: str, synchronous: str = "FULL", busy_timeout: float = 5.0) -> "Store":
-    """Open (creating and migrating if needed) the SQLite store at ``path``."""
+    """Open (creating and migrating if needed) the store at ``path``: a SQLite file or a ``postgresql://`` URL."""
+    if is_url(path):
+        from .postgres import PostgresStore  # noqa: PLC0415
+
+        return PostgresStore(path)
     from .sqlite import SQLiteStore  # noqa: PLC0415
 
     return SQLiteStore(path, synchronous=synchronous, busy_timeout=busy_timeout)
 
 
-__all__ = ["ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "MatchRecord", "RoomRecord",
+__all__ = ["ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "Fenced", "is_url", "MatchRecord", "RoomRecord",
            "SeatRecord", "Store", "StoreError", "open_store"]

@@ -1,0 +1,146 @@
+"""A node's lease in Redis: one key with a time to live, renewed while the node is alive.
+
+Every room a node owns is held by this one lease (as an etcd lease holds many
+keys), so a node renews one key however many rooms it has. The lease's name is
+the node's name plus a random incarnation (``a.3f9c1b2e``): a node that restarts,
+or that lost its lease during a pause, gets a new name and never revives the
+old one. The renewal is a compare-and-set (extend only if the key still exists),
+so a node that paused past its lease learns it lost it instead of recreating it.
+
+Which node writes a room is recorded in the store with a fencing token
+(:meth:`~intrigue.store.postgres.PostgresStore.claim`); this lease only says
+whether that node is still alive. :func:`preferred` spreads a dead node's rooms
+over the live ones (rendezvous hashing), so survivors take them in parallel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import threading
+import time
+from typing import Any, Callable
+
+log = logging.getLogger("intrigue.cluster")
+
+#: Extend the lease only if it still exists (a lost lease is never recreated by its old holder).
+_RENEW = "if redis.call('exists', KEYS[1]) == 1 then return redis.call('pexpire', KEYS[1], ARGV[1]) else return 0 end"
+
+
+class Lease:
+    """This node's lease (see the module docstring); ``redis`` is a synchronous ``redis.Redis`` client.
+
+    :meth:`keep` renews it from a thread of its own, so a busy event loop (a
+    node taking over a thousand rooms, a machine under load) does not lose its
+    lease; the thread stops renewing if the loop has shown no sign of life for
+    ``stall`` seconds, so a node whose loop hangs loses its rooms too. A
+    stopped process (kill -9, SIGSTOP) renews nothing, threads included.
+    """
+
+    def __init__(self, redis: Any, node: str, ttl: float = 1.5, prefix: str = "intrigue:", info: dict | None = None):
+        if not node or any(c in node for c in " .:/"):
+            raise ValueError(f"a node name is letters, digits, - and _ (not {node!r})")
+        self.redis = redis
+        self.node = node
+        self.ttl = ttl
+        self.prefix = prefix
+        self.info = info or {}
+        self.name = ""
+        self.renewed = 0.0  # monotonic time of the last successful renewal
+        self.lost = threading.Event()  # set once a renewal found the lease gone (or Redis away past the ttl)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}lease:{name}"
+
+    @property
+    def members(self) -> str:
+        return f"{self.prefix}nodes"
+
+    def acquire(self) -> str:
+        """Take a new lease (a new incarnation) and return its name."""
+        name = f"{self.node}.{secrets.token_hex(4)}"
+        value = json.dumps({"node": self.node, **self.info})
+        self.redis.set(self.key(name), value, px=int(self.ttl * 1000), nx=True)
+        self.redis.sadd(self.members, name)
+        self.name, self.renewed = name, time.monotonic()
+        self.lost.clear()
+        return name
+
+    def renew(self) -> bool:
+        """Extend the lease; False if it had expired (then every room it held may have been taken)."""
+        kept = self.redis.eval(_RENEW, 1, self.key(self.name), int(self.ttl * 1000))
+        if kept:
+            self.renewed = time.monotonic()
+        return bool(kept)
+
+    def held(self) -> bool:
+        """Whether the lease was renewed within its time to live (as this node's clock sees it)."""
+        return bool(self.name) and not self.lost.is_set() and time.monotonic() - self.renewed < self.ttl
+
+    def keep(self, alive: Callable[[], bool]) -> None:
+        """Renew every fifth of the ttl from a thread, while ``alive()`` says the node still works."""
+        self.stop_keeping()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._renew_forever, args=(alive, self._stop), daemon=True,
+                                        name=f"lease-{self.name}")
+        self._thread.start()
+
+    def stop_keeping(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(2 * self.ttl)
+        self._thread = None
+
+    def _renew_forever(self, alive: Callable[[], bool], stop: threading.Event) -> None:
+        stalled = False
+        while not stop.wait(self.ttl / 5):
+            if not alive():
+                if not stalled:
+                    log.error("lease %s: the node's event loop is stalled; no longer renewing", self.name)
+                stalled = True
+                continue
+            stalled = False
+            try:
+                late = time.monotonic() - self.renewed
+                if not self.renew():
+                    log.error("lease %s expired %.2f s after its last renewal: its rooms may be taken", self.name,
+                              late)
+                    self.lost.set()
+                    return
+                if late > self.ttl / 2:
+                    log.warning("lease %s renewed %.2f s after the last time (the lease lives %.1f s): this "
+                                "machine is too busy for the lease", self.name, late, self.ttl)
+            except Exception as exc:  # noqa: BLE001 - Redis away: the lease runs out unless it comes back
+                if time.monotonic() - self.renewed >= self.ttl:
+                    log.error("lease %s: could not renew for %.1f s (%s)", self.name, self.ttl, exc)
+                    self.lost.set()
+                    return
+
+    def live(self) -> list[str]:
+        """The names of the leases alive now (forgetting the expired ones)."""
+        names = sorted(n.decode() if isinstance(n, bytes) else n for n in self.redis.smembers(self.members))
+        if not names:
+            return []
+        values = self.redis.mget([self.key(n) for n in names])
+        dead = [n for n, v in zip(names, values) if v is None]
+        if dead:
+            self.redis.srem(self.members, *dead)
+        return [n for n, v in zip(names, values) if v is not None]
+
+    def release(self) -> None:
+        """Give the lease up at once (a clean stop): the node's rooms are free to be taken."""
+        self.stop_keeping()
+        if self.name:
+            self.redis.delete(self.key(self.name))
+            self.redis.srem(self.members, self.name)
+
+
+def preferred(resource: str, live: list[str]) -> str | None:
+    """The live lease that should take ``resource`` first (highest rendezvous hash)."""
+    if not live:
+        return None
+    return max(live, key=lambda name: hashlib.blake2b(f"{resource}|{name}".encode(), digest_size=8).digest())

@@ -1,0 +1,500 @@
+"""One node of a cluster: the rooms it owns, the clients it relays, and the rooms it takes over.
+
+``intrigue serve --node NAME --store postgresql://… --redis redis://…``. The
+nodes share a PostgreSQL store and a Redis; docs/scaling.md has the design
+and its message flows. In short:
+
+- **Ownership.** Every open room has exactly one owner node, its single
+  writer. The owner holds a lease in Redis (:class:`~intrigue.cluster.leases.Lease`,
+  one key per node) and a fencing token for the room from the store
+  (:meth:`~intrigue.store.postgres.PostgresStore.claim`); the room writes
+  through a handle that carries the token, so once another node has claimed
+  the room every write of the old owner is refused and it lets the room go.
+- **Any node accepts any client.** A room owned here is served as on a single
+  server. For a room owned elsewhere this node is the client's gateway: the
+  connection's commands go to the owner over the Redis bus, and the owner's
+  messages for it come back the same way (:class:`RelaySink` on the owner,
+  :class:`RemoteRoom` here). HTTP commands on a room (join, leave, start) are
+  forwarded to its owner the same way.
+- **Failover.** Every ``ttl / 5`` seconds a node renews its lease, reads which
+  leases are alive, and claims the open rooms whose owner's lease is gone
+  (each survivor first those it is the preferred taker of), re-executing their
+  logs as a restart does; timers go on from the stored time their decision
+  opened. Connections that were attached to a dead owner are closed, so the
+  clients reconnect (through the proxy) and reach the new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..cluster.bus import Bus
+from ..cluster.directory import Directory
+from ..cluster.leases import Lease, preferred
+from ..store import Store
+from .protocol import Refusal
+from .recovery import restore
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..store.postgres import PostgresStore
+    from .lobby import Lobby
+    from .room import Room
+
+log = logging.getLogger("intrigue.cluster")
+
+LOCAL = ""
+#: A room orphaned this long is taken by any live node, not only by its preferred taker.
+ANY_TAKER_AFTER = 1.0
+#: How long a gateway waits for a live but busy owner's answer before answering ``unavailable``
+#: (it checks every fifth of the lease that the owner is still alive, and asks again elsewhere if not).
+BUSY_OWNER = 30.0
+#: The lease thread stops renewing once the event loop has shown no sign of life for this long (seconds).
+LOOP_STALL = 30.0
+#: Rooms restored between two yields to the event loop while taking over many.
+ADOPT_CHUNK = 25
+LISTED = ("waiting", "playing", "finished")
+#: Seconds between two refreshes of this node's held-seat entries (they lapse after HOLD_SECONDS).
+HOLD_REFRESH = 60.0
+
+
+class RelaySink:
+    """On the owner: a client connected to another node (its gateway), as the room sees it."""
+
+    def __init__(self, node: "Node", gateway: str, cid: int):
+        self.node, self.gateway, self.cid = node, gateway, cid
+        self.seat: int | None = None
+        self.room: Any = None
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "m": message, "o": self.node.name})
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.node.sinks.pop((self.gateway, self.cid), None)
+            self.node.bus.send(self.gateway, {"k": "close", "c": self.cid, "code": code, "reason": reason})
+
+
+class RemoteRoom:
+    """On the gateway: the room a connection follows, owned by the node holding lease ``owner``."""
+
+    def __init__(self, node: "Node", owner: str, code: str, cid: int):
+        self.node, self.owner, self.code, self.cid = node, owner, code, cid
+
+    def detach(self, conn: Any, announce: bool = True) -> None:
+        if self.node.links.pop(self.cid, None) is not None:
+            self.node.bus.send(self.owner, {"k": "detach", "g": self.node.name, "c": self.cid})
+
+    def forward(self, message: dict[str, Any]) -> None:
+        self.node.bus.send(self.owner, {"k": "cmd", "g": self.node.name, "c": self.cid, "m": message})
+
+
+class Node:
+    """See the module docstring. ``ops`` are the app's room commands by name (join, leave, start, room)."""
+
+    def __init__(self, lobby: "Lobby", store: "PostgresStore", redis_url: str, name: str, ttl: float = 1.5,
+                 prefix: str = "intrigue:"):
+        import redis  # noqa: PLC0415 - the cluster extra
+        import redis.asyncio as aioredis  # noqa: PLC0415
+
+        self.lobby = lobby
+        self.store = store
+        self.node = name
+        self.ttl = ttl
+        self.prefix = prefix
+        self.redis = aioredis.from_url(redis_url)
+        self.sync_redis = redis.Redis.from_url(redis_url)
+        self.directory = Directory(self.sync_redis, prefix)
+        # the lease has its own connection: its renewal thread must never wait behind the event loop's calls
+        self.lease = Lease(redis.Redis.from_url(redis_url), name, ttl, prefix)
+        self.bus: Bus = None  # type: ignore[assignment]  # made in start(), once the lease has its name
+        self.ops: dict[str, Callable[..., dict[str, Any]]] = {}
+        self.sinks: dict[tuple[str, int], RelaySink] = {}   # owner side: (gateway, cid) → sink
+        self.links: dict[int, Any] = {}                      # gateway side: cid → Connection
+        self.cids = itertools.count(1)
+        self.orphan_links: set[int] = set()  # connection ids whose owner was told to drop them
+        self.live: set[str] = set()
+        self.seen: dict[str, float] = {}    # orphan room → when this node first saw it orphaned
+        self.held: dict[str, dict[str, set[str]]] = {}  # room → address → "room:seat" holds published
+        self.flush_wanted = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.taken = 0  # rooms taken over from dead nodes (for the logs and the tests)
+        self.rejoin = False  # the lease was lost: take a new one at the next tick
+        self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
+        self.holds_refreshed = time.monotonic()
+        lobby.cluster = self
+
+    @property
+    def name(self) -> str:
+        return self.lease.name
+
+    # -- life ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        self.lease.acquire()
+        self.lease.keep(self._loop_alive)
+        self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
+        await self.bus.start()
+        self.live = set(self.lease.live())
+        log.info("node %s holds lease %s", self.node, self.name)
+        self.tasks = [asyncio.create_task(self._watch()), asyncio.create_task(self._flush()),
+                      asyncio.create_task(self._heartbeat())]
+
+    def _loop_alive(self) -> bool:
+        return time.monotonic() - self.beat < LOOP_STALL
+
+    async def _heartbeat(self) -> None:
+        while True:
+            self.beat = time.monotonic()
+            await asyncio.sleep(0.1)
+
+    async def stop(self) -> None:
+        """A clean stop: give the lease up so that the other nodes take the rooms at once."""
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await self.directory.flush(self.redis)
+        with contextlib.suppress(Exception):
+            self.lease.release()
+        if self.bus is not None:
+            await self.bus.stop()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def healthy(self) -> bool:
+        return self.lease.held() and not self.rejoin
+
+    async def _watch(self) -> None:
+        interval = self.ttl / 5
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the watcher must keep running (Redis or PostgreSQL away)
+                log.exception("node %s: the lease watch failed", self.node)
+                if not self.lease.held() and not self.rejoin:
+                    self._let_go_of_everything()  # our rooms may be someone else's by now
+
+    async def tick(self) -> None:
+        if self.rejoin:
+            await self._rejoin()
+        if self.lease.lost.is_set():
+            self._let_go_of_everything()
+            await self._rejoin()
+            return
+        live = self.lease.live()
+        self.live = set(live)
+        if time.monotonic() - self.holds_refreshed > HOLD_REFRESH:  # held seats lapse unless refreshed
+            self.holds_refreshed = time.monotonic()
+            merged: dict[str, set[str]] = {}
+            for holds in self.held.values():
+                for address, members in holds.items():
+                    merged.setdefault(address, set()).update(members)
+            self.directory.hold(merged, {})
+        self._drop_dead_peers()
+        await self._take_orphans(live)
+
+    def _let_go_of_everything(self) -> None:
+        """Our lease expired (a pause, Redis away): other nodes may own our rooms now. Let all of them
+        go and close every relayed connection; the next tick starts again under a new lease."""
+        log.warning("node %s lost lease %s: letting go of %d rooms", self.node, self.name, len(self.lobby.rooms))
+        for room in list(self.lobby.rooms.values()):
+            self.lobby.let_go(room)
+        for cid, conn in list(self.links.items()):
+            self.links.pop(cid, None)
+            conn.close(1012, "the server lost its lease: reconnect")
+        self.sinks.clear()
+        self.held.clear()
+        self.rejoin = True
+
+    async def _rejoin(self) -> None:
+        """A new lease (a new name, a new channel on the bus)."""
+        await self.bus.stop()
+        self.lease.acquire()
+        self.lease.keep(self._loop_alive)
+        self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
+        await self.bus.start()
+        self.rejoin = False
+        log.info("node %s holds lease %s", self.node, self.name)
+
+    def _drop_dead_peers(self) -> None:
+        for cid, conn in list(self.links.items()):  # we relay for a dead owner: the client must reconnect
+            room = conn.room
+            if isinstance(room, RemoteRoom) and room.owner not in self.live:
+                self.links.pop(cid, None)
+                conn.close(1012, "the room's server stopped: reconnect")
+        for key, sink in list(self.sinks.items()):  # a dead gateway's clients are gone
+            if key[0] not in self.live:
+                self.sinks.pop(key, None)
+                sink.closed = True
+                if sink.room is not None:
+                    sink.room.detach(sink)
+
+    async def _take_orphans(self, live: list[str]) -> None:
+        holders = self.store.holders()
+        now = time.monotonic()
+        orphans = {room: holder for room, holder in holders.items()
+                   if holder not in self.live and room not in self.lobby.rooms}
+        self.seen = {room: self.seen.get(room, now) for room in orphans}
+        mine = [room for room in orphans
+                if preferred(room, live) == self.name or now - self.seen[room] > ANY_TAKER_AFTER]
+        if not mine:
+            return
+        dead = sorted({orphans[r] for r in mine})
+        claimed = self.store.claim_many(mine, self.name, holders=dead)
+        if claimed:
+            log.info("node %s claimed %d rooms of %s (live: %s)", self.node, len(claimed), ", ".join(dead),
+                     ", ".join(sorted(self.live)))
+            await self.adopt(claimed)
+
+    async def adopt(self, claimed: dict[str, int]) -> list[str]:
+        """Bring rooms this node just claimed to life here: their logs re-executed, timers and bots resumed."""
+        records = self.store.load_rooms(list(claimed))
+        loaded = self.store.load_matches([r.match for r in records if r.match is not None])
+        adopted = []
+        for index, record in enumerate(records):
+            if index and index % ADOPT_CHUNK == 0:
+                await asyncio.sleep(0)  # keep serving (and renewing the lease) while taking over many
+            if record.status == "closed" or record.code in self.lobby.rooms:
+                continue
+            try:
+                room = restore(self.lobby, record, loaded.get(record.match) if record.match else None,
+                               self.store.fenced(record.code, claimed[record.code]))
+            except Exception as exc:  # noqa: BLE001 - one bad room must not stop the others
+                problem = f"room {record.code} could not be taken over and was left as stored: {exc}"
+                log.error(problem)
+                self.lobby.problems.append(problem)
+                continue
+            self.lobby.rooms[room.code] = room
+            room.after_change()
+            self.room_changed(room)
+            adopted.append(room.code)
+        self.taken += len(adopted)
+        if adopted:
+            log.info("node %s took over %d rooms", self.node, len(adopted))
+        return adopted
+
+    # -- the lobby's hooks ---------------------------------------------------------------------
+    def created(self, client: str) -> int:
+        return self.directory.created(client)
+
+    def record_creation(self, client: str, code: str) -> None:
+        self.directory.record_creation(client, code)
+
+    def held_seats(self, client: str) -> int:
+        return self.directory.held(client)
+
+    def reserve_code(self, code: str) -> bool:
+        return self.directory.reserve(code, self.name) and self.store.load_room(code) is None
+
+    def claim_new(self, code: str) -> Store:
+        token = self.store.claim(code, self.name)
+        assert token is not None
+        return self.store.fenced(code, token)  # type: ignore[return-value]
+
+    def listing(self) -> list[dict[str, Any]]:
+        return self.directory.listing()
+
+    def room_changed(self, room: "Room") -> None:
+        if self.lobby.rooms.get(room.code) is not room:
+            return  # a room this node let go of: its new owner publishes it
+        self.directory.publish(room.code, room.public() if room.status in LISTED else None)
+        holds: dict[str, set[str]] = {}
+        if room.status == "waiting":
+            for seat in room.seats:
+                if seat.taken and seat.address:
+                    holds.setdefault(seat.address, set()).add(f"{room.code}:{seat.seat}")
+        self._hold(room.code, holds)
+        self.flush_wanted.set()
+
+    def room_closed(self, room: "Room") -> None:
+        self.directory.publish(room.code, None)
+        self._hold(room.code, {})
+        self.flush_wanted.set()
+
+    def _hold(self, code: str, holds: dict[str, set[str]]) -> None:
+        before = self.held.get(code, {})
+        if holds == before:
+            return
+        release = {a: members - holds.get(a, set()) for a, members in before.items()}
+        added = {a: members - before.get(a, set()) for a, members in holds.items()}
+        try:
+            self.directory.hold(added, release)
+        except Exception:  # noqa: BLE001 - a quota entry lost is not worth failing a join for
+            log.exception("could not record held seats of room %s", code)
+        if holds:
+            self.held[code] = holds
+        else:
+            self.held.pop(code, None)
+
+    async def _flush(self) -> None:
+        while True:
+            await self.flush_wanted.wait()
+            self.flush_wanted.clear()
+            try:
+                await self.directory.flush(self.redis)
+            except Exception:  # noqa: BLE001
+                log.exception("could not publish the lobby listing")
+                await asyncio.sleep(0.2)
+                self.flush_wanted.set()
+
+    # -- routing -------------------------------------------------------------------------------
+    async def route(self, code: str) -> str | None:
+        """Where room ``code`` lives: LOCAL (taken over here if its owner is dead), the owner's lease, or None."""
+        if code in self.lobby.rooms:
+            return LOCAL
+        holder = self.store.holder(code)
+        if holder is not None and holder[0] != self.name and (
+                holder[0] in self.live or self.sync_redis.exists(self.lease.key(holder[0]))):
+            return holder[0]  # alive as of the last tick (a dead one does not answer: the caller asks again)
+        record = self.store.load_room(code)
+        if record is None or record.status == "closed":
+            return None
+        claimed = self.store.claim_many([code], self.name, holders=[holder[0]] if holder else [])
+        if claimed:
+            await self.adopt(claimed)
+        return LOCAL if code in self.lobby.rooms else await self.route(code)
+
+    def _code(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise Refusal("no_room", "there is no such room", 404)
+        return value.strip().upper()[:12]
+
+    async def call(self, op: str, room: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run the room command ``op`` where the room lives (here, or forwarded to its owner)."""
+        code = self._code(room)
+        deadline = time.monotonic() + BUSY_OWNER
+        while True:
+            where = await self.route(code)
+            if where is None:
+                raise Refusal("no_room", f"there is no open room {room[:12]!r}", 404)
+            if where == LOCAL:
+                return self.ops[op](code, **args)
+            answer = await self.bus.request(where, {"k": "call", "op": op, "room": code, "args": args},
+                                            BUSY_OWNER, self._alive(where), self.ttl / 5)
+            if answer is not None and not answer.get("moved"):
+                if "error" in answer:
+                    error = answer["error"]
+                    raise Refusal(error["code"], error["message"], error["status"])
+                return answer["value"]
+            if time.monotonic() > deadline:
+                raise Refusal("unavailable", f"the server of room {code} does not answer; try again", 503)
+            await asyncio.sleep(0.05)
+
+    async def handle(self, conn: Any, message: dict[str, Any]) -> None:
+        """A WebSocket command on this node: served here if its room is ours, else relayed to the owner."""
+        from .app import handle  # noqa: PLC0415 - app imports this module only in cluster mode
+
+        kind = message["type"]
+        if kind == "hello":
+            await self._hello(conn, message, handle)
+            return
+        if isinstance(conn.room, RemoteRoom):
+            if kind == "ping":
+                conn.send({"type": "pong"})
+            else:
+                conn.room.forward(message)
+            return
+        handle(self.lobby, conn, message)
+
+    async def _hello(self, conn: Any, message: dict[str, Any], handle: Callable[..., None]) -> None:
+        code = self._code(message["room"])
+        deadline = time.monotonic() + BUSY_OWNER
+        while True:
+            where = await self.route(code)
+            if where is None:
+                raise Refusal("no_room", f"there is no open room {code!r}", 404)
+            if where == LOCAL:
+                handle(self.lobby, conn, message)  # raises bad_token before anything changes
+                return
+            cid = next(self.cids)
+            self.links[cid] = conn  # before asking: the owner's first messages may come before its answer
+            answer = await self.bus.request(where, {"k": "attach", "g": self.name, "c": cid, "m": message},
+                                            BUSY_OWNER, self._alive(where), self.ttl / 5)
+            if answer is not None and answer.get("ok"):
+                previous = conn.room
+                if previous is not None:
+                    previous.detach(conn)
+                conn.room = RemoteRoom(self, where, code, cid)
+                return
+            self.links.pop(cid, None)
+            if answer is not None and "error" in answer:
+                conn.send(answer["error"])
+                return
+            if time.monotonic() > deadline:
+                raise Refusal("unavailable", f"the server of room {code} does not answer; try again", 503)
+            await asyncio.sleep(0.05)
+
+    def _alive(self, lease: str) -> Callable[[], bool]:
+        return lambda: bool(self.sync_redis.exists(self.lease.key(lease)))
+
+    # -- messages from other nodes -----------------------------------------------------------------
+    def on_message(self, message: dict[str, Any]) -> None:
+        from .app import handle  # noqa: PLC0415
+
+        kind = message.get("k")
+        if kind == "out":
+            conn = self.links.get(message["c"])
+            if conn is not None:
+                conn.send(message["m"])
+            elif message["c"] not in self.orphan_links and message.get("o"):
+                # a late answer to an attach this node gave up on: the owner may drop that connection
+                self.orphan_links.add(message["c"])
+                self.bus.send(message["o"], {"k": "detach", "g": self.name, "c": message["c"]})
+        elif kind == "close":
+            conn = self.links.pop(message["c"], None)
+            if conn is not None:
+                conn.close(message.get("code", 1012), message.get("reason", ""))
+        elif kind == "cmd":
+            sink = self.sinks.get((message["g"], message["c"]))
+            if sink is None or sink.room is None or self.lobby.rooms.get(sink.room.code) is not sink.room:
+                self.bus.send(message["g"], {"k": "close", "c": message["c"], "code": 1012,
+                                             "reason": "the room moved to another server: reconnect"})
+                return
+            try:
+                handle(self.lobby, sink, message["m"])
+            except Refusal as refusal:
+                sink.send(refusal.message_json())
+            except Exception:  # noqa: BLE001 - the server never falls over on a message
+                log.exception("unexpected error handling a relayed message")
+                sink.send({"type": "error", "code": "internal", "message": "the server could not handle that"})
+        elif kind == "attach":
+            if self._code(message["m"].get("room")) not in self.lobby.rooms:
+                self.bus.answer(message, {"moved": True})
+                return
+            sink = RelaySink(self, message["g"], message["c"])
+            try:
+                handle(self.lobby, sink, message["m"])
+            except Refusal as refusal:
+                self.bus.answer(message, {"error": refusal.message_json()})
+                return
+            self.sinks[(message["g"], message["c"])] = sink
+            self.bus.answer(message, {"ok": True})
+        elif kind == "detach":
+            sink = self.sinks.pop((message["g"], message["c"]), None)
+            if sink is not None:
+                sink.closed = True
+                if sink.room is not None:
+                    sink.room.detach(sink)
+        elif kind == "call":
+            if message["room"] not in self.lobby.rooms:
+                self.bus.answer(message, {"moved": True})
+                return
+            try:
+                value = self.ops[message["op"]](message["room"], **message["args"])
+            except Refusal as refusal:
+                self.bus.answer(message, {"error": {"code": refusal.code, "message": refusal.message,
+                                                    "status": refusal.status}})
+                return
+            self.bus.answer(message, {"value": value})
