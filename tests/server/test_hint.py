@@ -174,3 +174,17 @@ def test_tutorial_route_refusals(http):
     assert refused.status_code == 404 and refused.json()["error"]["code"] == "no_tutorial"
     assert http.get("/api/games/bang/tutorial").json()["error"]["code"] == "no_tutorial"
     assert http.post("/api/games/coup/tutorial", json={"name": ""}).status_code == 422
+
+
+def test_the_hint_latency_benchmark_runs():
+    """`intrigue bench coach` (docs/performance.md), with small numbers."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "intrigue.cli", "bench", "coach", "--hints", "2", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures["hints"] == 2 and figures["latency_ms"]["p50"] > 0
+    assert not any(key.startswith("error:") for key in figures["reasons"]), figures["reasons"]
