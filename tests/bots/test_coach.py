@@ -264,7 +264,8 @@ def walk_steps(views: list[dict]) -> list[tuple[str, int]]:
                                                  for line in view["log"] if line["version"] > since))
                 elif choose:
                     ready = offered(choose, view)
-                if not ready:
+                if not ready:  # a step waits only while the bots play
+                    assert not offered("^", view), f"step {step.id} went astray (a decision it does not expect)"
                     assert step.by is None or view["version"] <= step.by, f"step {step.id} went astray"
                     break
                 shown.append((step.id, view["version"]))
@@ -309,6 +310,13 @@ def test_the_tutorial_does_what_its_steps_say(first_to_answer):
     assert match.version <= script.script.until
     # The browser's steps follow the game, each in time, to the last one.
     assert [step for step, _ in walk_steps(views)] == [step.id for step in script.steps]
+
+
+def test_a_player_who_leaves_the_script_is_told_the_game_went_its_own_way():
+    """Zoe lets Ada's Tax pass instead of challenging: nobody is caught, so the guide stops."""
+    match, views = tutorial_match(["Income", "Pass", "Block Duke", "Income"], "Zoe")
+    with pytest.raises(AssertionError, match="step caught went astray"):
+        walk_steps(views)
 
 
 def test_tutorial_bots_play_their_fallback_outside_the_tutorial_match():

@@ -136,6 +136,9 @@ def test_a_newcomer_learns_coup_with_the_guided_game_and_the_coach(server, brows
     at_step(page, "caught")
     expect(card.locator(".tutorial-text")).to_have_text(step_text(lang, "caught", ada="Ada"))
     shot(page, f"coach-caught-{tag}")
+    page.reload()  # the guide resumes at the same step
+    at_step(page, "caught")
+    card = page.locator(CARD)
     press(page, card.locator(".tutorial-next"))
 
     # 6-7. A block: Zoe's Duke stops Basil's Foreign Aid.
@@ -182,6 +185,32 @@ def test_a_newcomer_learns_coup_with_the_guided_game_and_the_coach(server, brows
     # A reload does not bring the finished guide back.
     page.reload()
     expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+    expect(page.locator(CARD)).to_have_count(0)
+    assert not page.js_errors, page.js_errors
+    context.close()
+
+
+def test_the_guide_says_so_when_the_game_leaves_its_script(server, browser):
+    context, page = open_page(browser, DESKTOP)
+    page.goto(server.base + "/")
+    expect(page.locator("#learn")).to_be_visible()
+    page.locator("#name").fill("Zoe")
+    page.locator("[data-learn='coup']").click()
+    page.wait_for_url(re.compile(r"/room/\w+$"))
+    for step in ("welcome", "cards"):
+        at_step(page, step)
+        page.locator(f"{CARD} .tutorial-next").click()
+    at_step(page, "income")
+    Player("Zoe", page).click("Income")
+    at_step(page, "challenge")
+    Player("Zoe", page).click("Pass")  # not what the step asks: Ada's Tax stands, nobody is caught
+    at_step(page, "astray")
+    card = page.locator(CARD)
+    expect(card.locator(".tutorial-text")).to_have_text(catalog("en")[tutorials.tutorial(COUP).astray])
+    expect(card.locator(".tutorial-show")).to_be_hidden()
+    shot(page, "coach-astray-desktop")
+    assert_accessible(page, "the guide after the game left its script")
+    press(page, card.locator(".tutorial-next"))
     expect(page.locator(CARD)).to_have_count(0)
     assert not page.js_errors, page.js_errors
     context.close()

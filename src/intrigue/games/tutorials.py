@@ -61,7 +61,8 @@ class Step(_Strict):
     when: When | None = None
     choose: str | None = Field(None, description="the option the step asks for (args filled in; ^ starts a regex)")
     next: bool = Field(False, description="a Next button ends the step")
-    by: int | None = Field(None, description="past this version before the step is shown, the game went astray")
+    by: int | None = Field(None, description="past this version before the step is shown, the game went astray "
+                                             "(so is a decision of yours while the step waits)")
 
 
 class Tutorial(_Strict):

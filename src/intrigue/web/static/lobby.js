@@ -202,7 +202,7 @@ async function refreshRooms() {
 async function start() {
   await setupI18n();
   setupTools($("#tools"));
-  $("#name").value = savedName();
+  if (!$("#name").value) $("#name").value = savedName();  // never over what was typed while the page loaded
   try {
     [lobby.games, lobby.bots] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/bots")]);
   } catch (err) {

@@ -10,8 +10,9 @@
 // - `choose`: marks that option on the table ("Show me" moves the focus to it) and ends
 //   when the option is no longer offered (you chose it, or the moment passed);
 // - `next`: ends with the Next button (the last step's says "Got it");
-// - `by`: if the match's version passes it while the step still waits, the game went its
-//   own way: the card says so (`astray`) and stops guiding.
+// - waits only while the bots play: if you get a decision it does not expect, or the match's
+//   version passes its `by`, the game went its own way: the card says so (`astray`) and
+//   stops guiding.
 // The step's text is announced in a live region; every control is a button.
 
 import {h} from "./dom.js";
@@ -104,7 +105,9 @@ function advance(view) {
     const step = steps[p.step];
     if (!p.shown) {
       if (!ready(step, view, p.since)) {
-        if (step.by !== undefined && view.version > step.by) p.astray = true;
+        // A step waits only while the bots play: a decision of yours it does not expect, or a
+        // version past its `by`, means the game has left the script.
+        if (options(view).length || (step.by !== undefined && view.version > step.by)) p.astray = true;
         break;
       }
       p.shown = true;
@@ -230,7 +233,7 @@ function draw() {
     id = step.id;
   }
   c.card.dataset.step = id;
-  c.count.textContent = t("tutorial.step", {n: Math.min(p.step + 1, steps.length), count: steps.length});
+  c.count.textContent = p.astray ? "" : t("tutorial.step", {n: Math.min(p.step + 1, steps.length), count: steps.length});
   if (c.text.textContent !== text) c.text.textContent = text;
   const asking = !p.astray && p.shown && step.choose;
   const last = p.astray || p.step >= steps.length - 1;
