@@ -23,12 +23,15 @@ errors = Console(stderr=True)
 
 @app.command()
 def validate(files: List[Path] = typer.Argument(..., help="DSL files to check.")) -> None:
-    """Check DSL files; print every problem as file:line: key.path: message."""
+    """Check DSL files; print every problem as file:line: key.path: message.
+
+    An extension file (one with ``extends:``) is checked merged onto the file it extends."""
     from .dsl import validate_file
+    from .dsl.overlay import is_extension, validate_extension_file
 
     failed = False
     for file in files:
-        checked = validate_file(file)
+        checked = validate_extension_file(file) if is_extension(file) else validate_file(file)
         for problem in checked.problems:
             print(problem)
         if not checked.ok:
@@ -65,21 +68,37 @@ def list_games() -> None:
 @app.command()
 def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
              players: int = typer.Option(4, "--players", "-p"), seed: int = 0,
-             as_json: bool = typer.Option(False, "--json")) -> None:
+             as_json: bool = typer.Option(False, "--json"),
+             option: Optional[List[str]] = typer.Option(None, "--option", "-o",
+                                                         help="A game option, key=value (repeatable), "
+                                                              "e.g. -o characters=inquisitor -o reformation=true.")
+             ) -> None:
     """Play random legal games headless; report speed and wins by seat and role."""
+    from .engine.options import parse_options
     from .simulate import simulate as run
 
     loaded = _game(game)
+    try:
+        options = parse_options(option, loaded, players)
+        if not loaded.min_players <= players <= loaded.max_players:
+            raise ValueError(f"{loaded.title} takes {loaded.min_players} to {loaded.max_players} players, "
+                             f"not {players}")
+    except ValueError as exc:
+        errors.print(f"[red]{escape(str(exc))}[/]")
+        raise typer.Exit(2) from None
     if as_json or games < 200:
-        report = run(loaded, games, players, seed)
+        report = run(loaded, games, players, seed, options=options)
     else:
         with Progress(console=errors, transient=True) as progress:
             task = progress.add_task(f"{game}: {games} games", total=games)
-            report = run(loaded, games, players, seed, progress=lambda done: progress.update(task, completed=done))
+            report = run(loaded, games, players, seed, progress=lambda done: progress.update(task, completed=done),
+                         options=options)
     if as_json:
         print(json.dumps(report.as_json(), indent=2))
         return
-    console.print(f"[bold]{loaded.title}[/], {players} players, {report.games} games in {report.seconds:.2f} s")
+    chosen = "".join(f", {k}={v}" for k, v in options.items())
+    console.print(f"[bold]{loaded.title}[/], {players} players{escape(chosen)}, {report.games} games "
+                  f"in {report.seconds:.2f} s")
     console.print(f"  {report.games_per_second:,.1f} games/s, {report.decisions_per_second:,.0f} decisions/s, "
                   f"{report.decisions_per_game:.1f} decisions per game")
     table = Table("seat", "wins", "share")

@@ -15,6 +15,7 @@ from .engine import Game, Match
 class Report:
     game: str
     players: int
+    options: dict[str, Any] = field(default_factory=dict)
     games: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -35,7 +36,7 @@ class Report:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "game": self.game, "players": self.players, "games": self.games,
+            "game": self.game, "players": self.players, "options": dict(self.options), "games": self.games,
             "decisions": self.decisions, "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2),
             "decisions_per_second": round(self.decisions_per_second, 1),
@@ -70,13 +71,13 @@ def winning_side(match: Match) -> str:
 
 
 def simulate(game: Game, games: int, players: int, seed: int = 0,
-             progress: Callable[[int], None] | None = None) -> Report:
-    report = Report(game.id, players)
+             progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None) -> Report:
+    report = Report(game.id, players, dict(options or {}))
     names = player_names(players)
     started = time.perf_counter()
     for index in range(games):
         match_seed = seed * 1_000_003 + index
-        match = Match(game, names, match_seed, headless=True)
+        match = Match(game, names, match_seed, options, headless=True)
         report.decisions += random_play(match, random.Random(match_seed))
         report.games += 1
         for seat in match.winners:

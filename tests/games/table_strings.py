@@ -162,18 +162,19 @@ class Strings:
             for card in (c.get("choose") or {}).get("from", []):
                 self.add(card, "choose", names)
 
-    def play(self, players: int, games: int, seed: int = 0, choose=None) -> None:
+    def play(self, players: int, games: int, seed: int = 0, choose=None, options: dict[str, Any] | None = None,
+             setup: dict[str, Any] | None = None) -> None:
         rng = random.Random(seed)
         for number in range(games):
             names = [f"P{i}" for i in range(players)]
-            match = Match(self.game, names, seed=f"{seed}:{number}")
+            match = Match(self.game, names, seed=f"{seed}:{number}", options=options, setup=setup)
             steps = 0
             while not match.over and steps < 3000:
                 for seat in [None, *range(players)]:
                     self.view(match.observe(seat))
                 seat = rng.choice(match.pending)
-                options = match.legal(seat)
-                match.choose(seat, choose(rng, options) if choose else rng.choice(options))
+                legal = match.legal(seat)
+                match.choose(seat, choose(rng, legal) if choose else rng.choice(legal))
                 steps += 1
             for seat in [None, *range(players)]:
                 self.view(match.observe(seat))

@@ -25,6 +25,15 @@ LANGUAGES = ("fr", "es", "zh")
 SEED_GAMES = {"coup": [(4, 12, 0), (2, 6, 1), (6, 3, 2)],
               "bang": [(5, 4, 0), (4, 3, 1), (7, 2, 2)],
               "dsfgs": [(5, 10, 0), (3, 6, 1), (8, 3, 2)]}
+#: The variants' games: (players, games, seed, options, setup).
+VARIANT_GAMES = {
+    "coup": [(3, 8, 3, {"characters": "inquisitor", "reformation": True}, None),
+             (4, 4, 4, {"reformation": True, "choose_allegiance": True}, None),
+             (2, 4, 5, {"two_player_setup": "official", "characters": "inquisitor", "reformation": True}, None),
+             (3, 3, 6, {}, {"revealed": {"P1": ["Duke"]}})],
+    "bang": [(3, 4, 3, None, None), (8, 2, 4, None, None),
+             (4, 4, 5, None, {"characters": {"P1": "Sid Ketchum", "P2": "Vulture Sam", "P3": "Pedro Ramirez"}})],
+}
 STATIC = Path(__file__).resolve().parents[2] / "src" / "intrigue" / "web" / "static"
 PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
@@ -40,6 +49,8 @@ def test_every_string_a_player_sees_is_in_the_catalog(game_id):
     strings.declared()
     for players, count, seed in SEED_GAMES[game_id]:
         strings.play(players, count, seed=seed)
+    for players, count, seed, options, setup in VARIANT_GAMES.get(game_id, []):
+        strings.play(players, count, seed=seed, options=options, setup=setup)
     english = catalog(game_id, "en")
     missing = {text: where for text, where in strings.found.items() if text not in english}
     assert not missing, f"{game_id}: strings with no catalog entry: {missing}"

@@ -4,9 +4,12 @@ The secrets are stated here from each game's rulebook (docs/games/*.md and the
 rules module's docstring), not derived from its observer, so a mistake in an
 observer shows up as a difference:
 
-* Coup: another seat's face-down influence, the court deck, another seat's Exchange draw.
+* Coup: another seat's face-down influence, the court deck, another seat's Exchange draw;
+  with the variants, the card a target shows an examiner (only those two see it), another
+  seat's official two-player set and its cards set aside. Allegiances are public.
 * BANG!: another seat's hand, another seat's role (until it is revealed: the
-  Sheriff's at once, the others' on elimination), Kit Carlson's three cards,
+  Sheriff's at once, the others' on elimination; with 3 players every role is face
+  up), Kit Carlson's three cards,
   another seat's character candidates, the deck's order.
 * DSFGS: another seat's role and team until revealed or shown to this seat, and
   its ``secret_info_access`` flag.
@@ -60,7 +63,48 @@ def coup_problems(view: dict[str, Any], match: Match, viewer: int | None, watch:
         coup_check_view(view, match, viewer, f"seat {viewer}")
     except Leak as leak:
         return [str(leak)]
-    return []
+    return coup_variant_problems(view, match, viewer)
+
+
+def coup_variant_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
+    """The variants' secrets: an examined card is seen by the examiner (and its owner) only; an
+    official two-player set and the cards set aside are their owner's. Allegiances are public:
+    every view shows every seat's true allegiance."""
+    if match.over:
+        return []
+    problems = []
+    state, truth = view["state"], match.state
+    if match.options.get("reformation"):
+        shown = [row.get("allegiance") for row in state["players"]]
+        if shown != list(truth["allegiance"]) and all(truth["allegiance"]):
+            problems.append(f"seat {viewer} is shown allegiances {shown}, not {truth['allegiance']}")
+        if state.get("reserve") != truth["reserve"]:
+            problems.append(f"seat {viewer} is shown a reserve of {state.get('reserve')}, not {truth['reserve']}")
+    exam = truth["examine"]
+    if exam["target_id"]:
+        examiner = truth["current_turn"]["player_id"] - 1
+        target = exam["target_id"] - 1
+        sees = viewer in (examiner, target)
+        if not sees:
+            if "character" in (state.get("examined") or {}):
+                problems.append(f"seat {viewer} sees the card {match.names[target]} showed to the examiner")
+            if any(c.get("key") == "examined" for c in view["components"]):
+                problems.append(f"seat {viewer} gets the examined card's component")
+    shows = {e.version: (e.data["examiner"], e.data["seat"]) for e in match.events
+             if e.data.get("event") == "examine_show"}
+    for line in view["log"]:  # a private examine line reaches only that examination's two players
+        text = line["text"]
+        if "shows you" in text or text.startswith("You show"):
+            examiner, target = shows.get(line["version"], (None, None))
+            if viewer != (examiner if "shows you" in text else target):
+                problems.append(f"seat {viewer} reads the private examine line {text!r}")
+    sets = truth["sets"]
+    if "set" in state and (viewer is None or str(viewer) not in sets or state["set"] != sets[str(viewer)]):
+        problems.append(f"seat {viewer} sees an official set that is not its own")
+    for owner in (state.get("set_aside") or {}):
+        if viewer is None or owner != match.names[viewer]:
+            problems.append(f"seat {viewer} sees {owner}'s cards set aside")
+    return problems
 
 
 def _bang_hidden_labels(match: Match, viewer: int | None) -> set[str]:
@@ -99,8 +143,9 @@ def _bang_hidden_all(match: Match, viewers: list[int | None], deck: bool = True)
 
 
 def _bang_role_visible(match: Match, owner: int, viewer: int | None) -> bool:
+    """The Sheriff's role, the dead's, your own; with 3 players (the Dodge City variant) every role."""
     p = match.players[owner]
-    return owner == viewer or p["role"] == "Sheriff" or not p["is_alive"] or match.over
+    return owner == viewer or p["role"] == "Sheriff" or not p["is_alive"] or match.over or len(match.players) == 3
 
 
 def bang_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:

@@ -244,9 +244,11 @@ def hashes(tokens: set[str]) -> set[str]:
 CHAT = ["<script>alert('x')</script>", "<img src=x onerror=alert(1)>", "I have the \u202eDuke\u0007", "trust me"]
 
 
-def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, humans: int, bots: int) -> int:
+def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, humans: int, bots: int,
+         options: dict[str, Any] | None = None) -> int:
     with server.http() as http:
-        table = Table(server, http, game, humans=humans, bots=bots)
+        timers = {"turn_timer": None, "window_timer": None, **(options or {})}
+        table = Table(server, http, game, humans=humans, bots=bots, timers=timers)
         audit.secrets.update(table.tokens)
         watcher = Client(server.ws_url, table.code)
         watcher.until(lambda m: m["type"] == "welcome")
@@ -332,6 +334,53 @@ def test_no_channel_tells_a_seat_what_it_may_not_know(audited):
     assert set(audit.kinds) == set(CHECKS), f"message types never exercised: {set(CHECKS) - set(audit.kinds)}"
     assert audit.bot_views > 10
     assert audit.kinds["view"] > 200
+
+
+#: Coup's variants in the audit: the Inquisitor's Examine, the Reformation, the official 2-player set-up.
+VARIANT_TABLES = [(3, 1, {"characters": "inquisitor", "reformation": True}),
+                  (2, 0, {"characters": "inquisitor", "two_player_setup": "official", "reformation": True,
+                          "choose_allegiance": True}),
+                  (2, 2, {"characters": "inquisitor"})]
+
+
+def test_no_channel_leaks_in_coup_variants(audited):
+    """Examined cards reach only the examiner and the target; sets and set-aside cards only their
+    owner; allegiances and the reserve reach everyone."""
+    server, audit = audited
+    rng = random.Random(1919)
+    moves = 0
+    examined_seen = 0
+    for humans, bots, options in VARIANT_TABLES:
+        for _ in range(4):
+            moves += play(server, audit, "coup", rng, humans, bots, options)
+    examined_seen = sum(1 for room in server.app.state.lobby.rooms.values()
+                        for e in room.match.events if e.data.get("event") == "examine_show")
+    assert not audit.problems, "\n".join(audit.problems[:30])
+    assert moves > 100 and examined_seen > 0
+    assert audit.kinds["view"] > 200
+
+
+def test_no_channel_leaks_in_bang_variants(audited):
+    """BANG! at 3 players (roles face up) and 8 (two Renegades): the same audit."""
+    server, audit = audited
+    rng = random.Random(88)
+    moves = sum(play(server, audit, "bang", rng, humans, bots) for humans, bots in ((2, 1), (1, 2), (2, 6)))
+    assert not audit.problems, "\n".join(audit.problems[:30])
+    assert moves > 30
+
+
+def test_the_audit_catches_an_examined_card_shown_to_everyone(audited, monkeypatch):
+    """Remove the protection (the shown card in every seat's observation) and the audit sees it."""
+    from intrigue.games.coup import inquisitor
+
+    server, audit = audited
+    original = inquisitor.examined_view
+    monkeypatch.setattr(inquisitor, "examined_view", lambda m, seat, everything: original(m, seat, True))
+    for _ in range(6):
+        play(server, audit, "coup", random.Random(5), 3, 0, {"characters": "inquisitor"})
+        if audit.problems:
+            break
+    assert any("showed to the examiner" in p for p in audit.problems), audit.problems[:5]
 
 
 def test_the_audit_catches_a_leaking_observer(audited, monkeypatch):

@@ -37,7 +37,9 @@ def idle(players):
 def test_games_and_bots_are_listed(http):
     games = {g["id"]: g for g in http.get("/api/games").json()}
     assert games["coup"]["min_players"] == 2 and games["coup"]["max_players"] == 10
-    assert games["coup"]["options"] == {"turn_timer": 30, "window_timer": 15}
+    assert games["coup"]["options"] == {"turn_timer": 30, "window_timer": 15, "characters": "ambassador",
+                                        "reformation": False, "choose_allegiance": False,
+                                        "two_player_setup": "simple"}
     assert "random" in {b["kind"] for b in http.get("/api/bots").json()}
 
 

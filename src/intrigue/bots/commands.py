@@ -33,6 +33,8 @@ def tournament(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write a bar chart (.svg, or .png with matplotlib)."),
     habits: bool = typer.Option(False, "--habits", help="Also measure claims, bluffs and challenges (Coup)."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="A game option, key=value "
+                                               "(repeatable), e.g. -o characters=inquisitor -o reformation=true."),
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95% intervals.
 
@@ -52,14 +54,17 @@ def tournament(
     specs = bots.split(",")
     _interrupt_on_sigterm()
     try:
+        from ..engine.options import parse_options
+
+        options = parse_options(option, loaded, players or len(specs))
         if as_json:
-            report = run(loaded, specs, games, seed, players, workers, habits)
+            report = run(loaded, specs, games, seed, players, workers, habits, options=options)
         else:
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), TimeRemainingColumn(), console=errors, transient=True) as bar:
                 task = bar.add_task(f"{game}: {bots}", total=games)
                 report = run(loaded, specs, games, seed, players, workers, habits,
-                             progress=lambda done: bar.update(task, completed=done))
+                             progress=lambda done: bar.update(task, completed=done), options=options)
     except ValueError as exc:
         errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None
@@ -94,7 +99,9 @@ def _interrupt_on_sigterm() -> None:
 def show(data: dict) -> None:
     if data.get("interrupted"):
         console.print(f"[yellow]interrupted: the figures below are from the {data['games']} games finished[/]")
-    console.print(f"[bold]{data['game']}[/], {data['players']} players, {data['games']} games, seed {data['seed']}, "
+    chosen = "".join(f", {k}={v}" for k, v in (data.get("options") or {}).items())
+    console.print(f"[bold]{data['game']}[/], {data['players']} players{escape(chosen)}, {data['games']} games, "
+                  f"seed {data['seed']}, "
                   f"{data['workers']} worker(s), {data['seconds']:.1f} s"
                   + (f", {data['draws']} without a winner" if data["draws"] else ""))
     console.print(f"an even chance is {1 / data['players']:.1%} per seat")

@@ -12,15 +12,18 @@ from collections import Counter
 from typing import Any, Callable
 
 from ..games.coup import rules as coup
+from ..games.coup import variants
 
 
 def coup_habits(match: Any, seat: int, option: str, tally: Counter) -> None:
-    """Count claims and bluffs, challenge chances, challenges, and right challenges."""
+    """Count claims and bluffs, challenge chances, challenges, and right challenges (the
+    variants' claims included: Examine claims the Inquisitor, Embezzle to hold no Duke)."""
     held = coup.hand(match, seat)
     verb = option.split(" ")[0]
-    if match.phase_id == 3 and verb in coup.CLAIMS:
+    claims = variants.claims(match.options)
+    if match.phase_id == 3 and verb in claims:
         tally["claims"] += 1
-        tally["bluffs"] += coup.CLAIMS[verb] not in held
+        tally["bluffs"] += not variants.holds(held, claims[verb])
     elif option.startswith("Block "):
         tally["claims"] += 1
         tally["block_claims"] += 1
@@ -35,7 +38,7 @@ def coup_habits(match: Any, seat: int, option: str, tally: Counter) -> None:
                 character = match.state["block"]["character"]
             else:
                 claimant, character = coup.actor(match), match.state["current_turn"]["character"]
-            tally["right"] += character not in coup.hand(match, claimant)
+            tally["right"] += not variants.holds(coup.hand(match, claimant), character)
 
 
 HABITS: dict[str, Callable[[Any, int, str, Counter], None]] = {"coup": coup_habits}

@@ -7,6 +7,16 @@ claims it can prove impossible and, rarely, claims that are merely unlikely,
 blocks when it holds the blocker or when losing would cost its last influence,
 and aims Coups, Assassinations and Steals at the leader. A personality sets how
 often it bluffs and challenges; ``docs/bots.md`` gives the measured rates.
+
+It knows the variants (``games/coup/variants.py``). With the Inquisitor it
+Examines the leader when it holds the Inquisitor and forces away a strong card;
+as the target it shows its least valuable card (the engine asks even when both
+cards are the same, so its answer tells the table nothing). With the Reformation
+it attacks only where the allegiance restriction allows, Embezzles a rich reserve
+when it holds no Duke, challenges an Embezzle by a likely Duke holder, and
+Converts when an opponent near a Coup can reach it and a flip of its own side
+(or someone else's, for 2 coins) spreads the table's fire: most often by putting
+every living player on one side, so that the restriction no longer applies.
 """
 
 from __future__ import annotations
@@ -15,11 +25,17 @@ from collections import Counter
 from dataclasses import dataclass
 from math import comb
 
-from ..games.coup.rules import CHARACTERS, CLAIMS, court
+from ..games.coup import variants
+from ..games.coup.rules import court
+from ..games.coup.variants import NO_DUKE
 from .base import Bot, SeatView
 
 #: What a card in hand is worth: the income it earns, the attacks it allows, the defence it gives.
-VALUE = {"Duke": 5.0, "Captain": 4.0, "Assassin": 4.0, "Contessa": 3.5, "Ambassador": 2.5}
+VALUE = {"Duke": 5.0, "Captain": 4.0, "Assassin": 4.0, "Contessa": 3.5, "Ambassador": 2.5, "Inquisitor": 3.0}
+#: A conversion is worth its coins when it cuts the fire drawn by at least this share,
+#: and only while an opponent that may target it has ``THREAT`` coins (a Coup is near).
+CONVERT_GAIN = 0.4
+THREAT = 6
 #: A second copy of a character is worth this share of the first.
 DUPLICATE = 0.4
 #: How often a player without the character is assumed to claim it anyway.
@@ -60,6 +76,7 @@ class CoupHeuristic(Bot):
         self._denied: dict[str, set[str]] = {}
         self._version = -1
         self._table: tuple[str, ...] = ()
+        self._seen: dict[str, str] = {}  # a card a target showed this bot (Examine), until it is shuffled away
 
     # -- what this seat knows -------------------------------------------------------
     def choose(self, view: SeatView) -> str:
@@ -81,6 +98,12 @@ class CoupHeuristic(Bot):
             choice = "Lose " + min((o.removeprefix("Lose ") for o in options), key=lambda c: VALUE[c])
         elif first.startswith("Keep "):
             choice = max(options, key=lambda o: hand_value(o.removeprefix("Keep ").split(", ")))
+        elif first.startswith("Show "):  # examined: the card it minds least being forced away
+            choice = min(options, key=lambda o: VALUE[o.removeprefix("Show ")])
+        elif "Force Exchange" in options:
+            choice = self._examined(table)
+        elif first in variants.ALLEGIANCES:
+            choice = self.rng.choice(options)
         else:
             choice = first
         return choice if choice in options else self.rng.choice(options)
@@ -89,13 +112,24 @@ class CoupHeuristic(Bot):
         if table.version < self._version or table.names != self._table:  # a new match
             self._claims = {}
             self._denied = {}
+            self._seen = {}
         self._version, self._table = table.version, table.names
         if table.phase in CLAIM_PHASES and table.claim and table.actor is not None:
             who = table.names[table.actor]
-            if table.claim == "Ambassador":  # an Exchange reshuffles what they hold
+            if table.action in ("Exchange", "Embezzle"):  # an Exchange (or a proof) reshuffles what they hold
                 self._claims[who] = set()
                 self._denied[who] = set()
-            self._claims.setdefault(who, set()).add(table.claim)
+                self._seen.pop(who, None)
+            if table.claim == NO_DUKE:
+                self._denied.setdefault(who, set()).add("Duke")
+            else:
+                self._claims.setdefault(who, set()).add(table.claim)
+        if table.examined and table.examined.get("character") and table.actor == table.seat:
+            self._seen[table.examined["player"]] = table.examined["character"]
+        for who in list(self._seen):  # a card lost or proven is no longer known to be there
+            seat = table.names.index(who)
+            if self._seen[who] not in table.hidden_possible(seat):
+                self._seen.pop(who)
         if table.phase == 10 and table.actor is not None:  # Foreign Aid: why not Tax, if you had the Duke?
             self._denied.setdefault(table.names[table.actor], set()).add("Duke")
         if table.phase == 13 and table.block_claim and table.blocker is not None:
@@ -108,19 +142,29 @@ class CoupHeuristic(Bot):
     def _act(self, table: "Table") -> str:
         options = set(table.options)
         coins, mine = table.coins(table.seat), set(table.hand)
-        opponents = table.opponents
+        opponents = table.aims  # those the allegiance restriction lets it attack
         leader = self._leader(table, opponents)
         if f"Coup {table.names[leader]}" in options and (coins >= 7 or "Income" not in options):
             return f"Coup {table.names[leader]}"
+        conversion = self._conversion(table)
+        if conversion is not None:
+            return conversion
         victim = self._assassination_target(table, opponents)
         if "Assassin" in mine and coins >= 3:
             return f"Assassinate {table.names[victim]}"
+        if "Embezzle" in options and table.reserve >= 4 and "Duke" not in mine:
+            return "Embezzle"
         if "Duke" in mine:
             return "Tax"
+        if "Embezzle" in options and table.reserve >= 2 and "Duke" not in mine:
+            return "Embezzle"
         richest = self._steal_target(table, opponents)
         if "Captain" in mine and richest is not None:
             return f"Steal {table.names[richest]}"
-        if "Ambassador" in mine and not mine & {"Duke", "Assassin", "Captain"}:
+        examine = f"Examine {table.names[leader]}"
+        if "Inquisitor" in mine and examine in options and table.names[leader] not in self._seen:
+            return examine
+        if table.fifth in mine and not mine & {"Duke", "Assassin", "Captain"}:
             return "Exchange"
         if self.rng.random() < self.style.bluff:
             bluffs = [("Tax", 3.0)]
@@ -129,12 +173,35 @@ class CoupHeuristic(Bot):
             if coins >= 3:
                 bluffs.append((f"Assassinate {table.names[victim]}", 1.0 if self.personality == "bold" else 0.5))
             bluffs.append(("Exchange", 0.5))
-            bluffs = [(o, w) for o, w in bluffs if o in options and table.may_claim(CLAIMS[o.split(" ")[0]])]
+            bluffs = [(o, w) for o, w in bluffs if o in options and table.may_claim(table.claims[o.split(" ")[0]])]
             if bluffs:
                 return self.rng.choices([o for o, _ in bluffs], weights=[w for _, w in bluffs])[0]
-        if any("Duke" in self.claimed(table, o) for o in opponents):
+        if any("Duke" in self.claimed(table, o) for o in table.opponents if table.may_block_aid(o)):
             return "Income"
         return "Foreign Aid"
+
+    def _conversion(self, table: "Table") -> str | None:
+        """A Convert when this seat draws the fire of the table and a flip spreads it."""
+        if not table.reformation or table.coins(table.seat) >= 7:
+            return None
+        if not any(table.coins(o) >= THREAT for o in table.opponents if table.may_target(o, table.seat)):
+            return None  # nobody close to a Coup can reach it: a turn is worth more than a flip
+        now = table.fire(table.sides)
+        if now <= 0:
+            return None
+        best, gain = None, 0.0
+        for option in table.options:
+            if not option.startswith("Convert"):
+                continue
+            who = table.names.index(option.removeprefix("Convert ")) if option != "Convert" else table.seat
+            if option != "Convert" and table.coins(table.seat) < 4:
+                continue  # 2 coins are a lot to spend on another's side
+            sides = list(table.sides)
+            sides[who] = variants.opposite(sides[who])
+            cut = (now - table.fire(sides)) / now
+            if cut > gain:
+                best, gain = option, cut
+        return best if gain >= CONVERT_GAIN else None
 
     def _leader(self, table: "Table", seats: list[int]) -> int:
         """The most dangerous opponent: most influence, then most coins."""
@@ -147,7 +214,7 @@ class CoupHeuristic(Bot):
 
     def _steal_target(self, table: "Table", seats: list[int]) -> int | None:
         rich = [s for s in seats if table.coins(s) >= 2
-                and not self.claimed(table, s) & {"Captain", "Ambassador"}]
+                and not self.claimed(table, s) & {"Captain", "Ambassador", "Inquisitor"}]
         if not rich:
             return None
         return max(rich, key=lambda s: (table.coins(s), table.influence(s), self.rng.random()))
@@ -159,6 +226,11 @@ class CoupHeuristic(Bot):
         character = table.block_claim if blocking else table.claim
         if claimant is None or not character:
             return "Pass"
+        if character == NO_DUKE:
+            return self._doubt_embezzle(table, claimant)
+        known = self._seen.get(table.names[claimant])
+        if known == character:
+            return "Pass"  # it showed me that very card
         if not table.possible(character):
             return "Challenge"  # every copy is in sight: the claim is a lie
         me = table.seat
@@ -189,6 +261,33 @@ class CoupHeuristic(Bot):
             return "Challenge"
         chance = self.style.doubt * stakes * doubt ** 2
         return "Challenge" if self.rng.random() < chance else "Pass"
+
+    def _doubt_embezzle(self, table: "Table", claimant: int) -> str:
+        """Embezzle claims no Duke: challenge a likely Duke holder when the reserve is worth it."""
+        if self._seen.get(table.names[claimant]) == "Duke":
+            return "Challenge"
+        if not table.possible("Duke"):
+            return "Pass"
+        holds = table.chance_holds(claimant, "Duke")
+        if "Duke" in self.claimed(table, claimant):
+            holds = max(holds, 0.75)
+        stakes = min(1.5, table.reserve / 3)
+        if table.influence(table.seat) == 1:
+            stakes *= 0.4
+        if holds * stakes >= self.style.sure:
+            return "Challenge"
+        return "Challenge" if self.rng.random() < self.style.doubt * stakes * holds ** 2 else "Pass"
+
+    # -- examining -------------------------------------------------------------------------------
+    def _examined(self, table: "Table") -> str:
+        """Force away a card that serves its holder well; let a weak one stay (and remember it)."""
+        shown = (table.examined or {}).get("character")
+        if shown is None:
+            return "Return"
+        if VALUE[shown] >= 4.0 or (shown == "Contessa" and "Assassin" in table.hand):
+            self._seen.pop((table.examined or {}).get("player", ""), None)
+            return "Force Exchange"
+        return "Return"
 
     # -- blocking ------------------------------------------------------------------------------
     def _block(self, table: "Table") -> str:
@@ -236,14 +335,58 @@ class Table:
         me = self.players[self.seat]
         self.hand = [s["character"] for s in me["influences"] if not s["revealed"]]
         drawn = list(state.get("exchange_drawn") or [])
-        self.copies = Counter(court(len(self.names)))
+        variant = state.get("variant") or {}
+        self.fifth = variants.fifth(variant)
+        self.claims = variants.claims(variant)
+        self.reformation = bool(variant.get("reformation"))
+        self.sides = [p.get("allegiance") or "" for p in self.players]
+        self.reserve = state.get("reserve") or 0
+        self.examined = state.get("examined")
+        self.copies = Counter(court(len(self.names), variant))
         self.visible = Counter(s["character"] for p in self.players for s in p["influences"] if s["character"])
         self.visible.update(drawn)
+        for cards in (state.get("set_aside") or {}).values():  # my own set-aside cards, out of play
+            self.visible.update(cards)
+        if state.get("set_aside_size"):  # the official two-player set-up: 3 sets, not the full court
+            self.copies = Counter({c: 3 for c in variants.characters(variant)})
         self.unseen = sum(self.copies.values()) - sum(self.visible.values())
 
     @property
     def opponents(self) -> list[int]:
         return [s for s, p in enumerate(self.players) if p["alive"] and s != self.seat]
+
+    def may_target(self, seat: int, victim: int, sides: list[str] | None = None) -> bool:
+        """The Reformation's restriction (and its exception) as this seat sees the table."""
+        sides = self.sides if sides is None else sides
+        if not self.reformation:
+            return True
+        living = {sides[s] for s, p in enumerate(self.players) if p["alive"]}
+        return len(living) <= 1 or sides[seat] != sides[victim]
+
+    @property
+    def aims(self) -> list[int]:
+        """The opponents it may Coup, Assassinate, Steal from or Examine (never empty)."""
+        return [s for s in self.opponents if self.may_target(self.seat, s)] or self.opponents
+
+    def may_block_aid(self, seat: int) -> bool:
+        return self.may_target(seat, self.seat)
+
+    def fire(self, sides: list[str]) -> float:
+        """How much of the table's threat would fall on this seat with these sides: each
+        opponent that may target it, weighted by its coins, shared among its possible targets."""
+        total = 0.0
+        for o in self.opponents:
+            if not self.may_target(o, self.seat, sides):
+                continue
+            targets = sum(1 for t, p in enumerate(self.players) if p["alive"] and t != o
+                          and self.may_target(o, t, sides))
+            threat = 1.0 + self.coins(o) / 3 + (3.0 if self.coins(o) >= 7 else 0.0)
+            total += threat / max(1, targets)
+        return total
+
+    def hidden_possible(self, seat: int) -> set[str]:
+        """Characters that may still be among ``seat``'s face-down cards (any, if it has one)."""
+        return set(self.copies) if self.influence(seat) else set()
 
     def coins(self, seat: int) -> int:
         return self.players[seat]["coins"]
@@ -257,7 +400,7 @@ class Table:
 
     def may_claim(self, character: str) -> bool:
         """A bluff on ``character`` is believable only if some copy is out of my sight."""
-        return character in CHARACTERS and self.possible(character)
+        return character in self.copies and self.possible(character)
 
     def chance_holds(self, seat: int, character: str) -> float:
         """P(``seat`` holds ``character``) if the unseen cards were dealt at random."""

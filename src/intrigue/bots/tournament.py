@@ -68,13 +68,14 @@ class GameResult:
     habits: list[dict[str, int]] = field(default_factory=list)
 
 
-def play(game: Game, entries: list[str], index: int, seed: int, watch: bool = False) -> GameResult:
+def play(game: Game, entries: list[str], index: int, seed: int, watch: bool = False,
+         options: dict[str, Any] | None = None) -> GameResult:
     """One match of the tournament: game ``index``, seats rotated, everything seeded."""
     count = len(entries)
     seats = [seat_of(e, index, count) for e in range(count)]
     entry_at = {seat: e for e, seat in enumerate(seats)}
     match_seed = seed * 1_000_003 + index
-    match = Match(game, [f"P{s + 1}" for s in range(count)], match_seed, headless=True)
+    match = Match(game, [f"P{s + 1}" for s in range(count)], match_seed, options, headless=True)
     bots = [make(spec, seed=f"{seed}:{index}:{e}") for e, spec in enumerate(entries)]
     order = random.Random(match_seed)
     decisions = [0] * count
@@ -151,6 +152,7 @@ class Report:
     seed: int
     lineup: list[str]
     workers: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     draws: int = 0
     interrupted: bool = False
@@ -198,7 +200,8 @@ class Report:
                 entry["habits"] = summarize_habits(standing.habits)
             bots.append(entry)
         return {
-            "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "game": self.game, "players": self.players, "options": dict(self.options), "games": self.games,
+            "seed": self.seed,
             "interrupted": self.interrupted,
             "lineup": self.lineup, "workers": self.workers, "seconds": round(self.seconds, 2),
             "draws": self.draws, "bots": bots,
@@ -217,16 +220,16 @@ def summarize_habits(habits: Counter) -> dict[str, Any]:
             "challenge_accuracy": share("right", "challenges")}
 
 
-def _play_task(task: tuple[str, list[str], int, int, bool]) -> GameResult:
+def _play_task(task: tuple[str, list[str], int, int, bool, dict[str, Any]]) -> GameResult:
     from .. import games  # noqa: PLC0415 - each worker loads the game once
 
-    game_id, entries, index, seed, watch = task
-    return play(games.get(game_id), entries, index, seed, watch)
+    game_id, entries, index, seed, watch, options = task
+    return play(games.get(game_id), entries, index, seed, watch, options)
 
 
 def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | None = None,
         workers: int = 1, habits: bool = False,
-        progress: Callable[[int], None] | None = None) -> Report:
+        progress: Callable[[int], None] | None = None, options: dict[str, Any] | None = None) -> Report:
     """Play ``games`` matches of ``game`` between the bots ``specs`` (see :func:`lineup`)."""
     entries = lineup(specs, players)
     for spec in dict.fromkeys(entries):
@@ -240,11 +243,13 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
         raise ValueError("--games must be at least 1")
     if workers < 1:
         raise ValueError("--workers must be at least 1")
-    report = Report(game.id, count, games, seed, entries, workers)
+    options = dict(options or {})
+    Match(game, [f"P{s + 1}" for s in range(count)], 0, options, headless=True)  # bad options: refused now
+    report = Report(game.id, count, games, seed, entries, workers, options)
     for spec in entries:
         report.standings.setdefault(spec, Standing(spec)).entries += 1
     started = time.perf_counter()
-    tasks = [(game.id, entries, index, seed, habits) for index in range(games)]
+    tasks = [(game.id, entries, index, seed, habits, options) for index in range(games)]
     done = 0
     try:
         for result in _results(game, tasks, workers):
@@ -269,10 +274,11 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _results(game: Game, tasks: list[tuple[str, list[str], int, int, bool]], workers: int) -> Iterable[GameResult]:
+def _results(game: Game, tasks: list[tuple[str, list[str], int, int, bool, dict[str, Any]]],
+             workers: int) -> Iterable[GameResult]:
     if workers == 1 or len(tasks) == 1:
-        for _, entries, index, seed, watch in tasks:
-            yield play(game, entries, index, seed, watch)
+        for _, entries, index, seed, watch, options in tasks:
+            yield play(game, entries, index, seed, watch, options)
         return
     import multiprocessing  # noqa: PLC0415
 

@@ -73,6 +73,8 @@ class GameBinding:
     explain: Callable[..., tuple[str, dict[str, Any]] | None] | None = None
     actions: Callable[[int], list[str]] | None = None
     label: Callable[[list[str], int, str], str] | None = None
+    option_check: Callable[[dict[str, Any], int], list[str]] | None = None
+    extensions: tuple[str | Path, ...] = ()  # extension files merged onto the DSL file (dsl/overlay.py)
 
     def __post_init__(self) -> None:
         if self.module_file is None:  # the rules module that created us
@@ -89,6 +91,12 @@ class GameBinding:
         if not path.is_absolute():
             path = Path(self.module_file or ".").parent / path
         return path
+
+    @property
+    def extension_paths(self) -> list[Path]:
+        """Extension files merged onto the DSL file (``dsl/overlay.py``), beside it by default."""
+        return [path if Path(path).is_absolute() else self.dsl_path.parent / path
+                for path in map(Path, self.extensions)]
 
     @property
     def state_names(self) -> set[str]:
@@ -135,6 +143,12 @@ class GameBinding:
 
     def check_setup(self, fn: Callable[[dict[str, Any], int], list[str]]) -> Any:
         self.setup_check = fn
+        return fn
+
+    def check_options(self, fn: Callable[[dict[str, Any], int], list[str]]) -> Any:
+        """Register ``fn(options, players) -> problems``: option values this game refuses
+        (a new match raises ``ValueError`` naming them)."""
+        self.option_check = fn
         return fn
 
     def expect(self, key: str, *, per_player: bool = True, ordered: bool = False) -> Callable[..., Any]:

@@ -91,7 +91,7 @@ def load(binding: GameBinding) -> Game:
     """Validate the DSL against the binding; every problem is reported at once."""
     from .declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
 
-    checked = validate_file(binding.dsl_path, names=binding.state_names)
+    checked = _validate(binding)
     if not checked.ok:
         raise BindingError("\n".join(str(p) for p in checked.errors))
     definition = checked.definition
@@ -134,6 +134,15 @@ def load(binding: GameBinding) -> Game:
     headless = {name: (_skip if name in display else fn) for name, fn in tools.items()}
     plans = {phase_id: plan(phase) for phase_id, phase in definition.phases.items()}
     return Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, plans)
+
+
+def _validate(binding: GameBinding) -> Checked:
+    """The game's DSL file, with its extension files merged onto it (``dsl/overlay.py``)."""
+    if binding.extensions:
+        from ..dsl.overlay import validate_extended  # noqa: PLC0415
+
+        return validate_extended(binding.dsl_path, binding.extension_paths, names=binding.state_names)
+    return validate_file(binding.dsl_path, names=binding.state_names)
 
 
 def _skip(match: "Match") -> None:

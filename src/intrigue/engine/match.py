@@ -159,6 +159,9 @@ class Match:
         self.names = list(players)
         self.seed = seed
         self.options = {**game.option_defaults(), **(options or {})}
+        refused = game.binding.option_check(self.options, len(players)) if game.binding.option_check else []
+        if refused:
+            raise ValueError(f"{game.title}: " + "; ".join(refused))
         self.setup: dict[str, Any] = dict(setup or {})
         self.headless = headless
         self.rng = random.Random(seed)
@@ -307,12 +310,16 @@ class Match:
 
     # -- helpers for rules modules --------------------------------------------
     def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),
-              auto: bool = True) -> None:
+              auto: bool = True, standing: bool = False) -> None:
         """Offer ``options`` to ``seat`` in the current ``player_action`` phase.
 
         ``closing`` options end the window for everyone at once (the first
         ``Challenge``). ``auto=False`` keeps a single option from being taken
         automatically (a response prompt must not reveal that a hand is empty).
+        ``standing=True`` is an out-of-turn offer beside the decision's own
+        chooser (BANG!'s Sid Ketchum may heal while another player chooses): it
+        does not count as a second chooser of a ``single_player_choice``; the
+        game makes the chooser's options closing, so nobody waits for it.
         """
         if self._offers is None:
             self._offers = {}
@@ -322,6 +329,8 @@ class Match:
             self._closing[seat] = frozenset(closing)
             if not auto:
                 self._manual.add(seat)
+            if standing:
+                self._standing = self._standing | {seat}
 
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
         self.events.append(Event(self.version, text, audience, data))
@@ -376,6 +385,7 @@ class Match:
         self._offers = None
         self._closing = {}
         self._manual = set()
+        self._standing: frozenset[int] = frozenset()
         self._resume = 0
         self._stage = "before"
 
@@ -421,7 +431,8 @@ class Match:
     def _open_decision(self) -> None:
         criteria = self.phase.completion_criteria
         offers = self._offers or {}
-        if criteria.wait_for == "single_player_choice" and len(offers) > 1:
+        choosers = [seat for seat in offers if seat not in self._standing]
+        if criteria.wait_for == "single_player_choice" and len(choosers) > 1:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is a single_player_choice "
                               f"but options were offered to {len(offers)} players")
         for seat in offers:

@@ -19,14 +19,16 @@ from .match import Decision, Match
 
 def restart(game: Game, names: list[str], players: list[dict[str, Any]], state: dict[str, Any],
             phase_id: int, seed: int, *, last_decision: Decision | None = None,
-            answered: dict[int, str] | None = None, version: int = 0) -> Match:
+            answered: dict[int, str] | None = None, version: int = 0,
+            options: dict[str, Any] | None = None) -> Match:
     """A headless match entering ``phase_id`` with ``players`` and ``state``.
 
     ``last_decision`` is what the phase's early tools read as the previous
     answer (a block window's blocker, say); ``answered`` are answers already
-    given in the decision the phase opens (seats that passed in a window).
+    given in the decision the phase opens (seats that passed in a window);
+    ``options`` are the observed match's game options (a variant, say).
     """
-    match = Match(game, names, seed, headless=True)
+    match = Match(game, names, seed, options, headless=True)
     match.players = players
     match.state = state
     match.over = False

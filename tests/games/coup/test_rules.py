@@ -33,8 +33,10 @@ def test_in_two_player_games_whoever_starts_gets_one_coin(coup):
         assert [p["coins"] for p in m.players] == ([1, 2] if starter == 0 else [2, 1])
 
 
-def test_timer_defaults_are_game_options(coup):
-    assert coup.option_defaults() == {"turn_timer": 30, "window_timer": 15}
+def test_timer_and_variant_defaults_are_game_options(coup):
+    assert coup.option_defaults() == {"turn_timer": 30, "window_timer": 15, "characters": "ambassador",
+                                      "reformation": False, "choose_allegiance": False,
+                                      "two_player_setup": "simple"}
 
 
 def test_timeouts_pass_in_windows(coup):

@@ -128,11 +128,15 @@ CHARACTERS: dict[str, Character] = {c.name: c for c in (
 NO_CHARACTER = Character("", 4, "No ability.")
 
 ROLES_BY_COUNT: dict[int, tuple[str, ...]] = {
+    3: ("Deputy", "Outlaw", "Renegade"),  # the 3-player variant: roles face up, personal targets
     4: ("Sheriff", "Renegade", "Outlaw", "Outlaw"),
     5: ("Sheriff", "Renegade", "Outlaw", "Outlaw", "Deputy"),
     6: ("Sheriff", "Renegade", "Outlaw", "Outlaw", "Deputy", "Outlaw"),
     7: ("Sheriff", "Renegade", "Outlaw", "Outlaw", "Deputy", "Outlaw", "Deputy"),
+    8: ("Sheriff", "Renegade", "Outlaw", "Outlaw", "Deputy", "Outlaw", "Deputy", "Renegade"),  # two Renegades
 }
+#: The 3-player variant: whom each role must eliminate personally.
+HUNTS = {"Deputy": "Renegade", "Renegade": "Outlaw", "Outlaw": "Deputy"}
 
 
 def parse_label(text: str) -> tuple[str, str, str] | None:

@@ -34,7 +34,7 @@ from ...engine.restart import Plans, restart
 from ...engine import Game, Match
 from ...engine.match import copy_data
 from .cards import CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, label
-from .rules import barrels, clockwise, game, sync
+from .rules import NOT_NOW, barrels, clockwise, game, sync
 
 #: Card ids by label (only Stagecoach 9S has two copies).
 IDS: dict[str, list[str]] = {}
@@ -69,7 +69,7 @@ class _Plan:
 
     def __init__(self, g: Game, observation: dict[str, Any], seat: int, players: list[dict[str, Any]],
                  state: dict[str, Any], unknown_cards: list[str], hands: dict[int, int], under: int,
-                 unknown_roles: list[int], roles: list[str], answered: list[int]):
+                 unknown_roles: list[int], roles: list[str], answered: list[int], waiting: set[int] | None = None):
         self.game = g
         self.observation = observation
         self.seat = seat
@@ -81,6 +81,7 @@ class _Plan:
         self.unknown_roles = unknown_roles
         self.roles = roles
         self.answered = answered
+        self.waiting = waiting or set()
 
     def sample(self, rng: random.Random) -> Match | None:
         players = copy_data(self.players)
@@ -100,6 +101,10 @@ class _Plan:
         match = restart(self.game, list(observation["players"]), players, state, observation["phase"]["id"],
                         rng.getrandbits(32), version=observation["version"])
         decision = match.decision
+        if decision is not None:  # Sid Ketchum let this decision go by already ("Not now")
+            for other in list(decision.pending):
+                if other not in self.waiting and NOT_NOW in decision.offers.get(other, []):
+                    decision.answers[other] = NOT_NOW
         if self.answered and decision is not None:  # answers already given in the window are hidden
             for other in self.answered:
                 options = decision.offers.get(other)
@@ -139,7 +144,7 @@ class _Plan:
                 dying.append(owner)  # out, but the card that killed him is still resolving
             player = {
                 "name": names[owner], "id": owner + 1, "role": row["role"] or "",
-                "is_role_revealed": row["role"] == "Sheriff" or (not alive and owner not in dying),
+                "is_role_revealed": row["role"] == "Sheriff" or count == 3 or (not alive and owner not in dying),
                 "character": character,
                 "character_ability": CHARACTERS[character].ability if character else NO_CHARACTER.ability,
                 "is_alive": alive, "health": row["health"], "max_health": row["max_health"],
@@ -174,13 +179,20 @@ class _Plan:
         state["turn"].update(seat=active, number=1, stage=view["stage"])
         state.update(discard=top, store=store, flipped=flipped, kit=kit, deck=[],
                      dying=[{"seat": owner, "source": active} for owner in dying])
+        state["hunt"] = view.get("hunt") or ""
         prompt = view.get("prompt")
         if prompt:
             asked = [index[name] for name in prompt["players"]]
-            text = prompt.get("text") or ""
+            text = prompt.get("text") or prompt.get("question") or ""
             sizes = [row["hand_size"] for row in rows]
-            if not _prompt(state, players, prompt["kind"], asked, seat, active, text, top, sizes):
+            prompted = seat if seat in asked or not asked else asked[0]  # Sid may stand beside another
+            if not _prompt(state, players, prompt["kind"], asked, prompted, active, text, top, sizes):
                 return None
+            if prompt["kind"] == "order":  # the cards already put on the pile are those not offered
+                offered = {o.removeprefix("Discard ") for o in shown["options"]} if prompted == seat else set()
+                mine = players[prompted]["hand"] + players[prompted]["table"]
+                state["order"] = {str(prompted): [c for c in mine if label(c) not in offered]
+                                  if prompted == seat else []}
         waiting = {index[name] for name in shown["waiting"]}
         answered = []
         if shown["kind"] == "all_players_action" and prompt:
@@ -190,7 +202,7 @@ class _Plan:
         for bangs in (0, 1):
             players[active]["bangs_played_this_turn"] = max(bangs, players[active]["bangs_played_this_turn"])
             result = cls(g, observation, seat, players, state, unknown_cards, hands, under, unknown_roles,
-                         sorted(roles.elements()), answered)
+                         sorted(roles.elements()), answered, waiting)
             probe = result.sample(random.Random(0))
             if probe is not None and set(probe.legal(seat)) == set(shown["options"]):
                 return result
@@ -256,6 +268,8 @@ def _prompt(state: dict[str, Any], players: list[dict[str, Any]], kind: str, ask
         queue = [{"do": "store", "seat": s} for s in later] + [{"do": "store_end"}]
     elif kind == "draw":
         prompt = {"kind": "draw", "seat": seat}
+    elif kind == "order":
+        prompt = {"kind": "order", "seat": seat, "source": None if seat == active else active}
     elif kind in ("gatling", "indians"):
         if kind == "gatling":  # a hand that is not asked avoided it with a Barrel; an empty one takes it
             order = [s for s in others if s in asked or sizes[s] == 0]

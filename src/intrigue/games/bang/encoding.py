@@ -21,7 +21,7 @@ from .vocabulary import IN_PLAY, KINDS
 ROLES = ("Sheriff", "Deputy", "Outlaw", "Renegade")
 CHARACTER_NAMES = tuple(sorted(CHARACTERS))
 STAGES = ("setup", "predraw", "draw", "play", "discard", "end")
-PROMPTS = ("shot", "gatling", "duel", "indians", "save", "pick", "store", "draw", "character")
+PROMPTS = ("shot", "gatling", "duel", "indians", "save", "pick", "store", "draw", "character", "order")
 DECISIONS = ("single_player_choice", "all_players_action", "multiple_players_action")
 #: Per player: alive, life, max life, hand size, role (4) + hidden, character (16) + none,
 #: cards in play by kind, active, distance, reach, prompt source.

@@ -52,7 +52,19 @@ Option notation (as offered, and as scenario files write them). A card is writte
 - Lucky Duke's "draw!": ``Choose Beer 6H``; General Store: ``Take Beer 6H``;
   discard step: ``Discard BANG! 10D``; 1-of-2 characters (room option): the name.
 
-Sid Ketchum may also heal before answering a shot, a Duel, Indians! or a Gatling. Prompts are never
+Sid Ketchum may also heal before answering a shot, a Duel, Indians! or a Gatling, in his
+discard step, and while another player chooses: whenever one player alone is asked
+something (a play step, a draw, a response, a discard, a General Store pick), Sid,
+if he is below his maximum life with 2 cards or more (all public), is offered
+``Heal with <card>, <card>`` and ``Not now`` beside that player. The decision does
+not wait for him: the player's answer closes it; if Sid heals first, the same
+question is asked again. A dying player whose cards go to the discard pile chooses
+their order, one ``Discard <card>`` at a time (the last ends on top).
+
+3 players: the Dodge City variant (Deputy, Outlaw, Renegade, face up; each must
+eliminate a personal target; the Deputy starts). 8 players: two Renegades.
+
+Prompts are never
 skipped in a way that reveals a hand: the play step and every response are asked
 even when ``Pass`` is the only option, unless the hand is empty (which is public).
 
@@ -76,7 +88,7 @@ from itertools import combinations
 from typing import Any
 
 from ...engine import Audience, GameBinding, Match
-from .cards import CARDS, CHARACTERS, DECK, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label
+from .cards import CARDS, CHARACTERS, DECK, HUNTS, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label
 
 ROLE_NAMES = ("Sheriff", "Deputy", "Outlaw", "Renegade")
 BLUE_SELF = ("Barrel", "Scope", "Mustang", "Dynamite") + tuple(WEAPONS)
@@ -85,14 +97,19 @@ RESPONSES = ("shot", "gatling", "duel", "indians", "save")  # never answered aut
 GROUP = ("gatling", "indians", "character")
 SETUP_KEYS = ("roles", "characters", "health", "hands", "equipment", "deck", "discard", "dead", "first",
               "shuffle")
+#: Sid Ketchum's answer when he lets another player's decision go by.
+NOT_NOW = "Not now"
+#: Phases in which one player alone chooses (Sid Ketchum may heal beside them).
+SINGLE = (5, 6, 7, 12)
 
 game = GameBinding(
     "bang",
     title="BANG!",
     dsl="bang.yaml",
-    min_players=4,
-    max_players=7,
-    summary="Wild West hidden roles: the Sheriff and his Deputies against Outlaws and a Renegade.",
+    min_players=3,
+    max_players=8,
+    summary="Wild West hidden roles: the Sheriff and his Deputies against Outlaws and a Renegade "
+            "(3 players: Deputy, Outlaw and Renegade hunt each other; 8 players: two Renegades).",
     options={
         "character_choice": 1,            # 1: one character dealt (official); 2: choose 1 of 2
         "duel_challenger_loss": "self",   # "self": no one caused it; "opponent": the target did
@@ -113,6 +130,8 @@ game = GameBinding(
         "kit": [],
         "candidates": {},
         "side": "",
+        "hunt": "",       # 3 players: "" while each hunts a target, "last" once it is last man standing
+        "order": {},      # the order a dying player chose for their cards (seat -> card ids, first first)
     },
 )
 
@@ -132,6 +151,11 @@ def alive(m: Match, seat: int) -> bool:
 
 def living(m: Match) -> list[int]:
     return [s for s, p in enumerate(m.players) if p["is_alive"]]
+
+
+def three_player(m: Match) -> bool:
+    """The 3-player variant: Deputy, Outlaw and Renegade, face up, each with a personal target."""
+    return len(m.players) == 3
 
 
 def clockwise(m: Match, start: int) -> list[int]:
@@ -498,6 +522,12 @@ def t_hurt(m: Match, task: dict[str, Any]) -> None:
 
 
 def die(m: Match, seat: int, source: int | None) -> None:
+    """The death-save failed: first the dying player orders their cards for the discard pile."""
+    m.state["order"][str(seat)] = []
+    push(m, {"do": "last_order", "seat": seat, "source": source})
+
+
+def eliminate(m: Match, seat: int, source: int | None) -> None:
     p = m.players[seat]
     p["is_alive"] = False
     p["health"] = 0
@@ -505,6 +535,40 @@ def die(m: Match, seat: int, source: int | None) -> None:
     say(m, "{player} is eliminated.", player=nm(m, seat), banner={"tone": "bad", "title": "Eliminated"})
     if seat == active(m):
         m.state["turn"]["stage"] = "end"
+
+
+def remaining_cards(m: Match, seat: int) -> list[str]:
+    """A dying player's cards not yet ordered: hand, then table (the default order)."""
+    done = m.state["order"].get(str(seat), [])
+    return [c for c in hand(m, seat) + table(m, seat) if c not in done]
+
+
+def goes_to_discard(m: Match, seat: int) -> bool:
+    """A dead player's cards go to the discard pile unless Vulture Sam (alive) takes them."""
+    return not any(char(m, s) == "Vulture Sam" for s in living(m) if s != seat)
+
+
+def ends_the_game(m: Match, seat: int, source: int | None) -> bool:
+    """Whether this death, with the others of the card, decides the game (then no order matters)."""
+    p = m.players[seat]
+    p["is_alive"] = False
+    try:
+        if three_player(m):
+            return hunted(m, seat, source) or bool(m.state["hunt"]) or len(living(m)) <= 1
+        return bool(winning_side(m))
+    finally:
+        p["is_alive"] = True
+
+
+def t_last_order(m: Match, task: dict[str, Any]) -> None:
+    """Ask the dying player which card goes to the discard pile next, while two labels remain."""
+    seat, source = task["seat"], task["source"]
+    rest = remaining_cards(m, seat)
+    if len({label(c) for c in rest}) > 1 and goes_to_discard(m, seat) and not ends_the_game(m, seat, source):
+        ask(m, "order", seat, source=source)
+        return
+    m.state["order"][str(seat)] = m.state["order"].get(str(seat), []) + rest
+    eliminate(m, seat, source)
 
 
 def t_duel(m: Match, task: dict[str, Any]) -> None:
@@ -575,7 +639,7 @@ TASKS = {
     "dynamite": t_dynamite, "jail": t_jail, "begin_draw": t_begin_draw, "barrel": t_barrel,
     "shot": t_shot, "damage": t_damage, "save": t_save, "hurt": t_hurt, "duel": t_duel,
     "group": t_group, "store": t_store, "store_end": t_store_end,
-    "choose_characters": t_choose_characters, "finish_setup": t_finish_setup,
+    "choose_characters": t_choose_characters, "finish_setup": t_finish_setup, "last_order": t_last_order,
 }
 
 
@@ -722,6 +786,10 @@ def answer_menu(m: Match, p: dict[str, Any], seat: int) -> dict[str, list[Any]]:
         menu = draw_menu(m, seat)
     elif kind == "character":
         menu = {name: ["character", name] for name in m.state["candidates"][str(seat)]}
+    elif kind == "order":
+        menu = {}
+        for c in remaining_cards(m, seat):
+            menu.setdefault(f"Discard {label(c)}", ["order", c])
     return menu
 
 
@@ -779,6 +847,9 @@ def answer(m: Match, p: dict[str, Any], seat: int, action: list[Any]) -> None:
         say(m, "{player} takes {card} from the General Store.", player=nm(m, seat), card=label(card))
     elif kind == "draw":
         do_draw(m, seat, action)
+    elif kind == "order":
+        m.state["order"].setdefault(str(seat), []).append(action[1])
+        push(m, {"do": "last_order", "seat": seat, "source": p.get("source")})
 
 
 def answer_group(m: Match, p: dict[str, Any], answers: dict[int, list[Any]]) -> None:
@@ -904,7 +975,10 @@ def role(m: Match, seat: int) -> str:
 
 
 def winning_side(m: Match) -> str:
-    """'' while the game goes on; judged on who is alive now (rules §2)."""
+    """'' while the game goes on; judged on who is alive now (rules §2). With 3 players the
+    side is the winner's role, decided when the eliminations are processed (``hunt_result``)."""
+    if three_player(m):
+        return m.state["side"]
     alive_now = living(m)
     if not any(role(m, s) == "Sheriff" for s in alive_now):
         if len(alive_now) == 1 and role(m, alive_now[0]) == "Renegade":
@@ -915,7 +989,33 @@ def winning_side(m: Match) -> str:
     return ""
 
 
+def hunted(m: Match, seat: int, source: int | None) -> bool:
+    """3 players: ``source`` personally eliminated its own target."""
+    return source is not None and source != seat and HUNTS.get(role(m, source)) == role(m, seat) \
+        and m.players[source]["is_alive"]
+
+
+def hunt_result(m: Match, dying: list[dict[str, Any]]) -> str:
+    """3 players, after a card's eliminations: the role that wins, or '' (the game goes on).
+
+    A player who personally eliminates their target wins at once. Any other elimination
+    (a wrong target, Dynamite, a Duel lost by its challenger) leaves the two survivors
+    playing last man standing: the next elimination decides.
+    """
+    for d in dying:
+        if hunted(m, d["seat"], d["source"]):
+            return role(m, d["source"])
+    alive_now = living(m)
+    if len(alive_now) == 1:
+        return role(m, alive_now[0])
+    if dying:
+        m.state["hunt"] = "last"
+    return ""
+
+
 def winners_of(m: Match, side: str) -> list[int]:
+    if three_player(m):
+        return [s for s in range(len(m.players)) if role(m, s) == side]
     if side == "Renegade":
         return living(m)
     team = ("Outlaw",) if side == "Outlaws" else ("Sheriff", "Deputy")
@@ -982,8 +1082,11 @@ def assign_roles_randomly(m: Match) -> None:
     m.shuffle(rest)
     for seat, p in enumerate(m.players):
         p["role"] = given[seat] if seat in given else rest.pop(0)
-        p["is_role_revealed"] = p["role"] == "Sheriff"
-    if sum(p["role"] == "Sheriff" for p in m.players) != 1:
+        p["is_role_revealed"] = p["role"] == "Sheriff" or three_player(m)  # 3 players: all face up
+    if three_player(m):
+        if sorted(p["role"] for p in m.players) != sorted(ROLES_BY_COUNT[3]):
+            raise ValueError("setup.roles: with 3 players the roles are one Deputy, one Outlaw and one Renegade")
+    elif sum(p["role"] == "Sheriff" for p in m.players) != 1:
         raise ValueError("setup.roles must leave exactly one Sheriff")
 
 
@@ -1034,7 +1137,8 @@ def assign_seat_order(m: Match) -> None:
     for who in m.setup.get("dead") or []:
         m.players[seat_named(m, who, "dead")].update(is_alive=False, is_role_revealed=True)
     first = m.setup.get("first")
-    sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
+    leader = "Deputy" if three_player(m) else "Sheriff"  # the Deputy starts a 3-player game
+    sheriff = next(s for s, p in enumerate(m.players) if p["role"] == leader)
     m.state["turn"]["seat"] = m.names.index(first) if first else sheriff
 
 
@@ -1056,6 +1160,11 @@ def initialize_health_and_reveal_sheriff(m: Match) -> None:
         seat_named(m, who, "health")
     for seat, p in enumerate(m.players):
         set_life(m, seat)
+    if three_player(m):
+        for seat, p in enumerate(m.players):
+            say(m, "{player} is the {role} and must eliminate the {target}.", player=nm(m, seat), role=p["role"],
+                target=HUNTS[p["role"]])
+        return
     sheriff = next(s for s, p in enumerate(m.players) if p["role"] == "Sheriff")
     say(m, "{player} is the Sheriff.", player=nm(m, sheriff))
 
@@ -1139,20 +1248,49 @@ def prompt_draw_choices(m: Match) -> None:
 def draw_cards_and_update_state(m: Match) -> None:
     for seat, action in answers(m).items():
         do_draw(m, seat, action)
+    if interjected(m) and m.state["turn"]["stage"] == "draw":
+        ask(m, "draw", active(m))  # the same question again, in phase 7
 
 
 def offer(m: Match, seat: int, menu: dict[str, list[Any]], auto: bool) -> None:
     m.state["menus"][str(seat)] = menu
-    m.offer(seat, list(menu), auto=auto)
+    sid = interjector(m, seat) if m.phase_id in SINGLE else None
+    m.offer(seat, list(menu), auto=auto, closing=list(menu) if sid is not None else ())
+    if sid is not None:
+        heal = {option: ["interject", action[1]] for option, action in sid_menu(m, sid).items()}
+        m.state["menus"][str(sid)] = {**heal, NOT_NOW: ["wait"]}
+        m.offer(sid, [*heal, NOT_NOW], closing=list(heal), auto=False, standing=True)
+
+
+def interjector(m: Match, chooser: int) -> int | None:
+    """Sid Ketchum, when he could heal now while ``chooser`` alone decides (all public facts)."""
+    for seat, p in enumerate(m.players):
+        if seat != chooser and p["is_alive"] and p["character"] == "Sid Ketchum" \
+                and p["health"] < p["max_health"] and len(p["hand"]) >= 2:
+            return seat
+    return None
 
 
 def answers(m: Match) -> dict[int, list[Any]]:
-    """The actions chosen in this phase's decision (menus are then cleared)."""
+    """The actions chosen in this phase's decision (menus are then cleared). Sid Ketchum's
+    ``Not now`` is no action; his heal beside another player's decision is applied here."""
     decision = m.last_decision
     menus = m.state["menus"]
     got = {seat: menus[str(seat)][option] for seat, option in decision.answers.items()} if decision else {}
     m.state["menus"] = {}
+    for seat, action in list(got.items()):
+        if action[0] == "wait":
+            del got[seat]
+        elif action[0] == "interject":
+            del got[seat]
+            sid_heal(m, seat, action[1])
+            m.state["healed"] = True
     return got
+
+
+def interjected(m: Match) -> bool:
+    """Whether Sid Ketchum healed beside the decision that just closed (it is then asked again)."""
+    return bool(m.state.pop("healed", False))
 
 
 # -- phase 6: play -------------------------------------------------------------------------------------------------
@@ -1170,7 +1308,9 @@ def enable_card_play_or_pass(m: Match) -> None:
 
 @game.tool
 def update_play_state(m: Match) -> None:
-    for seat, action in answers(m).items():
+    chosen = answers(m)
+    interjected(m)  # Sid healed instead: the play step is asked again
+    for seat, action in chosen.items():
         if action[0] == "pass":
             m.state["turn"]["stage"] = "discard"
         else:
@@ -1215,6 +1355,8 @@ def offer_answers(m: Match) -> None:
 def update_reaction_state(m: Match) -> None:
     p = prompt(m)
     chosen = answers(m)
+    if interjected(m) and not chosen:
+        return  # Sid Ketchum healed first: the same question is asked again
     m.state["reaction"]["prompt"] = {}
     for seat, action in chosen.items():
         answer(m, p, seat, action)
@@ -1263,36 +1405,47 @@ def after_resolution(m: Match) -> int:
 
 @game.tool
 def process_eliminations_and_rewards(m: Match) -> None:
-    """Rules §8.4 for each death of the card, judged together (§8.6)."""
+    """Rules §8.4 for the deaths of one card, judged together (§8.6), in an order that does not
+    depend on where the victims sit: every role is revealed and the end judged on the state after
+    all of them; then every dead player's cards go (to Vulture Sam or the discard pile); then every
+    penalty (the Sheriff who eliminated a Deputy discards what he holds); then every reward
+    (3 cards per Outlaw eliminated; with 3 players, per player eliminated). The Sheriff who kills
+    a Deputy and an Outlaw with one Gatling thus discards his cards and then draws 3."""
     dying = m.state["dying"]
     m.state["dying"] = []
     for d in dying:
         m.players[d["seat"]]["is_role_revealed"] = True
         say(m, "{player} was {role}.", player=nm(m, d["seat"]), role=m.players[d["seat"]]["role"],
             banner={"tone": "info", "title": "Role revealed", "card": m.players[d["seat"]]["role"]})
-    side = winning_side(m)
+    side = hunt_result(m, dying) if three_player(m) else winning_side(m)
     for d in dying:
-        seat, source = d["seat"], d["source"]
-        leave_cards(m, seat)
-        if side or source is None or source == seat or not alive(m, source):
-            continue
-        if role(m, seat) == "Outlaw":
-            draw_to_hand(m, source, 3, " for eliminating an Outlaw")
-        elif role(m, seat) == "Deputy" and role(m, source) == "Sheriff":
+        leave_cards(m, d["seat"])
+    credited = [d for d in dying if not side and d["source"] is not None and d["source"] != d["seat"]
+                and alive(m, d["source"])]
+    for d in credited:
+        source = d["source"]
+        if role(m, d["seat"]) == "Deputy" and role(m, source) == "Sheriff" and (hand(m, source) or table(m, source)):
             lost = hand(m, source) + table(m, source)
             m.players[source]["hand"], m.players[source]["table"] = [], []
             sync(m, source)
             to_discard(m, *lost)
             say(m, "The Sheriff eliminated a Deputy: {player} discards every card.", player=nm(m, source))
-        suzy(m)
+            suzy(m)
+    for d in credited:
+        if role(m, d["seat"]) == "Outlaw" or three_player(m):
+            why = " for eliminating an Outlaw" if role(m, d["seat"]) == "Outlaw" else " for a personal kill"
+            draw_to_hand(m, d["source"], 3, why)
+            suzy(m)
     m.state["eliminated"] = [d["seat"] for d in dying]
     m.state["side"] = side
 
 
 def leave_cards(m: Match, seat: int) -> None:
-    """The dead player's cards go to Vulture Sam, or to the discard pile (hand, then table)."""
+    """The dead player's cards go to Vulture Sam, or to the discard pile in the order the player
+    chose (by default hand, then table; the last card ends on top)."""
     p = m.players[seat]
     cards_hand, cards_table = p["hand"], p["table"]
+    chosen = [c for c in m.state["order"].pop(str(seat), []) if c in cards_hand or c in cards_table]
     p["hand"], p["table"] = [], []
     sync(m, seat)
     vulture = next((s for s in living(m) if char(m, s) == "Vulture Sam"), None)
@@ -1308,7 +1461,7 @@ def leave_cards(m: Match, seat: int) -> None:
                 say(m, "{player} takes {cards} from {source}'s hand.", vulture, seat, player=nm(m, vulture),
                     cards=labels(cards_hand), source=nm(m, seat))
     else:
-        to_discard(m, *cards_hand, *cards_table)
+        to_discard(m, *chosen, *[c for c in cards_hand + cards_table if c not in chosen])
 
 
 @game.tool
@@ -1351,15 +1504,22 @@ def prompt_discard_to_limit(m: Match) -> None:
         return
     for seat in m.targets:
         menu = {f"Discard {label(c)}": ["discard", c] for c in hand(m, seat)}
+        if m.players[seat]["health"] < m.players[seat]["max_health"]:
+            menu.update(sid_menu(m, seat))  # Sid Ketchum may heal instead: it raises his limit
         offer(m, seat, menu, auto=True)
     render(m)
 
 
 @game.tool
 def apply_discards_and_update_state(m: Match) -> None:
-    for seat, action in answers(m).items():
-        to_discard(m, take_from_hand(m, seat, action[1]))
-        say(m, "{player} discards {card}.", player=nm(m, seat), card=label(action[1]))
+    chosen = answers(m)
+    interjected(m)  # Sid healed beside another player's discard: the step is asked again
+    for seat, action in chosen.items():
+        if action[0] == "sid":
+            sid_heal(m, seat, action[1])
+        else:
+            to_discard(m, take_from_hand(m, seat, action[1]))
+            say(m, "{player} discards {card}.", player=nm(m, seat), card=label(action[1]))
         if len(hand(m, seat)) <= hand_limit(m, seat):
             m.state["turn"]["stage"] = "end"
 
@@ -1382,7 +1542,7 @@ def display_game_over_summary(m: Match) -> None:
     for p in m.players:
         p["is_role_revealed"] = True
     titles = {"Outlaws": "The Outlaws win", "Sheriff": "The Sheriff and his Deputies win",
-              "Renegade": "The Renegade wins"}
+              "Renegade": "The Renegade wins", "Deputy": "The Deputy wins", "Outlaw": "The Outlaw wins"}
     say(m, titles.get(m.state["side"], "Game over") + ": {players}.", players=[nm(m, s) for s in m.winners])
     render(m)
 
@@ -1401,11 +1561,15 @@ def active_seat(m: Match) -> int | None:
 @game.on_timeout
 def timeout_choice(m: Match, seat: int, options: list[str]) -> str:
     """Pass (end the play step, take the hit); drink a Beer to survive; the favourable "draw!" card."""
+    if NOT_NOW in options:  # Sid Ketchum beside another player's decision: he lets it go
+        return NOT_NOW
     p = prompt(m)
-    if p and p.get("kind") == "save":
+    if p and p.get("kind") == "save" and seat == p.get("seat"):
         beer = next((o for o in options if o.startswith("Beer ")), None)
         return beer or "Pass"
-    if p and p.get("kind") == "pick":
+    if p and p.get("kind") == "order" and seat == p.get("seat"):  # the default order: hand, then table
+        return f"Discard {label(remaining_cards(m, seat)[0])}"
+    if p and p.get("kind") == "pick" and seat == p.get("seat"):
         good = {"barrel": lambda c: CARDS[c].suit == "H", "jail": lambda c: CARDS[c].suit == "H",
                 "dynamite": lambda c: not explodes(c)}[p["reason"]]
         best = next((c for c in m.state["flipped"] if good(c)), m.state["flipped"][0])

@@ -44,6 +44,8 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
             problems.append(f"setup.roles.{who}: {role!r} is not a role ({', '.join(ROLE_NAMES)})")
     if list(roles.values()).count("Sheriff") > 1:
         problems.append("setup.roles: only one Sheriff")
+    if players == 3 and ("Sheriff" in roles.values() or len(set(roles.values())) != len(roles)):
+        problems.append("setup.roles: with 3 players the roles are one Deputy, one Outlaw and one Renegade")
     characters = setup.get("characters") or {}
     for who, character in characters.items():
         if character and character not in CHARACTERS:
@@ -71,8 +73,8 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
             problems.append(f"setup: {who} is dead and cannot hold cards")
         if who in (setup.get("health") or {}):
             problems.append(f"setup: {who} is dead and has no life to set")
-    if not 4 <= players <= 7:
-        problems.append(f"BANG! takes 4 to 7 players, not {players}")
+    if not 3 <= players <= 8:
+        problems.append(f"BANG! takes 3 to 8 players, not {players}")
     return problems
 
 

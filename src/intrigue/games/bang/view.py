@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine import Audience, Match
 from .cards import CARDS, label
-from .rules import active, char, distance, game, hand, labels, living, nm, prompt, reach
+from .rules import NOT_NOW, active, char, distance, game, hand, labels, living, nm, prompt, reach
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,8 @@ def asked_msg(m: Match, seat: int) -> tuple[str, dict[str, Any]] | None:
         return "Draw your cards.", {}
     if kind == "character":
         return "Choose your character.", {}
+    if kind == "order":
+        return "You are eliminated: put your cards on the discard pile one at a time (the last ends on top).", {}
     return None
 
 
@@ -105,6 +107,12 @@ def about_options(m: Match, seat: int) -> dict[str, dict[str, Any]]:
             item = {"label": action[1], "character": action[1]}
         elif what == "jesse":
             item = {"label": "Draw from", "target": nm(m, action[1])}
+        elif what == "interject":  # Sid Ketchum beside another player's decision
+            item = {"cards": labels(action[1]), "label": "Heal with"}
+        elif what == "wait":
+            item = {"label": NOT_NOW}
+        elif what == "order":  # a dying player's cards, one at a time onto the discard pile
+            item = {"card": label(action[1]), "label": "Discard"}
         about[option] = item
     return about
 
@@ -160,6 +168,8 @@ def render(m: Match) -> None:
         canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
                     cards=labels(hand(m, seat)), title="Your hand")
         question = asked_msg(m, seat) if seat in deciding else None
+        if NOT_NOW in (m.state["menus"].get(str(seat)) or {}):  # Sid Ketchum beside another player's decision
+            question = ("Sid Ketchum: you may discard 2 cards to regain 1 life now, or let the others go on.", {})
         if question is None and m.state["turn"]["stage"] == "play" and seat == active(m) and seat in deciding:
             question = "Your turn: play a card or pass.", {}
         offered = str(seat) in m.state["menus"]  # this seat's options (the decision may open just after)
@@ -214,7 +224,8 @@ def render(m: Match) -> None:
     if m.over or m.state["side"]:
         side = m.state["side"]
         title = {"Outlaws": "The Outlaws win!", "Sheriff": "The Sheriff wins!",
-                 "Renegade": "The Renegade wins!"}.get(side, "Game over")
+                 "Renegade": "The Renegade wins!", "Deputy": "The Deputy wins!",
+                 "Outlaw": "The Outlaw wins!"}.get(side, "Game over")
         roles = [{"player": nm(m, s), "role": m.players[s]["role"]} for s in range(len(m.players))]
         canvas.show("result", key="result", title=title, text=", ".join(
             f"{nm(m, s)} ({m.players[s]['role']})" for s in range(len(m.players))),
@@ -252,9 +263,14 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
     }
     p = prompt(m)
     if p:
-        view["prompt"] = {"kind": p["kind"], "players": [nm(m, s) for s in prompt_seats(m)]}
-        if seat is not None and seat in prompt_seats(m):
+        asked_seats = prompt_seats(m)
+        view["prompt"] = {"kind": p["kind"], "players": [nm(m, s) for s in asked_seats]}
+        if seat is not None and seat in asked_seats:
             view["prompt"]["text"] = asked(m, seat)
+        elif asked_seats:  # what the prompted player is asked, in their words (all public facts)
+            view["prompt"]["question"] = asked(m, asked_seats[0])
+    if m.state["hunt"]:
+        view["hunt"] = m.state["hunt"]  # 3 players: a wrong kill made it last man standing
     if seat is not None and m.state["kit"] and char(m, seat) == "Kit Carlson":
         view["kit"] = labels(m.state["kit"])
     if seat is not None and str(seat) in m.state["candidates"]:

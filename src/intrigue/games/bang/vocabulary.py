@@ -8,7 +8,9 @@ which use cards turned from the deck, never a card chosen from a hand; the one
 choice this merges that can change a later "draw!" is which of two equal-kind
 cards Kit Carlson puts back on the deck. Pairs of cards (Sid Ketchum's
 ``Heal with``, Kit Carlson's ``Keep``, two Missed! against Slab the Killer) are
-labelled by their kinds in alphabetical order.
+labelled by their kinds in alphabetical order. A dying player's ``Discard <card>``
+(the order of their cards on the pile) shares the discard step's labels; Sid Ketchum
+beside another player's decision answers ``Heal with …`` or ``Not now``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def label(names: list[str], seat: int, option: str) -> str:
 def actions(players: int) -> list[str]:
     others = seat_tokens(players, self_too=False)
     everyone = seat_tokens(players)
-    labels = ["Pass", "Draw", "Draw from deck", "Draw from discard"]
+    labels = ["Pass", "Draw", "Draw from deck", "Draw from discard", "Not now"]  # Not now: Sid Ketchum
     labels += [f"Draw from {who}" for who in others]
     for kind in KINDS:
         labels += [kind, f"Discard {kind}", f"Take {kind}", f"Choose {kind}"]

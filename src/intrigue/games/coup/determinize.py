@@ -13,6 +13,13 @@ The rest of the state (coins, turn, action, target, blocker, who already
 passed in an open window) is read from the observation, and the match is
 rebuilt at the start of the observed phase, whose tools then open the same
 decision. Returns ``None`` when the observation is not one it can rebuild.
+
+The variants (``variants.py``) come from the observation's ``variant``: the
+court holds the Inquisitor or the Ambassador; allegiances and the Treasury
+Reserve are public and copied; a card a target showed this seat (Examine) stays
+in that target's slot in every sample; with the official two-player set-up the
+cards are three sets, and the opponent's four set-aside cards are unknown cards
+like the others (this seat's own are known).
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from typing import Any
 
 from ...engine.restart import Plans, restart
 from ...engine import Decision, Game, Match
-from .rules import COSTS, court, game
+from . import variants
+from .rules import COSTS, game
 
 #: How often a standing claim is believed when dealing the claimant's cards.
 CLAIM_TRUST = 0.75
@@ -55,12 +63,13 @@ class _Plan:
     """
 
     def __init__(self, observation: dict[str, Any], base: Match, unknown: list[str],
-                 slots: list[tuple[int, str]], beliefs: list[tuple[int, str]]):
+                 slots: list[tuple[int, str]], beliefs: list[tuple[int, str]], aside: dict[str, int] | None = None):
         self.observation = observation
         self.base = base
         self.unknown = unknown
         self.slots = slots
         self.beliefs = beliefs
+        self.aside = aside or {}  # seat -> how many of its set-aside cards are unknown
 
     def deal(self, match: Match, rng: random.Random, reads: dict[int, float]) -> None:
         cards = list(self.unknown)
@@ -74,6 +83,8 @@ class _Plan:
                 match.players[owner_]["influences"][key]["character"] = character
         for owner, key in slots:
             match.players[owner]["influences"][key]["character"] = cards.pop()
+        for owner, count in self.aside.items():
+            match.state["set_aside"][owner] = [cards.pop() for _ in range(count)]
         match.state["court_deck"] = cards
 
     @classmethod
@@ -85,21 +96,42 @@ class _Plan:
             return None
         phase_id = observation["phase"]["id"]
         index = {name: i for i, name in enumerate(names)}
+        variant = dict(view.get("variant") or {})
+        options = {"characters": variant.get("characters", "ambassador"),
+                   "reformation": bool(variant.get("reformation")),
+                   "two_player_setup": variant.get("two_player_setup", "simple"),
+                   "choose_allegiance": phase_id == 34}
 
-        unseen = Counter(court(len(names)))
+        official = "set_aside_size" in view
+        unseen = Counter(variants.characters(options) * 3 if official else variants.court(len(names), options))
+        examined = view.get("examined") or {}
+        shown = (index[examined["player"]], str(examined["slot"] + 1)) if examined.get("character") else None
+        choosing = bool(view.get("set"))  # the official set-up's first choice: nobody holds a card yet
         slots: list[tuple[int, str]] = []
         for owner, player in enumerate(view["players"]):
             for i, slot in enumerate(player["influences"]):
-                if slot["character"] is None:
+                if choosing:
+                    continue
+                if (owner, str(i + 1)) == shown:
+                    unseen[examined["character"]] -= 1
+                elif slot["character"] is None:
                     slots.append((owner, str(i + 1)))
-                else:
+                elif slot["character"]:
                     unseen[slot["character"]] -= 1
         drawn = list(view.get("exchange_drawn") or [])
         unseen.subtract(drawn)
+        sets = {str(seat): list(variants.characters(options)) for seat in range(2)} if view.get("set") else {}
+        for cards in sets.values():
+            unseen.subtract(cards)
+        mine = list((view.get("set_aside") or {}).get(names[seat], []))
+        unseen.subtract(mine)
+        aside = {}
+        if official and view["set_aside_size"]:
+            aside = {str(1 - seat): view["set_aside_size"] - len(mine)}
         if min(unseen.values(), default=0) < 0:
             return None
         unknown = sorted(unseen.elements())
-        if len(unknown) != len(slots) + view["court_size"]:
+        if len(unknown) != len(slots) + view["court_size"] + sum(aside.values()):
             return None
         cards = list(unknown)
         rng.shuffle(cards)
@@ -118,29 +150,45 @@ class _Plan:
             players.append({
                 "name": names[owner], "id": owner + 1, "coins": player["coins"], "is_alive": player["alive"],
                 "influences": {
-                    str(i + 1): {"character": slot["character"] or cards.pop(), "revealed": slot["revealed"]}
+                    str(i + 1): {"character": ("" if choosing else
+                                               examined["character"] if (owner, str(i + 1)) == shown else
+                                               slot["character"] if slot["character"] is not None else cards.pop()),
+                                 "revealed": slot["revealed"]}
                     for i, slot in enumerate(player["influences"])},
                 "claimed_action": player["claimed_action"], "claimed_character": player["claimed_character"],
                 "target_player_id": (target + 1 if target is not None and owner == actor else 0),
                 "last_action_outcome": player["last_action_outcome"],
             })
+        set_aside = {str(seat): mine, **{owner: [cards.pop() for _ in range(n)] for owner, n in aside.items()}}
         deck = drawn + cards  # the drawn pair on top: the Exchange phase draws it again
 
         waiting = [index[name] for name in observation["decision"]["waiting"]]
         state = _state(g, view, actor, target, blocker, waiting, phase_id, deck)
+        state["allegiance"] = [p.get("allegiance") or "" for p in view["players"]] if options["reformation"] else []
+        state["reserve"] = view.get("reserve") or 0
+        state["treasury"] = view["treasury"]
+        if shown is not None:
+            state["examine"].update(target_id=shown[0] + 1, slot=shown[1], character=examined["character"])
+        state["sets"] = sets
+        if official and not choosing:
+            state["set_aside"] = set_aside
         last = None
         if blocker is not None and phase_id == 13:  # the block window's answer names the blocker
             last = Decision(12, "single_player_choice", answers={blocker: f"Block {view['block_claim']}"})
         answered = {}
         if observation["decision"]["kind"] == "all_players_action":  # the others in the window passed
             answered = {s: "Pass" for s in range(len(names)) if s not in waiting}
+            if choosing:  # the opponent already kept a card of its set: which one is unknown
+                answered = {s: f"Keep {rng.choice(sets[str(s)])}" for s in answered}
+        if phase_id == 32 and shown is not None:  # the examiner's decision reads the target's answer
+            last = Decision(31, "single_player_choice", answers={shown[0]: f"Show {examined['character']}"})
         base = restart(g, names, players, state, phase_id, rng.getrandbits(32), last_decision=last,
-                       answered=answered, version=observation["version"])
+                       answered=answered, version=observation["version"], options=options)
         if base.over or set(base.legal(seat)) != set(observation["decision"]["options"]):
             return None
         if len(base.state["court_deck"]) != view["court_size"]:
             return None
-        return cls(observation, base, unknown, slots, beliefs)
+        return cls(observation, base, unknown, slots, beliefs, aside)
 
 
 _plans = Plans(_Plan.read)

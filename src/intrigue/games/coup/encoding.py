@@ -5,7 +5,10 @@ policy learns "the next player", not "seat 3". Everything encoded is what the
 seat may see: its own face-down cards, every face-up card, coins, the turn's
 action, claim, target and blocker, and a memory of each player's public claims
 (read from the log's ``declare`` and ``block`` events as they arrive, so the
-encoder does not re-read the log every step). The layout is in ``fields``.
+encoder does not re-read the log every step). With the variants: every seat's
+allegiance, the Treasury Reserve and whether all living players are on one side
+(public), and the card a target showed, for the examiner and the target only.
+The layout is in ``fields``.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ ACTIONS = ("Income", "Foreign Aid", "Coup", "Tax", "Assassinate", "Steal", "Exch
            "Embezzle")
 KINDS = ("single_player_choice", "all_players_action", "multiple_players_action")
 #: Per player: alive, coins, face-down count, face-up by character, last claim, active/target/blocker,
-#: public claims made so far by character.
-PER_PLAYER = 3 + 6 + 6 + 3 + 6
+#: public claims made so far by character, allegiance (Loyalist, Reformist).
+PER_PLAYER = 3 + 6 + 6 + 3 + 6 + 2
 
 
 _INDEX = {character: i for i, character in enumerate(CHARACTERS)}
@@ -37,7 +40,7 @@ class Encoder:
             fields.append((f"player+{k}", PER_PLAYER))
         fields += [("hand", 6), ("drawn", 6), ("action", len(ACTIONS)), ("claim", 6), ("block_claim", 6),
                    ("phase", len(self.phases)), ("deciding", 1), ("decision_kind", len(KINDS)),
-                   ("court", 1), ("treasury", 1)]
+                   ("court", 1), ("treasury", 1), ("reserve", 1), ("reunified", 1), ("examined", 6)]
         self.fields = fields
         self.offsets: dict[str, int] = {}
         at = 0
@@ -97,6 +100,9 @@ class Encoder:
             for c, count in enumerate(counts[owner]):
                 if count:
                     out[base + 18 + c] = min(count, 10) / 5.0
+            side = state["allegiance"][owner] if state["allegiance"] else ""
+            if side:
+                out[base + 24 + (side == "Reformist")] = 1.0
         if seat == actor:
             drawn = self._drawn
             for character in state["exchange"]["drawn"]:
@@ -116,6 +122,13 @@ class Encoder:
                 out[self.offsets["decision_kind"] + KINDS.index(decision.wait_for)] = 1.0
         out[self.offsets["court"]] = len(state["court_deck"]) / 25.0
         out[self.offsets["treasury"]] = state["treasury"] / 50.0
+        if state["allegiance"]:
+            out[self.offsets["reserve"]] = state["reserve"] / 12.0
+            living = {side for side, p in zip(state["allegiance"], match.players) if p["is_alive"]}
+            out[self.offsets["reunified"]] = 1.0 if len(living) <= 1 else 0.0
+        exam = state["examine"]
+        if exam["target_id"] and seat in (actor, exam["target_id"] - 1) and exam["character"] in CHARACTERS:
+            out[self.offsets["examined"] + index(exam["character"])] = 1.0
 
 
 def encoder(game: Any, players: int) -> Encoder:

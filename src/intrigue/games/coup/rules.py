@@ -1,8 +1,12 @@
-"""Coup: the rules module binding every tool and branch of ``coup.yaml``.
+"""Coup: the rules module binding every tool and branch of ``coup.yaml`` and ``variants.yaml``.
 
-The DSL (the seed file, unchanged) fixes the flow of phases; this module makes
-each step exact, following the rules (``004``) and the settled rulings
-(``docs/games/coup.md``).
+The DSL (the seed file, unchanged) fixes the flow of phases; ``variants.yaml``
+extends it for the official variants (the Inquisitor, the Reformation, the
+official two-player set-up: new phases 30–35 and branches into them; see
+``dsl/overlay.py``). This module makes each step exact, following the rules
+(``004``, ``../shared/rules/coup-expansions.md``) and the settled rulings
+(``docs/games/coup.md``). The variants' own phases live in ``inquisitor.py``,
+``reformation.py`` and ``two_player.py``; ``variants.py`` holds their vocabulary.
 
 Option notation (as offered, and as scenario files write them):
 
@@ -15,10 +19,21 @@ Option notation (as offered, and as scenario files write them):
 - proving a claim: ``Reveal <Character>``; losing an influence: ``Lose <Character>``
 - Exchange: ``Keep <Character>`` or ``Keep <Character>, <Character>`` (names in
   alphabetical order, one option per distinct multiset)
+- with ``characters: inquisitor``: ``Exchange`` claims the Inquisitor (draw 1);
+  ``Examine <player>``; the target answers ``Show <Character>``; the examiner
+  ``Return`` or ``Force Exchange``; a Steal is blocked with ``Block Captain`` or
+  ``Block Inquisitor``
+- with ``reformation: true``: ``Convert`` (yourself, 1 coin), ``Convert <player>``
+  (2 coins), ``Embezzle``; with ``choose_allegiance``, the start player answers
+  ``Loyalist`` or ``Reformist``
+- official two-player set-up: ``Keep <Character>`` (the card kept from your set)
 
-Scenario ``expect`` keys: ``coins``, ``hand`` (unrevealed influences),
-``revealed`` (lost influences), ``outcome`` (``last_action_outcome``), plus
-``treasury`` and the common keys.
+Scenario setup keys: ``hands``, ``deck``, ``coins``, ``shuffle``, and for the
+variants ``allegiance`` (``{player: Loyalist|Reformist}``), ``reserve`` (the
+Treasury Reserve) and ``revealed`` (``{player: [Character, ...]}``: cards already
+lost). ``expect`` keys: ``coins``, ``hand`` (unrevealed influences), ``revealed``
+(lost influences), ``outcome`` (``last_action_outcome``), ``allegiance``,
+``reserve``, plus ``treasury`` and the common keys.
 """
 
 from __future__ import annotations
@@ -29,24 +44,33 @@ from itertools import combinations
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
+from . import variants
+from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
 
-CHARACTERS = ("Duke", "Assassin", "Ambassador", "Captain", "Contessa")
+#: The base game's five characters (``variants.characters(options)`` for a match's own).
+CHARACTERS = variants.characters()
+#: Every character that can be in play in some variant.
+ALL_CHARACTERS = ("Duke", "Assassin", "Ambassador", "Inquisitor", "Captain", "Contessa")
 TREASURY = 50
 
-#: What each action claims, costs, and who may block it with what.
-CLAIMS = {"Tax": "Duke", "Assassinate": "Assassin", "Steal": "Captain", "Exchange": "Ambassador"}
+#: What each action claims in the base game (``variants.claims(options)`` for a match's own),
+#: what actions cost, and who may block what.
+CLAIMS = variants.claims({})
 COSTS = {"Assassinate": 3, "Coup": 7}
-BLOCKERS = {"Foreign Aid": ("Duke",), "Assassinate": ("Contessa",), "Steal": ("Ambassador", "Captain")}
-TARGETED = ("Steal", "Assassinate", "Coup")
+BLOCKERS = variants.blockers({})
+TARGETED = ("Steal", "Assassinate", "Coup", "Examine")
 
 game = GameBinding(
     "coup",
     title="Coup",
     dsl="coup.yaml",
+    extensions=("variants.yaml",),
     min_players=2,
     max_players=10,
-    summary="Bluff, challenge and eliminate: the last player with influence wins.",
-    options={"turn_timer": 30, "window_timer": 15},
+    summary="Bluff, challenge and eliminate: the last player with influence wins. "
+            "Variants: the Inquisitor, the Reformation (allegiances), the official two-player set-up.",
+    options={"turn_timer": 30, "window_timer": 15, "characters": "ambassador", "reformation": False,
+             "choose_allegiance": False, "two_player_setup": "simple"},
     state={
         "current_turn": {"player_id": 0, "target_player_id": 0, "action": "", "character": ""},
         "challenge": {"challenger_id": 0, "claim_true": False},
@@ -59,8 +83,15 @@ game = GameBinding(
         "paid": 0,
         "eliminated": [],
         "turn_number": 0,
+        # the variants (empty or zero in the base game)
+        "allegiance": [],
+        "reserve": 0,
+        "examine": {"target_id": 0, "slot": "", "character": ""},
+        "sets": {},
+        "set_aside": {},
     },
 )
+game.check_options(variants.check_options)
 
 
 # -- small helpers (the vocabulary the rules below are written in) ----------------
@@ -99,12 +130,20 @@ def name(m: Match, seat: int | None) -> str:
 
 
 def court_size(players: int) -> int:
-    return 5 * (3 if players <= 6 else 4 if players <= 8 else 5)
+    return 5 * variants.copies(players)
 
 
-def court(players: int) -> list[str]:
-    copies = court_size(players) // len(CHARACTERS)
-    return [character for character in CHARACTERS for _ in range(copies)]
+def court(players: int, options: dict[str, Any] | None = None) -> list[str]:
+    """The court of a game of ``players`` (with the Inquisitor if ``options`` say so)."""
+    return variants.court(players, options)
+
+
+def claims(m: Match) -> dict[str, str]:
+    return variants.claims(m.options)
+
+
+def in_play(m: Match) -> tuple[str, ...]:
+    return variants.characters(m.options)
 
 
 def draw(m: Match) -> str:
@@ -137,19 +176,38 @@ def show_hands(m: Match) -> None:
 
 
 def show_board(m: Match, everything: bool = False) -> None:
-    """The public table: coins, face-down and lost influences, who is out."""
+    """The public table: coins, face-down and lost influences, who is out; with the
+    Reformation each seat's allegiance (a stat, a tag and a field for colouring) and the
+    Treasury Reserve."""
     if m.headless:
         return
     active = actor(m) if m.state["current_turn"]["player_id"] else None
-    m.canvas.show("board", key="board", players=[
-        {"name": m.names[seat], "alive": p["is_alive"], "active": seat == active,
-         "stats": [{"label": "coins", "value": p["coins"]}],
-         "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
-                    "up": slot["revealed"] or everything, "lost": slot["revealed"]}
-                   for slot in p["influences"].values()],
-         "tags": [], "table": []}  # "out" is the row's alive flag
-        for seat, p in enumerate(m.players)
-    ])
+    rows = []
+    for seat, p in enumerate(m.players):
+        side = allegiance(m, seat)
+        row = {"name": m.names[seat], "alive": p["is_alive"], "active": seat == active,
+               "stats": [{"label": "coins", "value": p["coins"]}],
+               "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
+                          "up": slot["revealed"] or everything, "lost": slot["revealed"]}
+                         for slot in p["influences"].values() if slot["character"] or slot["revealed"]],
+               "tags": [side] if side else [], "table": []}  # "out" is the row's alive flag
+        if side:
+            row["stats"].append({"label": "allegiance", "value": side})
+            row["allegiance"] = side
+        rows.append(row)
+    m.canvas.show("board", key="board", players=rows)
+    if reformation(m):
+        show_reserve(m)
+
+
+def show_reserve(m: Match) -> None:
+    """The Treasury Reserve, and whether the allegiance restriction is on."""
+    coins = m.state["reserve"]
+    template = "Treasury Reserve: {coins} coin. " if coins == 1 else "Treasury Reserve: {coins} coins. "
+    template += ("Every living player has the same allegiance: anyone may target anyone." if reunified(m) else
+                 "You may not Coup, Assassinate, Steal from or Examine a player of your allegiance, "
+                 "nor block their Foreign Aid.")
+    show_text(m, "reserve", template, tone="info", coins=coins)
 
 
 def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, Any] | None = None,
@@ -208,13 +266,23 @@ def decided(m: Match) -> bool:
 @game.tool(display=True)
 def clear_previous_ui(m: Match) -> None:
     """A new step of the turn: the table, the hands and what was declared this turn stay."""
-    m.canvas.clear(keep=("board", "turn", "declared", "block") + tuple(f"hand-{s}" for s in range(len(m.players))))
+    m.canvas.clear(keep=("board", "reserve", "turn", "declared", "block", "examined")
+                   + tuple(f"hand-{s}" for s in range(len(m.players))))
 
 
 @game.tool(display=True)
 def display_game_intro(m: Match) -> None:
-    show_text(m, "intro", "Coup: claim characters (truthfully or not) to take actions; challenge claims you "
-                          "doubt; the last player with influence wins.")
+    template = ("Coup: claim characters (truthfully or not) to take actions; challenge claims you "
+                "doubt; the last player with influence wins.")
+    if variants.fifth(m.options) == "Inquisitor":
+        template += (" Inquisitor: it replaces the Ambassador. Exchange draws 1 card; Examine makes another "
+                     "player show you a card of their choice, which you may force them to exchange; the "
+                     "Inquisitor blocks Steal.")
+    if reformation(m):
+        template += (" Reformation: while both allegiances are alive, nobody may Coup, Assassinate, Steal from or "
+                     "Examine their own side, nor block its Foreign Aid. Convert (1 coin yourself, 2 another "
+                     "player) pays onto the Treasury Reserve; Embezzle takes it all, claiming to hold no Duke.")
+    show_text(m, "intro", template)
 
 
 @game.tool(display=True)
@@ -224,29 +292,68 @@ def display_player_setup(m: Match) -> None:
 
 
 # -- phase 1: the deal ---------------------------------------------------------------
+def lost_at_start(m: Match) -> dict[str, list[str]]:
+    """``setup.revealed``: the cards each player has already lost when a scenario starts."""
+    for key in ("revealed", "allegiance"):
+        for who in m.setup.get(key) or {}:
+            if who not in m.names:
+                raise ValueError(f"setup refused: setup.{key} names {who!r}, who is not playing")
+    return {who: list(cards or []) for who, cards in (m.setup.get("revealed") or {}).items()}
+
+
+def check_court(m: Match, cards: list[str], what: str) -> None:
+    """A scenario's cards must be exactly the court of this match (its options included)."""
+    wanted = court(len(m.players), m.options)
+    if Counter(cards) != Counter(wanted):
+        raise ValueError(f"setup refused: {what} must hold exactly the court of {len(wanted)} cards "
+                         f"({variants.copies(len(m.players))} of each of {', '.join(in_play(m))}); "
+                         f"got {dict(Counter(cards))}")
+
+
 @game.tool
 def initialize_and_shuffle_deck(m: Match) -> None:
+    from .two_player import official, prepare_sets  # noqa: PLC0415 - the variant's own module
+
+    if official(m):
+        prepare_sets(m)
+        return
+    lost = [card for cards in lost_at_start(m).values() for card in cards]
     if "deck" in m.setup and not m.setup.get("hands"):  # a scenario's whole court, top first
         m.state["court_deck"] = list(m.setup["deck"])
+        check_court(m, m.state["court_deck"] + lost, "without hands, setup.deck (with setup.revealed)")
         return
-    deck = court(len(m.players))
+    deck = court(len(m.players), m.options)
+    for card in lost:
+        if card not in deck:
+            check_court(m, deck + lost, "setup.revealed")
+        deck.remove(card)
     m.shuffle(deck)
     m.state["court_deck"] = deck
 
 
 @game.tool
 def deal_influences_randomly(m: Match) -> None:
+    if m.state["sets"]:  # the official two-player set-up deals in its own phase (35)
+        return
     hands = m.setup.get("hands")
+    lost = lost_at_start(m)
     if hands:
+        dealt = []
         for seat, player_name in enumerate(m.names):
-            cards = list(hands[player_name])
+            cards = [(card, False) for card in hands.get(player_name, [])]
+            cards += [(card, True) for card in lost.get(player_name, [])]
             m.players[seat]["influences"] = {
-                str(i + 1): {"character": card, "revealed": False} for i, card in enumerate(cards)}
+                str(i + 1): {"character": card, "revealed": gone} for i, (card, gone) in enumerate(cards)}
+            dealt += [card for card, _ in cards]
         m.state["court_deck"] = list(m.setup.get("deck", []))
+        if "deck" in m.setup:  # a whole court (scenarios always give one: check_setup)
+            check_court(m, dealt + m.state["court_deck"], "hands and deck")
         return
     for seat in range(len(m.players)):
+        gone = lost.get(m.names[seat], [])
+        cards = [(draw(m), False) for _ in range(2 - len(gone))] + [(card, True) for card in gone]
         m.players[seat]["influences"] = {
-            str(i + 1): {"character": draw(m), "revealed": False} for i in range(2)}
+            str(i + 1): {"character": card, "revealed": out} for i, (card, out) in enumerate(cards)}
 
 
 @game.tool
@@ -260,22 +367,53 @@ def initialize_player_coins_and_status(m: Match) -> None:
 def notify_player_influences_privately(m: Match) -> None:
     show_hands(m)
     for seat in range(len(m.players)):
-        first, second = hand(m, seat)
-        tell(m, "Your influences: {first} and {second}.", Audience.of(seat), first=first, second=second)
+        cards = hand(m, seat)
+        if len(cards) == 2:
+            tell(m, "Your influences: {first} and {second}.", Audience.of(seat), first=cards[0], second=cards[1])
+        elif cards:
+            tell(m, "Your influence: {first}.", Audience.of(seat), first=cards[0])
 
 
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
+    for seat, player in enumerate(m.players):  # a scenario may start with players out
+        if m.state["sets"]:
+            break
+        if not hand(m, seat):
+            player["is_alive"] = False
+            pay(m, seat, player["coins"])
     first = m.setup.get("first")
-    seat = m.names.index(first) if first else m.rng.randrange(len(m.players))
+    if first and not m.players[m.names.index(first)]["is_alive"]:
+        raise ValueError(f"setup refused: the first player {first} has no influence left")
+    if first:
+        seat = m.names.index(first)
+    elif all(p["is_alive"] for p in m.players):
+        seat = m.rng.randrange(len(m.players))
+    else:
+        seat = m.rng.choice(living(m))
     m.state["current_turn"]["player_id"] = seat + 1
     if len(m.players) == 2:  # the common 2-player variant: the starter gets 1 coin
         pay(m, seat, 1)
     coins = m.setup.get("coins") or {}
     for player_name, amount in coins.items():
         who = m.names.index(player_name)
-        gain(m, who, amount - m.players[who]["coins"])
+        if m.players[who]["is_alive"]:
+            gain(m, who, amount - m.players[who]["coins"])
+    if reformation(m):
+        from .reformation import deal_allegiances  # noqa: PLC0415
+
+        deal_allegiances(m, seat)
+    elif "allegiance" in m.setup or "reserve" in m.setup:
+        raise ValueError("setup refused: setup.allegiance and setup.reserve need the option reformation: true")
     tell(m, "{player} takes the first turn.", player=m.names[seat])
+
+
+@game.route(1)
+def after_the_deal(m: Match) -> int:
+    """The variants' set-up choices, if any (phases 35 and 34), then the first turn."""
+    if m.state["sets"]:
+        return 35
+    return 34 if reformation(m) and not all(m.state["allegiance"]) else 2
 
 
 # -- phase 2: start of turn ---------------------------------------------------------------
@@ -300,32 +438,49 @@ def display_forced_coup_rule(m: Match) -> None:
 
 # -- phase 3: action declaration ---------------------------------------------------------------
 def action_options(m: Match, seat: int) -> list[str]:
+    """Only affordable actions, only living opponents; with the Reformation, Coup,
+    Assassinate, Steal and Examine only at the other side (unless all are one side)."""
     coins = m.players[seat]["coins"]
-    opponents = [m.names[s] for s in living(m) if s != seat]
-    coups = [f"Coup {o}" for o in opponents] if coins >= 7 else []
+    others = [s for s in living(m) if s != seat]
+    aims = [m.names[s] for s in others if may_target(m, seat, s)]
+    coups = [f"Coup {o}" for o in aims] if coins >= 7 else []
     if coins >= 10:
         return coups
     options = ["Income", "Foreign Aid", "Tax", "Exchange"]
-    options += [f"Steal {o}" for o in opponents]
+    if reformation(m):
+        options.append("Embezzle")
+        if coins >= variants.CONVERT_SELF:
+            options.append("Convert")
+    options += [f"Steal {o}" for o in aims]
+    if "Examine" in claims(m):
+        options += [f"Examine {o}" for o in aims]
     if coins >= 3:
-        options += [f"Assassinate {o}" for o in opponents]
+        options += [f"Assassinate {o}" for o in aims]
+    if reformation(m) and coins >= variants.CONVERT_OTHER:
+        options += [f"Convert {m.names[s]}" for s in others]
     return options + coups
 
 
 #: What each action does, as its button says it (beside the claim and the cost).
 GAINS = {"Income": 1, "Foreign Aid": 2, "Tax": 3}
-NOTES = {"Steal": "take 2 coins", "Exchange": "swap cards", "Assassinate": "a card is lost", "Coup": "a card is lost"}
+NOTES = {"Steal": "take 2 coins", "Exchange": "swap cards", "Assassinate": "a card is lost", "Coup": "a card is lost",
+         "Examine": "see a card", "Convert": "flip an allegiance", "Embezzle": "claims no Duke"}
 
 
 def about_action(m: Match, option: str) -> dict[str, Any]:
     verb, victim = parse_action(m, option)
     about: dict[str, Any] = {"label": verb}
-    if verb in CLAIMS:
-        about["claim"] = CLAIMS[verb]
+    claim = claims(m).get(verb)
+    if claim and claim != NO_DUKE:
+        about["claim"] = claim
     if verb in COSTS:
         about["cost"] = COSTS[verb]
+    if verb == "Convert":  # paid onto the Treasury Reserve
+        about["cost"] = variants.CONVERT_OTHER if victim is not None else variants.CONVERT_SELF
     if verb in GAINS:
         about["gain"] = GAINS[verb]
+    if verb == "Embezzle":
+        about["gain"] = m.state["reserve"]
     if verb in NOTES:
         about["note"] = NOTES[verb]
     if victim is not None:
@@ -338,7 +493,10 @@ def unavailable_actions(m: Match, seat: int) -> list[dict[str, Any]]:
     coins = m.players[seat]["coins"]
     out = []
     if coins >= 10:
-        for verb in ("Income", "Foreign Aid", "Tax", "Exchange", "Steal", "Assassinate"):
+        verbs = ["Income", "Foreign Aid", "Tax", "Exchange", "Steal", "Assassinate"]
+        verbs += ["Examine"] if "Examine" in claims(m) else []
+        verbs += ["Embezzle", "Convert"] if reformation(m) else []
+        for verb in verbs:
             reason, data = msg("With 10 or more coins you must launch a Coup.")
             out.append({**about_action(m, verb), "reason": reason, "msg": {"reason": data}})
     for verb in ("Assassinate", "Coup"):
@@ -365,8 +523,12 @@ def prompt_player_action_selection(m: Match) -> None:
         m.offer(seat, action_options(m, seat))
 
 
+VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup", "Examine", "Convert",
+         "Embezzle")
+
+
 def parse_action(m: Match, option: str) -> tuple[str, int | None]:
-    for verb in ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup"):
+    for verb in VERBS:
         if option == verb:
             return verb, None
         if option.startswith(verb + " "):
@@ -380,14 +542,15 @@ def set_claimed_action_and_character(m: Match) -> None:
     chosen = m.last_decision.answer_of(seat)
     verb, victim = parse_action(m, chosen)
     turn = m.state["current_turn"]
-    turn.update(action=verb, character=CLAIMS.get(verb, ""),
+    claim = claims(m).get(verb, "")
+    turn.update(action=verb, character=claim,
                 target_player_id=victim + 1 if victim is not None else 0)
     m.state["challenge"].update(challenger_id=0, claim_true=False)
     m.state["block"].update(blocker_id=0, character="", failed=False)
     m.state["block_challenge"].update(challenger_id=0, claim_true=False)
     m.state["paid"] = 0
     player = m.players[seat]
-    player.update(claimed_action=verb, claimed_character=CLAIMS.get(verb, ""),
+    player.update(claimed_action=verb, claimed_character=claim,
                   target_player_id=turn["target_player_id"])
     template, args = declaration(m)
     m.canvas.show("text", key="declared", text=template.format(**args), msg={"text": {"key": template, "args": args}})
@@ -403,9 +566,14 @@ def declaration(m: Match) -> tuple[str, dict[str, Any]]:
     if victim is not None:
         template += " on {target}"
         args["target"] = m.names[victim]
-    if verb in CLAIMS:
+    elif verb == "Convert":
+        template += " on themselves"
+    character = m.state["current_turn"]["character"]
+    if character == NO_DUKE:
+        template += ", claiming to hold no Duke"
+    elif character:
         template += ", claiming {character}"
-        args["character"] = CLAIMS[verb]
+        args["character"] = character
     return template + ".", args
 
 
@@ -413,8 +581,9 @@ def declaration(m: Match) -> tuple[str, dict[str, Any]]:
 def validate_and_apply_action_costs(m: Match) -> None:
     seat, verb = actor(m), action(m)
     victim = target(m)
-    if verb in TARGETED and (victim is None or victim == seat or not m.players[victim]["is_alive"]):
-        raise AssertionError(f"{verb} needs a living opponent")  # offered options make this impossible
+    if verb in TARGETED and (victim is None or victim == seat or not m.players[victim]["is_alive"]
+                             or not may_target(m, seat, victim)):
+        raise AssertionError(f"{verb} needs a living opponent it may target")  # offered options make this impossible
     cost = COSTS.get(verb, 0)
     if cost:
         pay(m, seat, cost)
@@ -424,9 +593,9 @@ def validate_and_apply_action_costs(m: Match) -> None:
 @game.route(3)
 def after_action_declaration(m: Match) -> int:
     verb = action(m)
-    if verb in CLAIMS:
+    if verb in claims(m):
         return 4
-    return {"Foreign Aid": 10, "Income": 20, "Coup": 21}[verb]
+    return {"Foreign Aid": 10, "Income": 20, "Coup": 21, "Convert": 20}[verb]
 
 
 # -- phase 4: the action's challenge window -----------------------------------------------------
@@ -441,9 +610,13 @@ def collect_action_challenge_responses(m: Match) -> None:
     turn = m.state["current_turn"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
-    prompt(m, msg("Challenge {player}'s {character} ({action})?", player=name(m, actor(m)),
-                  character=turn["character"], action=turn["action"]),
-           msg("Waiting for the others to challenge or pass…"),
+    if turn["character"] == NO_DUKE:
+        ask = msg("Challenge {player}'s claim to hold no Duke ({action})?", player=name(m, actor(m)),
+                  action=turn["action"])
+    else:
+        ask = msg("Challenge {player}'s {character} ({action})?", player=name(m, actor(m)),
+                  character=turn["character"], action=turn["action"])
+    prompt(m, ask, msg("Waiting for the others to challenge or pass…"),
            about={"Challenge": {"label": "Challenge", "note": "doubt the claim"}, "Pass": {"label": "Pass"}})
 
 
@@ -455,25 +628,35 @@ def after_action_challenge_window(m: Match) -> int:
 
 
 def after_claim_stands(m: Match) -> int:
-    return {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22}[action(m)]
+    verb = action(m)
+    if verb == "Examine":  # nothing to examine once the target is out (or the game is won)
+        victim = target(m)
+        return 31 if victim is not None and m.players[victim]["is_alive"] and not decided(m) else 23
+    return {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embezzle": 20}[verb]
 
 
 # -- phase 5: does the claimant hold the card? --------------------------------------------------------
 @game.tool
 def evaluate_action_claim_truth(m: Match) -> None:
     challenger = m.last_decision.who_chose("Challenge")[0]
-    truth = m.state["current_turn"]["character"] in hand(m, actor(m))
+    claim = m.state["current_turn"]["character"]
+    truth = variants.holds(hand(m, actor(m)), claim)
     m.state["challenge"].update(challenger_id=challenger + 1, claim_true=truth)
-    args = {"player": m.names[challenger], "claimant": name(m, actor(m)),
-            "character": m.state["current_turn"]["character"]}
-    show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
-    tell(m, "{player} challenges {claimant}'s {character}.", data={"event": "challenge", "seat": challenger,
-                                                                    "claimant": actor(m)}, **args)
+    args = {"player": m.names[challenger], "claimant": name(m, actor(m))}
+    if claim == NO_DUKE:
+        template = "{player} challenges {claimant}'s claim to hold no Duke."
+    else:
+        template = "{player} challenges {claimant}'s {character}."
+        args["character"] = claim
+    show_text(m, "challenge", template, **args)
+    tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": actor(m)}, **args)
 
 
 @game.route(5)
 def after_evaluate_action_challenge(m: Match) -> int:
-    return 6 if m.state["challenge"]["claim_true"] else 9
+    if not m.state["challenge"]["claim_true"]:
+        return 9
+    return 30 if action(m) == "Embezzle" else 6  # no Duke: the whole hand is shown (phase 30)
 
 
 # -- phases 6, 7, 15, 16: proof and replacement -------------------------------------------------------------
@@ -617,10 +800,13 @@ def after_challenger_loses(m: Match) -> int:
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
 def offer_blocks(m: Match, waiting: tuple[str, dict[str, Any]]) -> None:
-    """Only the players the DSL's condition selects may block: the target, or anyone for Foreign Aid."""
-    characters = BLOCKERS[action(m)]
+    """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
+    Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
+    characters = variants.blockers(m.options)[action(m)]
     blocks = [f"Block {c}" for c in characters]
     for seat in m.targets:
+        if action(m) == "Foreign Aid" and not may_block_foreign_aid(m, seat, actor(m)):
+            continue
         m.offer(seat, blocks + ["Pass"], closing=blocks)
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
               first=characters[0], second=characters[1]) if len(characters) == 2 else \
@@ -642,7 +828,9 @@ def prompt_target_block_assassination(m: Match) -> None:
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
-    offer_blocks(m, msg("Waiting for {player} to block (Captain or Ambassador) or pass…", player=name(m, target(m))))
+    first, second = variants.blockers(m.options)["Steal"]
+    offer_blocks(m, msg("Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
+                        first=first, second=second))
 
 
 def blocked(m: Match) -> bool:
@@ -750,6 +938,13 @@ def apply_action_effects(m: Match) -> None:
         template = "{player} steals {coins} coin from {target}." if taken == 1 else \
             "{player} steals {coins} coins from {target}."
         args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
+    elif verb in ("Convert", "Embezzle"):
+        from .reformation import convert, embezzle  # noqa: PLC0415
+
+        template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
+        show_text(m, "outcome", template, **args)
+        show_board(m)
+        return
     else:
         return
     show_text(m, "outcome", template, **args)
@@ -767,7 +962,7 @@ def set_action_outcome_success(m: Match) -> None:
 # -- phase 22: Exchange -------------------------------------------------------------------------------------------
 @game.tool
 def deal_exchange_cards_to_player(m: Match) -> None:
-    """Draw two from the court, seen by the exchanging player only.
+    """Draw two from the court (the Inquisitor: one), seen by the exchanging player only.
 
     If the challenger of the Ambassador claim lost its last influence, the game is
     already won: nothing is drawn and the player keeps the hand (see the prompt).
@@ -775,12 +970,22 @@ def deal_exchange_cards_to_player(m: Match) -> None:
     if decided(m):
         return
     seat = actor(m)
-    drawn = [draw(m) for _ in range(2)]
+    count = exchange_draw(m)
+    drawn = [draw(m) for _ in range(count)]
     m.state["exchange"]["drawn"] = drawn
-    tell(m, "{player} draws 2 cards from the court.", player=m.names[seat])
-    tell(m, "You drew {first} and {second}.", Audience.of(seat), first=drawn[0], second=drawn[1])
+    if count == 1:
+        tell(m, "{player} draws 1 card from the court.", player=m.names[seat])
+        tell(m, "You drew {first}.", Audience.of(seat), first=drawn[0])
+    else:
+        tell(m, "{player} draws 2 cards from the court.", player=m.names[seat])
+        tell(m, "You drew {first} and {second}.", Audience.of(seat), first=drawn[0], second=drawn[1])
     m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
                   cards=hand(m, seat) + drawn, title="Choose the cards to keep")
+
+
+def exchange_draw(m: Match) -> int:
+    """The Ambassador draws 2; the Inquisitor draws 1 (and returns 1)."""
+    return 1 if variants.fifth(m.options) == "Inquisitor" else 2
 
 
 def keep_options(cards: list[str], keep: int) -> list[str]:
@@ -834,7 +1039,10 @@ def finalize_exchange_and_shuffle(m: Match) -> None:
     return_to_court(m, returned)
     m.canvas.delete("exchange")
     show_hands(m)
-    tell(m, "{player} returns 2 cards to the court.", player=m.names[seat])
+    if len(returned) == 1:
+        tell(m, "{player} returns 1 card to the court.", player=m.names[seat])
+    else:
+        tell(m, "{player} returns 2 cards to the court.", player=m.names[seat])
 
 
 @game.tool
@@ -931,6 +1139,8 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
             "claimed_character": p["claimed_character"],
             "last_action_outcome": p["last_action_outcome"],
         })
+        if reformation(m):
+            players[-1]["allegiance"] = allegiance(m, owner) or None
     turn = m.state["current_turn"]
     view: dict[str, Any] = {
         "players": players,
@@ -945,6 +1155,16 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None and seat == actor(m) and m.state["exchange"]["drawn"]:
         view["exchange_drawn"] = list(m.state["exchange"]["drawn"])
+    view["variant"] = {"characters": m.options["characters"], "reformation": reformation(m),
+                       "two_player_setup": m.options["two_player_setup"]}
+    if reformation(m):
+        view["reserve"] = m.state["reserve"]
+        view["reunified"] = reunified(m)
+    from .inquisitor import examined_view  # noqa: PLC0415
+    from .two_player import set_aside_view  # noqa: PLC0415
+
+    view.update(examined_view(m, seat, everything))
+    view.update(set_aside_view(m, seat, everything))
     return view
 
 
@@ -956,10 +1176,18 @@ def active_seat(m: Match) -> int | None:
 # -- timeouts (docs/games/coup.md) --------------------------------------------------------------------------------------------
 @game.on_timeout
 def timeout_choice(m: Match, seat: int, options: list[str]) -> str:
-    """Pass in windows; Income (or a random Coup when forced); a random loss; keep the hand."""
+    """Pass in windows; Income (or a random Coup when forced); a random loss; keep the hand.
+    The variants: show a random card when examined; the examiner returns it; a random card
+    is kept from an official two-player set; the start player's allegiance is random."""
     pick = random.Random(f"{m.seed}:{m.version}:{seat}")  # never the match's own RNG
     if "Pass" in options:
         return "Pass"
+    if "Return" in options:
+        return "Return"
+    if options[0].startswith("Show ") or options[0] in variants.ALLEGIANCES:
+        return pick.choice(options)
+    if m.state["sets"]:
+        return pick.choice(options)
     if "Income" in options:
         return "Income"
     if options[0].startswith("Coup "):
@@ -973,26 +1201,53 @@ def timeout_choice(m: Match, seat: int, options: list[str]) -> str:
 
 
 # -- scenarios ---------------------------------------------------------------------------------------------------------------
+SETUP_KEYS = ("hands", "deck", "coins", "shuffle", "first", "allegiance", "reserve", "revealed")
+
+
 @game.check_setup
 def check_setup(setup: dict[str, Any], players: int) -> list[str]:
+    """What can be checked without the options; the deal checks the court against them
+    (the Ambassador or the Inquisitor)."""
     problems = []
-    hands = setup.get("hands")
+    unknown = sorted(set(setup) - set(SETUP_KEYS))
+    if unknown:
+        problems.append(f"unknown setup key(s) for coup: {', '.join(map(str, unknown))} "
+                        f"(known: {', '.join(SETUP_KEYS)})")
+    hands = setup.get("hands") or {}
+    lost = setup.get("revealed") or {}
+    named = [card for cards in hands.values() for card in cards or []]
+    named += [card for cards in lost.values() for card in cards or []] + list(setup.get("deck", []))
+    for card in named:
+        if card not in ALL_CHARACTERS:
+            problems.append(f"unknown character {card!r} (known: {', '.join(ALL_CHARACTERS)})")
+    for who, cards in lost.items():
+        if not isinstance(cards, list) or len(cards) > 2:
+            problems.append(f"setup.revealed.{who} must list at most 2 cards")
     if hands:
-        if len(hands) != players:
+        out = {who for who, cards in lost.items() if isinstance(cards, list) and len(cards) == 2}
+        if len(set(hands) | out) != players:
             problems.append(f"setup.hands must deal every player ({players}), not {len(hands)}")
-        cards = [card for cards in hands.values() for card in cards] + list(setup.get("deck", []))
-        if Counter(cards) != Counter(court(players)):
-            problems.append(f"hands and deck must hold exactly the court of {court_size(players)} cards "
-                            f"(3, 4 or 5 of each character); got {dict(Counter(cards))}")
         for who, cards in hands.items():
-            if len(cards) != 2:
-                problems.append(f"{who} must be dealt 2 cards, not {len(cards)}")
-    elif "deck" in setup and Counter(setup["deck"]) != Counter(court(players)):
-        problems.append(f"without hands, setup.deck is the whole court of {court_size(players)} cards "
-                        f"before the deal (dealt 2 each from the top, in seat order)")
-    for card in setup.get("deck", []):
-        if card not in CHARACTERS:
-            problems.append(f"unknown character {card!r} in the deck")
+            total = len(cards or []) + len(lost.get(who) or [])
+            if total != 2:
+                problems.append(f"{who} must be dealt 2 cards, not {total}"
+                                + (" (hands and revealed together)" if lost.get(who) else ""))
+    one_set = players == 2 and not hands and len(set(setup.get("deck", []))) == len(setup.get("deck", [])) == 5
+    if (hands or "deck" in setup) and not problems and not one_set:  # one set: the official 2-player court
+        if all(Counter(named) != Counter(variants.court(players, {"characters": c}))
+               for c in variants.CHOICES["characters"]):
+            if hands:
+                problems.append(f"hands and deck must hold exactly the court of {court_size(players)} cards "
+                                f"(3, 4 or 5 of each character); got {dict(Counter(named))}")
+            else:
+                problems.append(f"without hands, setup.deck is the whole court of {court_size(players)} cards "
+                                f"before the deal (dealt 2 each from the top, in seat order)")
+    for who, side in (setup.get("allegiance") or {}).items():
+        if side not in variants.ALLEGIANCES:
+            problems.append(f"setup.allegiance.{who}: {side!r} is not Loyalist or Reformist")
+    reserve = setup.get("reserve", 0)
+    if not isinstance(reserve, int) or isinstance(reserve, bool) or reserve < 0:
+        problems.append(f"setup.reserve must be a number of coins (0 or more), not {reserve!r}")
     return problems
 
 
@@ -1000,6 +1255,10 @@ game.expect("coins")(lambda m, seat: m.players[seat]["coins"])
 game.expect("hand")(lambda m, seat: hand(m, seat))
 game.expect("revealed")(lambda m, seat: revealed(m, seat))
 game.expect("outcome")(lambda m, seat: m.players[seat]["last_action_outcome"])
+game.expect("allegiance")(lambda m, seat: allegiance(m, seat) or None)
 game.expect("deck", per_player=False, ordered=True)(lambda m: list(m.state["court_deck"]))
 game.expect("deck_size", per_player=False)(lambda m: len(m.state["court_deck"]))
 game.expect("treasury", per_player=False)(lambda m: m.state["treasury"])
+game.expect("reserve", per_player=False)(lambda m: m.state["reserve"])
+
+from . import inquisitor, reformation as _reformation, two_player  # noqa: E402,F401 - the variants' phases
