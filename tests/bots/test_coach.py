@@ -333,3 +333,17 @@ def test_tutorial_bots_play_their_fallback_outside_the_tutorial_match():
             assert scripted.choose(view) == plain.choose(view)
         match.choose(seat, view.options[0])
     assert "tutorial" not in {entry["kind"] for entry in bots.kinds()}  # not offered in the lobby
+
+
+def test_the_variants_get_sentences_or_the_search_figures():
+    """With the Inquisitor or the Reformation in play, every option gets a sentence (a fact or the figures)."""
+    for options in ({"characters": "inquisitor"}, {"reformation": True}):
+        match = Match(COUP, NAMES, 11, options)
+        for _ in range(12):
+            if match.over:
+                break
+            seat = match.pending[0]
+            view = SeatView.of(match, seat)
+            for option in view.options:
+                assert coach.explain(view, option, {option: (20, 0.5)}).text
+            match.choose(seat, view.options[-1])

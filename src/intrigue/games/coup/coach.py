@@ -61,6 +61,8 @@ KEEP = {
     "Captain": "Keep your Captain: it steals 2 coins and blocks stealing.",
     "Ambassador": "Keep your Ambassador: it swaps cards with the court and blocks stealing.",
     "Contessa": "Keep your Contessa: it blocks assassination.",
+    "Inquisitor": "Keep your Inquisitor: it exchanges a card with the court, examines another player's card "
+                  "and blocks stealing.",
 }
 
 #: Every template here, for the catalogs (each is a key of ``table/<lang>.json``).
@@ -223,4 +225,4 @@ def _lose(see: Sight, character: str) -> Reason | None:
     kept = see.hand[1] if see.hand[0] == character else see.hand[0]
     if kept == character:
         return LOSE_SAME, {"character": character}
-    return KEEP[kept], {}
+    return (KEEP[kept], {}) if kept in KEEP else None
