@@ -26,6 +26,8 @@ def test_private_room_by_code_join_and_leave(server, browser, shots):
     host.get_by_label("Your name").fill("Dora")
     host.get_by_label("Game").select_option("coup")
     host.get_by_label("Seats at the table").fill("3")
+    # An option with a fixed set of values is a list in the game's words.
+    expect(host.get_by_label("Characters").locator("option")).to_have_text(["Ambassador (base game)", "Inquisitor"])
     host.get_by_label("Private room").check()
     host.get_by_label("Turn timer (seconds)").fill("")
     host.get_by_label("Window timer (seconds)").fill("")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -256,3 +257,28 @@ def test_matches_left_without_a_room_are_settled_on_start(tmp_path):
         assert [m["match"] for m in finished] == [ended]
         assert finished[0]["winners"] == [played.names[s] for s in played.winners]
     assert open_store(str(path)).load_match(half).status == "abandoned"
+
+
+def test_the_rules_fingerprint_follows_every_file_of_the_game(tmp_path):
+    """A match records the version of the rules it was played with: a change to the DSL file,
+    or to an extension file merged onto it, is a new version (a replay then warns)."""
+    from intrigue.games import load_path
+
+    source = Path(games.get("heist").binding.dsl_path).read_text()
+    path = tmp_path / "heist.yaml"
+    path.write_text(source)
+    first = game_version(load_path(path))
+    assert game_version(load_path(path)) == first
+    path.write_text(source.replace("round_limit: 3", "round_limit: 4"))
+    assert game_version(load_path(path)) != first
+    coup = games.get("coup")
+    assert coup.binding.extension_paths, "Coup's variants are an extension file"
+    assert game_version(coup) != _only(coup.binding.dsl_path, coup.binding.module_file)
+
+
+def _only(*paths):  # the old fingerprint: the DSL file and the rules module alone
+    import hashlib
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:16]

@@ -97,6 +97,7 @@ def test_start_rules(http):
     ({"game": "coup", "name": "A", "seats": 2, "options": {"turn_timer": None}}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": 2, "options": {"turn_timer": 0}}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": 2, "options": {"speed": 3}}, "bad_message", 400),
+    ({"game": "coup", "name": "A", "seats": 3, "options": {"characters": "bishop"}}, "bad_message", 400),
     ({"game": "coup", "name": "\u0000\u200b ", "seats": 2}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": "two"}, "schema", 422),
     ({"game": "coup", "name": "A", "seats": 2, "admin": True}, "schema", 422),
@@ -107,6 +108,16 @@ def test_bad_room_requests_are_refused_with_a_reason(http, body, code, status):
     assert answer.status_code == status, answer.text
     assert answer.json()["error"]["code"] == code and answer.json()["error"]["message"]
     assert len(http.get("/api/rooms").json()) == before
+
+
+def test_games_list_the_values_an_option_may_take(http):
+    coup = next(g for g in http.get("/api/games").json() if g["id"] == "coup")
+    assert coup["choices"]["characters"] == ["ambassador", "inquisitor"]
+    assert coup["options"]["characters"] == "ambassador" and "reformation" not in coup["choices"]  # a tick box
+    made = http.post("/api/rooms", json={"game": "coup", "name": "A", "seats": 3,
+                                         "options": {"characters": "inquisitor"}})
+    assert made.status_code == 201, made.text
+    assert http.get(f"/api/rooms/{made.json()['room']}").json()["options"]["characters"] == "inquisitor"
 
 
 def test_unknown_room_and_oversized_body(http):

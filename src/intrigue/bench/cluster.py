@@ -38,8 +38,7 @@ from ..cluster import services
 from ..cluster.local import LocalCluster
 from . import server as single
 
-NODE_OPTIONS = ["--bot-delay", "0", "--room-quota", "1000000", "--sockets-per-address", "1000000",
-                "--seats-per-address", "1000000"]
+NODE_OPTIONS = single.LOAD_TEST_QUOTAS  # every node takes the quotas a load test from one address needs
 
 
 def _database(postgres: services.Postgres) -> str:

@@ -54,6 +54,8 @@ class GameBinding:
     dsl: str | Path
     state: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    #: For options with a fixed set of values: the values (the lobby offers them as a list).
+    option_choices: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     min_players: int | None = None
     max_players: int | None = None
     summary: str = ""

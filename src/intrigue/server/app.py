@@ -163,6 +163,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
             answer.append({"id": game.id, "title": game.title, "min_players": game.min_players,
                            "max_players": game.max_players, "summary": game.binding.summary,
                            "options": {**TIMER_OPTIONS, **game.option_defaults()},
+                           "choices": {key: list(values) for key, values in game.binding.option_choices.items()},
                            "tutorial": tutorials.has(game)})
         return answer
 

@@ -135,7 +135,7 @@ class Lobby:
                 raise Refusal("bad_message", f"bot {bot['kind']!r} in a room takes one of the listed personalities "
                                              f"({', '.join(listed) or 'none'}), not {bot['personality'][:40]!r}")
             labels.append(spec)
-        room_options = self._options(game, options, private)
+        room_options = self._options(game, options, private, seats)
         host_name = clean_name(name)
         code = self._new_code()
         record = RoomRecord(code, game.id, 0, private, room_options, "waiting", now_iso(), client)
@@ -155,7 +155,7 @@ class Lobby:
             self.cluster.room_changed(room)
         return room, token
 
-    def _options(self, game: Game, options: dict[str, Any], private: bool) -> dict[str, Any]:
+    def _options(self, game: Game, options: dict[str, Any], private: bool, seats: int) -> dict[str, Any]:
         result: dict[str, Any] = dict(TIMER_OPTIONS)
         result.update(game.option_defaults())
         for key, value in options.items():
@@ -175,6 +175,10 @@ class Lobby:
                 known = ", ".join(list(TIMER_OPTIONS) + list(game.binding.options))
                 raise Refusal("bad_message", f"unknown option {str(key)[:40]!r} for {game.id} (known: {known})")
             result[key] = value
+        check = game.binding.option_check
+        problems = check({k: v for k, v in result.items() if k not in TIMER_OPTIONS}, seats) if check else []
+        if problems:
+            raise Refusal("bad_message", "; ".join(problems)[:300])
         return result
 
     def _new_code(self) -> str:

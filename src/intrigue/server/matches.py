@@ -24,11 +24,17 @@ _WARNED: set[tuple[int, str]] = set()
 
 
 def game_version(game: Game) -> str:
-    """A fingerprint of the rules a match was played with (DSL file + rules module)."""
+    """A fingerprint of the rules a match was played with: the DSL file, its extension
+    files and, for a game with a rules module, every Python and YAML file of its package."""
+    binding = game.binding
+    files = [binding.dsl_path, *binding.extension_paths]
+    if binding.module_file and binding.module_file.endswith(".py"):
+        folder = Path(binding.module_file).parent
+        files += sorted(folder.glob("*.py")) + sorted(folder.glob("*.yaml"))
     digest = hashlib.sha256()
-    for path in (game.binding.dsl_path, game.binding.module_file):
-        if path and Path(path).is_file():
-            digest.update(Path(path).read_bytes())
+    for path in dict.fromkeys(files):  # each file once, in a stable order
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

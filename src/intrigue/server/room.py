@@ -240,7 +240,11 @@ class Room:
         seed = self.next_seed if self.next_seed is not None else pick(self.code) if pick else None
         seed = secrets.randbits(62) if seed is None else seed
         options = self.game_options()
-        match = Match(self.game, names, seed, options)
+        try:
+            match = Match(self.game, names, seed, options)
+        except ValueError as exc:  # options the game refuses at this table size
+            raise Refusal("not_enough_players", f"the match cannot start with {len(names)} players: {exc}"[:300],
+                          409) from None
         room = self.record()
         room.status, room.votes = "playing", []
         try:

@@ -92,6 +92,7 @@ game = GameBinding(
     },
 )
 game.check_options(variants.check_options)
+game.option_choices.update(variants.CHOICES)
 
 
 # -- small helpers (the vocabulary the rules below are written in) ----------------

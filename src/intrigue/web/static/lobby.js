@@ -88,6 +88,15 @@ function renderOptions() {
           dataset: {option: key, type: "number"}}),
         timer && isPrivate ? h("span", {class: "muted small"}, t("lobby.notimer")) : null);
     }
+    const choices = (game.choices || {})[key];
+    if (choices) {  // a fixed set of values: a list, each value in the game's words
+      const table = lobby.tables[game.id];
+      return h("div", {class: "option-field"},
+        h("label", {for: id}, name),
+        h("select", {id, dataset: {option: key, type: "text"}},
+          choices.map((choice) => h("option", {value: choice, selected: choice === value},
+            table && table.messages[choice] ? table.messages[choice] : humanize(String(choice))))));
+    }
     return h("div", {class: "option-field"},
       h("label", {for: id}, name),
       h("input", {id, type: "text", value: String(value), dataset: {option: key, type: "text"}}));
