@@ -66,15 +66,17 @@ def list_games() -> None:
 
 
 @app.command()
-def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
+def simulate(game: str = typer.Argument(..., help="An installed game id, or a game's YAML file."),
+             games: int = typer.Option(100, "--games", "-n"),
              players: int = typer.Option(4, "--players", "-p"), seed: int = 0,
              as_json: bool = typer.Option(False, "--json"),
              option: Optional[List[str]] = typer.Option(None, "--option", "-o",
                                                          help="A game option, key=value (repeatable), "
-                                                              "e.g. -o characters=inquisitor -o reformation=true.")
-             ) -> None:
+                                                              "e.g. -o characters=inquisitor -o reformation=true."),
+             debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
     """Play random legal games headless; report speed and wins by seat and role."""
     from .engine.options import parse_options
+    from .simulate import GameFailed
     from .simulate import simulate as run
 
     loaded = _game(game)
@@ -86,18 +88,21 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
     except ValueError as exc:
         errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None
-    if as_json or games < 200:
-        report = run(loaded, games, players, seed, options=options)
-    else:
-        with Progress(console=errors, transient=True) as progress:
-            task = progress.add_task(f"{game}: {games} games", total=games)
-            report = run(loaded, games, players, seed, progress=lambda done: progress.update(task, completed=done),
-                         options=options)
+    try:
+        if as_json or games < 200:
+            report = run(loaded, games, players, seed, options=options)
+        else:
+            with Progress(console=errors, transient=True) as progress:
+                task = progress.add_task(f"{game}: {games} games", total=games)
+                report = run(loaded, games, players, seed,
+                             progress=lambda done: progress.update(task, completed=done), options=options)
+    except GameFailed as failed:
+        _failed(failed, debug)
     if as_json:
         print(json.dumps(report.as_json(), indent=2))
         return
     chosen = "".join(f", {k}={v}" for k, v in options.items())
-    console.print(f"[bold]{loaded.title}[/], {players} players{escape(chosen)}, {report.games} games "
+    console.print(f"[bold]{escape(loaded.title)}[/], {players} players{escape(chosen)}, {report.games} games "
                   f"in {report.seconds:.2f} s")
     console.print(f"  {report.games_per_second:,.1f} games/s, {report.decisions_per_second:,.0f} decisions/s, "
                   f"{report.decisions_per_game:.1f} decisions per game")
@@ -108,8 +113,25 @@ def simulate(game: str, games: int = typer.Option(100, "--games", "-n"),
     console.print(table)
     roles = Table("winning side", "games", "share")
     for role, count in sorted(report.wins_by_role.items()):
-        roles.add_row(role, str(count), f"{count / max(report.games, 1):.1%}")
+        roles.add_row(escape(role), str(count), f"{count / max(report.games, 1):.1%}")
     console.print(roles)
+
+
+def _players_fit(game, players: int) -> None:  # noqa: ANN001
+    if not game.min_players <= players <= game.max_players:
+        errors.print(f"[red]{escape(game.title)} takes {game.min_players} to {game.max_players} players, "
+                     f"not {players}[/]")
+        raise typer.Exit(2)
+
+
+def _failed(failed: BaseException, debug: bool) -> None:
+    """A game failed while it was played: one line (file:line, phase, seed, game), or the trace."""
+    if debug:
+        import traceback
+
+        traceback.print_exception(failed.__cause__ or failed, file=sys.stderr)
+    print(f"error: {failed}", file=sys.stderr)
+    raise typer.Exit(1)
 
 
 @app.command()
@@ -140,35 +162,51 @@ def _expand(files: List[Path]) -> List[Path]:
     return found
 
 
-def _game(game_id: str):  # noqa: ANN202
+def _game(spec: str):  # noqa: ANN202
+    """An installed game or a game's YAML file; a file that does not load lists its problems."""
     try:
-        return game_registry.get(game_id)
+        return game_registry.resolve(spec)
     except KeyError as exc:
         errors.print(f"[red]{escape(str(exc.args[0]))}[/]")
+        raise typer.Exit(2) from None
+    except Exception as exc:  # noqa: BLE001 - a game file with problems: say them, no trace
+        print(f"error: {spec} does not load:\n{exc}", file=sys.stderr)
         raise typer.Exit(2) from None
 
 
 @app.command()
-def demo(game: str = "coup", players: int = 4, seed: int = 0) -> None:
+def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The game (or use --game)."),
+         game: str = typer.Option("coup", help="An installed game id, or a game's YAML file."),
+         players: int = 4, seed: int = 0,
+         debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
     """Play one match between random bots in the terminal, printing every move."""
     import random
 
     from .engine import Match
-    from .simulate import player_names
+    from .engine.timing import expiry
+    from .simulate import GameFailed, player_names
 
-    match = Match(_game(game), player_names(players), seed)
-    rng = random.Random(seed)
+    game = named or game
+    loaded = _game(game)
+    _players_fit(loaded, players)
     shown = 0
-    while not match.over:
-        seat = rng.choice(match.pending)
-        match.choose(seat, rng.choice(match.legal(seat)))
-        for event in match.events[shown:]:
-            if event.audience.public:
-                console.print(event.text)
-        shown = len(match.events)
-    for event in match.events[shown:]:
-        if event.audience.public:
-            console.print(event.text)
+    match = None
+    try:
+        match = Match(loaded, player_names(players), seed)
+        rng = random.Random(seed)
+        while not match.over:
+            if not match.pending:  # a timer phase: in a demo its time runs out at once
+                for move in list(expiry(match)):
+                    match.choose(*move)
+            else:
+                seat = rng.choice(match.pending)
+                match.choose(seat, rng.choice(match.legal(seat)))
+            for event in match.events[shown:]:
+                if event.audience.public:
+                    console.print(escape(event.text))
+            shown = len(match.events)
+    except Exception as exc:  # noqa: BLE001
+        _failed(GameFailed(loaded, 1, seed, exc), debug)
 
 
 @app.command(name="play")

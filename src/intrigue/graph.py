@@ -135,9 +135,14 @@ def _definition(game_or_definition: Any) -> tuple[GameDefinition, str]:
     from .dsl import validate_file  # noqa: PLC0415
 
     text = str(game_or_definition)
-    if text in games.installed():
-        game = games.get(text)
+    try:
+        game = games.resolve(text)
         return game.definition, game.title
+    except KeyError:
+        raise ValueError(f"{text!r} is neither an installed game ({', '.join(games.installed())}) "
+                         "nor a file") from None
+    except Exception:  # noqa: BLE001 - a file that does not load is still drawn, problems in red
+        pass
     path = Path(text)
     if path.is_dir():
         found = sorted(path.glob("*.yaml"))

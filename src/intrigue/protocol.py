@@ -221,16 +221,27 @@ class Phase(_Message):
     name: str
 
 
+class Pick(_Message):
+    count: int
+    choices: list[str] = Field(alias="from", description="the players one may pick, in seat order")
+
+
 class Decision(_Message):
     phase: int
     kind: str
-    waiting: list[str]
+    waiting: list[str] = Field(description="in a secret decision: everyone who could be acting, never exactly "
+                                           "the actors")
     options: list[str] = Field(description="empty for a seat that is not pending; sent back verbatim")
+    pick: Pick | None = Field(None, description="a choice of exactly N players: each option is N names in seat "
+                                                "order joined by ', '")
+    answers: dict[str, str] | None = Field(None, description="a joint choice: the partners' answers so far")
 
 
 class LogLine(_Message):
     version: int
     text: str
+    key: str | None = Field(None, description="the line's template as written (a DSL say line), for translation")
+    args: dict[str, Any] | None = Field(None, description="each placeholder's value")
 
 
 class Observation(_Message):

@@ -2,17 +2,18 @@
 
 The format is a public interface, documented in ``docs/scenarios.md``::
 
-    game: coup
+    game: coup                  # an installed id, or a game's YAML file (relative to this file)
     players: [Aria, Blake, Casey]
     first: Aria
     seed: 7
-    options: {}
+    options: {}                 # game options, and the table's timers (turn_timer, window_timer)
     setup: {hands: {...}, coins: {...}, deck: [...], shuffle: false}
     steps:
       - Aria: Tax
       - all: Pass
       - expect: {coins: {Aria: 5}}
       - reject: {Casey: Tax}
+      - wait: 15                # the match's own clock moves on: timers that run out fire
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import yaml
 
 from . import games
 from .engine import Game, Match, Refused
+from .engine.timing import TIMER_OPTIONS, MatchClock
 
 
 class ScenarioError(Exception):
@@ -49,6 +51,7 @@ class Outcome:
     file: str
     failures: list[Failure] = field(default_factory=list)
     match: Match | None = None
+    clock: MatchClock | None = None
 
     @property
     def passed(self) -> bool:
@@ -63,21 +66,23 @@ def run_file(path: str | Path) -> list[Outcome]:
     except (OSError, yaml.YAMLError) as exc:
         return [Outcome(str(path), [Failure(str(path), None, f"cannot read scenario: {exc}")])]
     label = str(path)
-    return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label)
+    return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label, path.parent)
             for i, document in enumerate(documents)]
 
 
-def run(scenario: dict[str, Any], label: str = "<scenario>") -> Outcome:
+def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path | None = None) -> Outcome:
+    """Play one scenario; ``folder`` is where a ``game:`` path is taken from (the file's folder)."""
     outcome = Outcome(label)
     try:
-        match = start(scenario)
+        match = start(scenario, folder)
     except (ScenarioError, ValueError, KeyError) as exc:
         outcome.failures.append(Failure(label, None, str(exc).strip("'\"")))
         return outcome
     outcome.match = match
+    outcome.clock = MatchClock(match, timer_options(scenario))
     for number, step in enumerate(scenario.get("steps") or [], start=1):
         try:
-            problems = run_step(match, step)
+            problems = run_step(match, step, outcome.clock)
         except ScenarioError as exc:
             problems = [str(exc)]
         except Exception as exc:  # noqa: BLE001 - an engine error fails the scenario, not the runner
@@ -89,13 +94,23 @@ def run(scenario: dict[str, Any], label: str = "<scenario>") -> Outcome:
     return outcome
 
 
-def start(scenario: dict[str, Any]) -> Match:
+def timer_options(scenario: dict[str, Any]) -> dict[str, Any]:
+    """The table's timers a scenario sets in ``options`` (the others are the game's)."""
+    options = scenario.get("options") or {}
+    return {key: value for key, value in options.items() if key in TIMER_OPTIONS} if isinstance(options, dict) else {}
+
+
+def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     if not isinstance(scenario, dict):
         raise ScenarioError("a scenario must be a mapping")
     game_id = scenario.get("game")
-    if game_id not in games.installed():
-        raise ScenarioError(f"unknown game {game_id!r} (installed: {', '.join(games.installed())})")
-    game = games.get(game_id)
+    if not isinstance(game_id, str) or not game_id:
+        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}")
+    try:
+        game = games.resolve(game_id, folder)
+    except KeyError as exc:
+        raise ScenarioError(f"unknown game {game_id!r} (installed: {', '.join(games.installed())}; "
+                            "or give the path of a game's .yaml file)") from None
     players = scenario.get("players")
     if not isinstance(players, list) or not players:
         raise ScenarioError("'players' must be a list of names")
@@ -106,7 +121,8 @@ def start(scenario: dict[str, Any]) -> Match:
         raise ScenarioError(f"first player {first!r} is not among the players")
     setup["first"] = first
     check_setup(game, setup, players)
-    return Match(game, players, scenario.get("seed", 0), scenario.get("options") or {}, setup)
+    options = {key: value for key, value in (scenario.get("options") or {}).items() if key not in TIMER_OPTIONS}
+    return Match(game, players, scenario.get("seed", 0), options, setup)
 
 
 def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
@@ -120,7 +136,7 @@ def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
         raise ScenarioError("setup refused: " + "; ".join(problems))
 
 
-def run_step(match: Match, step: Any) -> list[str]:
+def run_step(match: Match, step: Any, clock: MatchClock | None = None) -> list[str]:
     if not isinstance(step, dict) or not step:
         raise ScenarioError(f"a step must be a mapping, not {step!r}")
     problems: list[str] = []
@@ -131,6 +147,8 @@ def run_step(match: Match, step: Any) -> list[str]:
             problems += reject(match, value or {})
         elif key == "all":
             everyone(match, str(value))
+        elif key == "wait":
+            wait(match, value, clock)
         else:
             choose(match, str(key), value)
         if problems:
@@ -150,6 +168,14 @@ def choose(match: Match, player: str, option: Any) -> None:
         match.choose(seat, str(option))
     except Refused as exc:
         raise ScenarioError(f"{player}: {option!r} was refused: {exc.message}") from None
+
+
+def wait(match: Match, seconds: Any, clock: MatchClock | None) -> None:
+    """``wait: N``: the match's own clock moves on N seconds; a timer that runs out fires exactly as
+    on the server (a timer phase ends, a decision's pending seats get their default)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise ScenarioError(f"'wait' needs a number of seconds, not {seconds!r}")
+    (clock or MatchClock(match)).advance(float(seconds))
 
 
 def everyone(match: Match, option: str) -> None:

@@ -9,6 +9,30 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .engine import Game, Match
+from .engine.errors import RuleError
+
+
+class GameFailed(Exception):
+    """A game failed while it was played: which one, with which seed, and where in its file."""
+
+    def __init__(self, game: Game, number: int, seed: int | str, error: BaseException):
+        self.game = game
+        self.number = number
+        self.seed = seed
+        self.error = error
+        super().__init__(describe_failure(game, number, seed, error))
+
+
+def describe_failure(game: Game, number: int, seed: int | str, error: BaseException) -> str:
+    """One line: ``file:line: phase N (name), seed S, game G: what went wrong``."""
+    if isinstance(error, RuleError):
+        where = error.where or str(game.binding.dsl_path)
+        phase = f"phase {error.phase} ({error.phase_name}), " if error.phase is not None else ""
+        message = error.message
+    else:
+        where, phase = str(game.binding.dsl_path), ""
+        message = f"{type(error).__name__}: {error}"
+    return f"{where}: {phase}seed {seed}, game {number}: {message}"
 
 
 @dataclass
@@ -55,6 +79,12 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
     made = 0
     while not match.over:
         pending = match.pending
+        if not pending:  # a timer phase waiting for its clock: its time runs out now
+            from .engine.timing import expiry  # noqa: PLC0415
+
+            for move in list(expiry(match)):
+                match.choose(*move)
+            continue
         seat = pending[0] if len(pending) == 1 else rng.choice(pending)
         match.choose(seat, rng.choice(match.decision.offers[seat]))
         made += 1
@@ -77,8 +107,11 @@ def simulate(game: Game, games: int, players: int, seed: int = 0,
     started = time.perf_counter()
     for index in range(games):
         match_seed = seed * 1_000_003 + index
-        match = Match(game, names, match_seed, options, headless=True)
-        report.decisions += random_play(match, random.Random(match_seed))
+        try:
+            match = Match(game, names, match_seed, options, headless=True)
+            report.decisions += random_play(match, random.Random(match_seed))
+        except Exception as exc:  # noqa: BLE001 - reported as one line naming the game and its seed
+            raise GameFailed(game, index + 1, match_seed, exc) from exc
         report.games += 1
         for seat in match.winners:
             report.wins_by_seat[seat + 1] += 1

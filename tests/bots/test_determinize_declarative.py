@@ -97,13 +97,17 @@ def test_ismcts_searches_declarative_games(game):
     assert searched >= 10
 
 
-def test_a_hidden_field_no_role_explains_gives_up(game):
-    """A secret the role deal does not set cannot be sampled: None, so the bot plays at random."""
-    match = Match(game, ["P1", "P2", "P3", "P4"], 1, headless=True)
-    seat = match.pending[0]
-    seen = match.observe(seat)
-    row = seen["state"]["players"][(seat + 1) % 4]
-    spare = next(name for name in ("is_active", "is_alive") if name in row)
-    row[spare] = None  # as if a field the deal does not set were hidden
-    assert game.binding.determinize(game, seen, seat, random.Random(0)) is None
-
+def test_a_hidden_field_no_role_explains_starts_at_its_starting_value():
+    """A secret the role deal does not set (Werewolf's doctor remembers whom they protected) is not
+    guessed: in another seat's sample it has its starting value; the doctor's own sample keeps it."""
+    werewolf = games.get("werewolf")
+    roles = {"A": "Werewolf", "B": "Werewolf", "C": "Seer", "D": "Doctor", "E": "Villager", "F": "Villager"}
+    match = Match(werewolf, list(roles), 1, setup={"roles": roles}, headless=True)
+    for seat, option in [(0, "E"), (1, "E"), (2, "A"), (3, "F"), (4, "Sleep"), (5, "Sleep"), (0, "No one"),
+                         (1, "No one"), (2, "No one"), (3, "No one"), (5, "No one")]:
+        match.choose(seat, option)
+    assert match.phase.name == "Night" and match.players[3]["protected_last"] == "F"
+    doctor = werewolf.binding.determinize(werewolf, match.observe(3), 3, random.Random(0))
+    assert doctor.players[3]["protected_last"] == "F" and "F" not in doctor.legal(3)
+    wolf = werewolf.binding.determinize(werewolf, match.observe(0), 0, random.Random(0))
+    assert wolf.players[3]["protected_last"] == "" and wolf.observe(0)["state"] == match.observe(0)["state"]

@@ -69,6 +69,15 @@ class Player:
                 group.click(timeout=2000)
                 panel.locator(f"[data-option={css_string(option)}]").first.click(timeout=2000)
                 return
+        # Players to pick (contract 1: the names in seat order joined by ", "): tap them, then Confirm.
+        chips = panel.locator(".chips [data-pick]")
+        if chips.count():
+            wanted = option.split(", ")
+            for chip in chips.all():
+                if chip.get_attribute("data-pick") in wanted and chip.get_attribute("aria-pressed") != "true":
+                    chip.click(timeout=2000)
+            panel.locator(f"[data-option={css_string(option)}]").first.click(timeout=2000)
+            return
         # Cards to keep: tap them, then Confirm.
         pool = panel.locator("[data-choices]")
         if pool.count():

@@ -30,7 +30,7 @@ declaration:
     note: {type: string, visibility: owner}
   audience_groups:
     cats: {selection_criteria: player.role == 'Cat'}
-  game_state: {round: 1, mice: 0, ayes: 0, agreed: false, picked: 0}
+  game_state: {round: 1, mice: 0, ayes: 0, agreed: false, target: 0}
   role_deal:
     roles:
       Cat: {counts: {3: 1, 4: 1}, fields: {note: hunter}}
@@ -60,7 +60,7 @@ phases:
       - players: player.caught == false
         except_self: true
     effects:
-    - set: game.picked
+    - set: game.target
       to: chosen.id
     - say: '{actor.name} picks {chosen.name}'
     next_phase:
@@ -78,7 +78,7 @@ phases:
       into: game.ayes
       majority: game.agreed
     - set: players.caught
-      where: player.id == picked and agreed == true
+      where: player.id == target and agreed == true
       to: true
     next_phase: {id: 3, name: Next}
   3:
@@ -127,7 +127,7 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
 
 @pytest.mark.parametrize("old, new, expected", [
     ("when: mice == 0", "when: mice = 0",
-     "phases.3.next_phase.Mice gone.when: unexpected character '=' (column 6) in 'mice = 0'"),
+     "phases.3.next_phase.Mice gone.when: unexpected character '=' (write == to compare) (column 6) in 'mice = 0'"),
     ("when: round > 3", "when: rounds > 3",
      "phases.3.next_phase.Late.when: unknown name 'rounds' (column 1) in 'rounds > 3'"),
     ("when: choice == 'Rest'", "when: player.sleepy == true",
@@ -135,11 +135,11 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
      "in 'player.sleepy == true'"),
     ("      Mice gone: {id: 9, name: End, when: mice == 0}", "      Mice gone: {id: 9, name: End}",
      "phases.3.next_phase.Mice gone: every branch but the last needs 'when' once one has it"),
-    ("    - set: game.picked\n      to: chosen.id", "    - set: game.pick\n      to: chosen.id",
+    ("    - set: game.target\n      to: chosen.id", "    - set: game.pick\n      to: chosen.id",
      "phases.1.effects.0.set: game name 'pick' is not declared in declaration.game_state"),
     ("    - set: players.caught\n", "    - set: players.cought\n",
      "phases.2.effects.1.set: player field 'cought' is not declared in player_states"),
-    ("    - set: game.picked\n", "    - set: someone.picked\n",
+    ("    - set: game.target\n", "    - set: someone.picked\n",
      "phases.1.effects.0.set: cannot set 'someone.picked': write game.<name>, actor.<field>, "
      "chosen.<field> or players.<field>"),
     ("      to: chosen.id", "      to: chosen.id\n      where: player.turn == true",
@@ -150,19 +150,19 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
     ("    - say: '{actor.name} picks {chosen.name}'", "    - say: '{actor.name} picks {chosen.nam}'",
      "phases.1.effects.1.say: unknown name 'chosen.nam' (column 1) in 'chosen.nam'"),
     ("    - deal: roles", "    - deal: roles\n      to: owner", "phases.0.effects.0: 'deal' does not take 'to'"),
-    ("    - deal: roles", "    - deal: roles\n      shuffle: twice",
-     "phases.0.effects.0.shuffle: extra inputs are not permitted"),
+    ("    - deal: roles", "    - deal: roles\n      twice: true",
+     "phases.0.effects.0.twice: extra inputs are not permitted"),
     ("    - deal: roles", "    - deal: roles\n      say: hi",
-     "phases.0.effects.0: an effect needs exactly one of set, count, tally, advance, deal, show, say, win "
-     "(found: deal, say)"),
+     "phases.0.effects.0: an effect needs exactly one of set, count, tally, most, advance, deal, shuffle, show, say, "
+     "win, if (found: deal, say)"),
     ("    - tally: 'Yes'\n      into: game.ayes\n", "    - tally: 'Yes'\n",
      "phases.2.effects.0: 'tally' needs 'into'"),
     ("      Cat: {counts: {3: 1, 4: 1}, fields: {note: hunter}}", "      Cat: {counts: {3: 1}, fields: {note: hunter}}",
      "declaration.role_deal.roles.Cat.counts: no count for 4 players"),
     ("      Mouse: {rest: true, fields: {note: prey}}", "      Dog: {rest: true, fields: {bark: loud}}",
      "declaration.role_deal.roles.Dog: role 'Dog' is not declared in roles"),
-    ("      - players: player.caught == false", "      - players: player.caught == false\n        if: true",
-     "phases.1.completion_criteria.options.1: 'if' goes with 'option'"),
+    ("      - players: player.caught == false\n        except_self: true", "      - option: Rest\n        choose: 2",
+     "phases.1.completion_criteria.options.1: 'choose' goes with 'players'"),
     ("      options: ['Yes', 'No']  # quoted: YAML reads a bare Yes as true",
      "      options: ['Yes', 'No']\n      default: Maybe",
      "phases.2.completion_criteria.default: default 'Maybe' is not one of this phase's literal options"),
@@ -172,7 +172,8 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
      "declaration.public_state.1: 'mood' is not a name of declaration.game_state"),
     ("    role: {type: string, visibility: player.caught == true}",
      "    role: {type: string, visibility: player.caught === true}",
-     "declaration.player_states.role.visibility: unexpected character '=' (column 17) in 'player.caught === true'"),
+     "declaration.player_states.role.visibility: unexpected character '=' (write == to compare) (column 17) in "
+     "'player.caught === true'"),
 ])
 def test_each_mistake_is_reported_where_it_is(old, new, expected):
     assert expected in broken(old, new)
@@ -188,18 +189,18 @@ def test_a_player_whose_time_runs_out_gets_the_declared_default():
 
 
 def test_numbers_and_booleans_are_values(tmp_path):
-    text = BASE.replace("    - set: game.picked\n      to: chosen.id",
-                        "    - set: game.picked\n      to: 7\n    - set: game.agreed\n      to: false")
+    text = BASE.replace("    - set: game.target\n      to: chosen.id",
+                        "    - set: game.target\n      to: 7\n    - set: game.agreed\n      to: false")
     assert problems(text) == []
     path = tmp_path / "cats.yaml"
     path.write_text(text)
     match = Match(load_path(path), ["A", "B", "C"], seed=2, setup={"first": "A"})
     match.choose(0, "B")
-    assert match.state["picked"] == 7
+    assert match.state["target"] == 7
 
 
 def test_an_unknown_statement_is_an_error_not_a_warning():
-    found = validate_text(BASE.replace("    - deal: roles", "    - shuffle: roles", 1))
+    found = validate_text(BASE.replace("    - deal: roles", "    - stir: roles", 1))
     assert not found.ok
     assert any("an effect needs exactly one of" in p.message and p.path == "phases.0.effects.0"
                for p in found.errors)
@@ -211,13 +212,13 @@ def test_files_without_extensions_mean_what_they_meant():
     assert "when" not in seed and "effects" not in seed
 
 
-@pytest.mark.parametrize("path", ["dsfgs/dsfgs.yaml", "heist/heist.yaml"])
+@pytest.mark.parametrize("path", ["dsfgs/dsfgs.yaml", "heist/heist.yaml", "werewolf/werewolf.yaml", "avalon/avalon.yaml"])
 def test_the_json_schema_accepts_the_extended_files(path):
     data = yaml.safe_load((GAMES / path).read_text())
     jsonschema.validate(json.loads(json.dumps(data)), json_schema())
 
 
-@pytest.mark.parametrize("entry", [{"shuffle": "roles"}, {"deal": "roles", "say": "hi"}, {"into": "game.round"}])
+@pytest.mark.parametrize("entry", [{"stir": "roles"}, {"deal": "roles", "say": "hi"}, {"into": "game.round"}])
 def test_the_json_schema_rejects_a_wrong_statement(entry):
     data = yaml.safe_load((GAMES / "heist" / "heist.yaml").read_text())
     data["phases"][0]["effects"].append(entry)
@@ -261,7 +262,7 @@ def test_listed_game_level_names_are_seen_by_everyone(tmp_path):
     match.choose(0, "Yes")
     for seat in (0, 1, None):
         state = match.observe(seat)["state"]
-        assert state["round"] == 1 and state["ayes"] == match.state["ayes"] and "picked" not in state
+        assert state["round"] == 1 and state["ayes"] == match.state["ayes"] and "target" not in state
     for seat in (1, 2, 3):
         match.choose(seat, "Yes")
     assert match.observe(2)["state"]["ayes"] == match.state["ayes"] == 4  # every vote, once tallied

@@ -19,7 +19,6 @@ chi-square power at the number of deals used is computed and must be at least
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any, Callable
 
 import numpy as np
@@ -75,7 +74,9 @@ def bang_case() -> Case:
 
 
 def declared_case(game_id: str) -> Case | None:
-    """A DSL game with a role deal: seat 0 holds the most common role, the rest are dealt at random."""
+    """A DSL game with a role deal: seat 0 holds the role that takes the rest of the seats (the plain
+    one: a villager knows nothing of the others, while a werewolf or Merlin would), the others are
+    dealt at random."""
     game = games.get(game_id)
     deal_spec = game.definition.declaration.role_deal
     if deal_spec is None:
@@ -88,7 +89,7 @@ def declared_case(game_id: str) -> Case | None:
         if not spec.rest:
             roles += [name] * (spec.counts or {}).get(count, 0)
     roles += [rest] * (count - len(roles))
-    mine = Counter(roles).most_common(1)[0][0]
+    mine = rest
     others = list(roles)
     others.remove(mine)
     field = deal_spec.field

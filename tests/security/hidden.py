@@ -14,6 +14,17 @@ observer shows up as a difference:
 * DSFGS: another seat's role and team until revealed or shown to this seat, and
   its ``secret_info_access`` flag.
 * Heist: another seat's role until they are jailed.
+* Werewolf: another seat's role and side until they die, except that each
+  werewolf knows the other werewolves and the seer learns the side of the
+  players they inspected; the doctor's memory of whom they protected; the night's
+  targets (victim, protection, inspection) and who acts at night: every living
+  player appears to act until dawn, and only the werewolves see each other's
+  choices.
+* Avalon: another seat's character (the Assassin's is shown once they step
+  forward) and side, except that the minions but Oberon know each other's side,
+  Merlin the side of every evil player but Mordred, Percival that Merlin and
+  Morgana look alike; who plays Fail on a quest (the whole team appears to play
+  until every card is in).
 
 For every game: the match seed (it fixes every shuffle, so it is the whole
 secret), seat tokens and their hashes never leave the server; a view is the
@@ -230,6 +241,90 @@ def declarative_problems(fields: dict[str, Any]):  # noqa: ANN201
     return problems
 
 
+def _living(match: Match) -> list[int]:
+    return [s for s, p in enumerate(match.players) if p.get("is_alive", True) is not False]
+
+
+def _hidden_actors_problems(view: dict[str, Any], match: Match, viewer: int | None, cover: list[int]) -> list[str]:
+    """In a decision whose actors are secret, everyone in ``cover`` appears to act until it closes
+    (a seat that answered may drop out of its own list only)."""
+    names = match.names
+    expected = [names[s] for s in cover if s != viewer or s in match.pending]
+    problems = []
+    if view["waiting"] != expected:
+        problems.append(f"seat {viewer} sees {view['waiting']} waiting, not everyone who may act {expected}")
+    decision = view.get("decision") or {}
+    if decision and decision.get("waiting") != expected:
+        problems.append(f"seat {viewer}'s decision names {decision.get('waiting')} as waiting")
+    return problems
+
+
+#: Werewolf's night: where a view may tell who acts and whom they chose.
+WEREWOLF_NIGHT = "Night"
+
+
+def werewolf_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:
+    problems: list[str] = []
+    truth = match.players
+    if watch is not None:
+        last = match.last_decision
+        if last is not None and match.game.phases[last.phase_id].name == WEREWOLF_NIGHT:
+            for seat, answer in last.answers.items():
+                if truth[seat]["role"] == "Seer":
+                    watch.inspected.add((seat, answer))
+    if match.over:
+        return problems
+    extra = set(view["state"]) - {"players", "day", "discussion"}
+    if extra:
+        problems.append(f"seat {viewer} sees the game's private names {sorted(extra)}")
+    wolf = viewer is not None and truth[viewer]["role"] == "Werewolf"
+    for owner, row in enumerate(view["state"]["players"]):
+        if owner == viewer:
+            continue
+        dead = truth[owner]["is_alive"] is False
+        fellow = wolf and truth[owner]["role"] == "Werewolf"
+        inspected = watch is None or (viewer, match.names[owner]) in watch.inspected
+        if row.get("role") is not None and not dead and not fellow:
+            problems.append(f"seat {viewer} sees {match.names[owner]}'s role {row['role']}")
+        if row.get("side") is not None and not dead and not fellow and not inspected:
+            problems.append(f"seat {viewer} sees {match.names[owner]}'s side {row['side']}")
+        if row.get("protected_last") is not None:
+            problems.append(f"seat {viewer} sees whom the doctor {match.names[owner]} protected")
+    if match.decision is not None and match.phase.name == WEREWOLF_NIGHT and match.pending:
+        problems += _hidden_actors_problems(view, match, viewer, _living(match))
+        answers = (view.get("decision") or {}).get("answers")
+        if answers is not None and (not wolf or any(truth[match.names.index(n)]["role"] != "Werewolf" for n in answers)):
+            problems.append(f"seat {viewer} sees night choices {answers}")
+    return problems
+
+
+def avalon_problems(view: dict[str, Any], match: Match, viewer: int | None, watch: "Watch | None" = None) -> list[str]:
+    problems: list[str] = []
+    if match.over:
+        return problems
+    roles = [p["role"] for p in match.players]
+    evil = [p["side"] == "evil" for p in match.players]
+    assassin_out = match.state["successes"] >= 3  # the Assassin steps forward to name Merlin
+    mine = roles[viewer] if viewer is not None else None
+    for owner, row in enumerate(view["state"]["players"]):
+        if owner == viewer:
+            continue
+        if row.get("role") is not None and not (assassin_out and roles[owner] == "Assassin"):
+            problems.append(f"seat {viewer} sees {match.names[owner]}'s character {row['role']}")
+        knows = evil[owner] and ((mine == "Merlin" and roles[owner] != "Mordred") or (
+            viewer is not None and evil[viewer] and mine != "Oberon" and roles[owner] != "Oberon"))
+        if row.get("side") is not None and not knows:
+            problems.append(f"seat {viewer} sees {match.names[owner]}'s side {row['side']}")
+        if row.get("looks_like") is not None and not (mine == "Percival" and roles[owner] in ("Merlin", "Morgana")):
+            problems.append(f"seat {viewer} sees what Percival sees of {match.names[owner]}")
+    if match.decision is not None and match.phase.name == "Quest" and match.pending:
+        team = [s for s, p in enumerate(match.players) if p["on_team"]]
+        problems += _hidden_actors_problems(view, match, viewer, team)
+        if "answers" in (view.get("decision") or {}):
+            problems.append(f"seat {viewer} sees quest cards")
+    return problems
+
+
 GAME_PROBLEMS = {
     "coup": coup_problems,
     "bang": bang_problems,
@@ -239,6 +334,8 @@ GAME_PROBLEMS = {
         "secret_info_access": lambda m, o: False,
     }),
     "heist": declarative_problems({"role": lambda m, o: m.players[o]["is_alive"] is False}),
+    "werewolf": werewolf_problems,
+    "avalon": avalon_problems,
 }
 
 
@@ -251,6 +348,7 @@ class Watch:
     hidden_before: dict[int | None, set[str]] = field(default_factory=dict)
     seen_public: set[str] = field(default_factory=set)
     remembered: int = 0
+    inspected: set[tuple[int, str]] = field(default_factory=set)  # Werewolf: (seer, player inspected)
 
 
 def _bang_public(match: Match) -> set[str]:

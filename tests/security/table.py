@@ -48,7 +48,9 @@ class Table:
         return self.room.match
 
     def settle(self, timeout: float = 10) -> None:
-        """Wait until every client holds the server's current view (bots have moved)."""
+        """Wait until every client holds the server's current view (bots have moved). In a secret
+        decision a seat is not told that someone else answered: its view is current when it equals
+        what the server would show it now, but for the version number."""
         import time
 
         deadline = time.monotonic() + timeout
@@ -56,12 +58,21 @@ class Table:
             version = self.match.version
             try:
                 for client in self.clients:
-                    client.settle(lambda v, n=version: v["version"] >= n, timeout=max(0.1, deadline - time.monotonic()))
+                    client.settle(lambda v, n=version, c=client: v["version"] >= n or self.current(c, v),
+                                  timeout=max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 if time.monotonic() > deadline:
                     raise
-            if self.match.version == version and all(c.view["version"] == version for c in self.clients):
+            if self.match.version == version and all(c.view["version"] == version or self.current(c, c.view)
+                                                     for c in self.clients):
                 return
+
+    def current(self, client: Client, view: dict[str, Any]) -> bool:
+        decision = self.match.decision
+        if decision is None or not decision.secret:
+            return False
+        now = json.loads(json.dumps(self.match.observe(view["seat"])))  # as the wire carries it
+        return {**view, "version": now["version"]} == now
 
     def move(self, client: Client, option: str) -> None:
         """Choose ``option`` for ``client`` and wait until the server has applied it everywhere."""

@@ -314,7 +314,7 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
 
 #: (humans, bots) per game: small tables keep the suite fast; bots exercise SeatView
 TABLES = {"coup": [(2, 1), (3, 0), (2, 3), (1, 2)], "bang": [(2, 2), (3, 2)], "dsfgs": [(2, 1), (3, 1), (4, 2)],
-          "heist": [(2, 1), (3, 0), (3, 2)]}
+          "heist": [(2, 1), (3, 0), (3, 2)], "werewolf": [(3, 3), (2, 5)], "avalon": [(3, 2), (2, 5)]}
 
 
 def test_no_channel_tells_a_seat_what_it_may_not_know(audited):
@@ -470,3 +470,35 @@ def test_renumbered_seats_and_a_rematch_still_get_only_their_own_views(audited):
         for client in clients.values():
             hang_up(client)
     assert not audit.problems, "\n".join(audit.problems[:20])
+
+
+def test_the_werewolf_and_avalon_checks_catch_who_acts_in_secret():
+    """Hand the checks a view that names exactly the actors of a secret decision: they see it."""
+    from intrigue.engine import Match
+
+    werewolf = games.get("werewolf")
+    roles = {"A": "Werewolf", "B": "Werewolf", "C": "Seer", "D": "Doctor", "E": "Villager", "F": "Villager"}
+    match = Match(werewolf, list(roles), 1, setup={"roles": roles})
+    match.choose(0, "E")
+    match.choose(4, "Sleep")
+    honest = match.observe(5)
+    assert hidden.view_problems(honest, match, 5, hidden.Watch()) == []
+    leaky = {**honest, "waiting": [match.names[s] for s in match.pending]}
+    assert any("waiting" in p for p in hidden.view_problems(leaky, match, 5, hidden.Watch()))
+    peeking = json.loads(json.dumps(honest))
+    peeking["state"]["players"][0]["role"] = "Werewolf"
+    assert any("role" in p for p in hidden.view_problems(peeking, match, 5, hidden.Watch()))
+
+    avalon = games.get("avalon")
+    cast = {"A": "Merlin", "B": "Assassin", "C": "Percival", "D": "Morgana", "E": "Loyal Servant of Arthur"}
+    quest = Match(avalon, list(cast), 1, setup={"roles": cast, "first": "A"})
+    quest.choose(0, "A, B")
+    for seat in range(5):
+        quest.choose(seat, "Approve")
+    quest.choose(0, "Success")
+    view = quest.observe(None)
+    assert hidden.view_problems(view, quest, None) == []
+    assert hidden.view_problems({**view, "waiting": ["B"]}, quest, None)
+    told = json.loads(json.dumps(quest.observe(2)))
+    told["state"]["players"][1]["side"] = "evil"  # Percival does not know the Assassin
+    assert any("side" in p for p in hidden.view_problems(told, quest, 2))

@@ -23,7 +23,7 @@ from intrigue.server.settings import Settings
 from intrigue.store import open_store
 
 FAST = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=0.5, chat_rate=0.5, chat_burst=3,
-                message_rate=50, message_burst=100, flood_limit=30)
+                message_rate=50, message_burst=100, flood_limit=30, secret_pace=0.0)
 
 
 def free_port() -> int:
@@ -81,18 +81,20 @@ class ServerProcess(Loopback):
     """``intrigue serve`` as a subprocess (for SIGKILL)."""
 
     def __init__(self, db: Path, port: int | None = None, env: dict[str, str] | None = None,
-                 args: list[str] | None = None):
+                 args: list[str] | None = None, games: Path | None = None):
         self.db = db
         self.port = port or free_port()
         self.env = env or {}
         self.args = args or []
+        self.games = games
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":
         self.log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "intrigue.cli", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--bot-delay", "0", "--room-quota", "10000", *self.args],
+             "--bot-delay", "0", "--room-quota", "10000", *self.args,
+             *(["--games", str(self.games)] if self.games else [])],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + 20
         while True:

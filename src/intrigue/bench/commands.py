@@ -24,7 +24,14 @@ def engine(game: Optional[str] = typer.Option(None, "--game", "-g", help="One ga
     from .engine import clone_microseconds, measure
 
     ids = [game] if game else registry.installed()
-    figures = [measure(g, seconds, players, headless=not ui) for g in ids]
+    try:
+        figures = [measure(g, seconds, players, headless=not ui) for g in ids]
+    except KeyError as exc:
+        console.print(f"[red]{exc.args[0]}[/]")
+        raise typer.Exit(2) from None
+    except Exception as exc:  # noqa: BLE001 - a game that fails: one line, no trace
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     clone = clone_microseconds() if "coup" in ids else None
     if as_json:
         print(json.dumps({"engine": [f.as_json() for f in figures], "coup_clone_us": clone}, indent=2))

@@ -33,14 +33,15 @@ class EngineFigure:
 
 
 def default_players(game_id: str) -> int:
-    game = registry.get(game_id)
+    game = registry.resolve(game_id)
     return max(game.min_players, min(4, game.max_players))
 
 
 def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed: int = 0,
             headless: bool = True) -> EngineFigure:
-    """Play random games until ``seconds`` have passed (at least one game)."""
-    game = registry.get(game_id)
+    """Play random games until ``seconds`` have passed (at least one game). ``game_id`` is an
+    installed game or a game's YAML file."""
+    game = registry.resolve(game_id)
     count = players or default_players(game_id)
     names = player_names(count)
     decisions = played = 0
@@ -48,10 +49,10 @@ def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed
     deadline = started + seconds
     while played == 0 or time.perf_counter() < deadline:
         match_seed = seed * 1_000_003 + played
-        match = Match(game, names, match_seed, headless=headless)
+        match = Match(game, names, match_seed, headless=headless, timers=False)
         decisions += random_play(match, random.Random(match_seed))
         played += 1
-    return EngineFigure(game_id, count, played, decisions, time.perf_counter() - started)
+    return EngineFigure(game.id, count, played, decisions, time.perf_counter() - started)
 
 
 def clone_microseconds(game_id: str = "coup", players: int = 4, samples: int = 2000) -> float:

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
 
 
 def tournament(
-    game: str = typer.Argument(..., help="An installed game (intrigue games)."),
+    game: str = typer.Argument(..., help="An installed game (intrigue games), or a game's YAML file."),
     bots: str = typer.Option(..., "--bots", "-b", help="Comma-separated bot specs, one per seat "
                              "(the last fills the rest): random, heuristic[:cautious|bold|honest], "
                              "ismcts[:fast|strong|<N>|<N>ms]."),
@@ -41,12 +41,16 @@ def tournament(
     Ctrl-C (or SIGTERM) stops early and reports the games finished so far.
     """
     from .. import games as registry
+    from ..engine.errors import EngineError
     from .tournament import run
 
     try:
-        loaded = registry.get(game)
+        loaded = registry.resolve(game)
     except KeyError as exc:
-        errors.print(f"[red]{exc.args[0]}[/]")
+        errors.print(f"[red]{escape(str(exc.args[0]))}[/]")
+        raise typer.Exit(2) from None
+    except Exception as exc:  # noqa: BLE001 - a game file with problems: say them, no trace
+        errors.print(f"[red]error: {escape(game)} does not load:[/]\n{escape(str(exc))}")
         raise typer.Exit(2) from None
     if plot is not None and plot.suffix.lower() not in (".svg", ".png"):
         errors.print(f"[red]--plot writes .svg or .png, not {plot.name!r}[/]")
@@ -68,6 +72,9 @@ def tournament(
     except ValueError as exc:
         errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None
+    except EngineError as exc:  # the game's rules failed in a match: one line, no trace
+        print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(1) from None
     data = report.as_json()
     if plot is not None:
         from .plot import save

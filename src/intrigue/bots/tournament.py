@@ -223,8 +223,17 @@ def summarize_habits(habits: Counter) -> dict[str, Any]:
 def _play_task(task: tuple[str, list[str], int, int, bool, dict[str, Any]]) -> GameResult:
     from .. import games  # noqa: PLC0415 - each worker loads the game once
 
-    game_id, entries, index, seed, watch, options = task
-    return play(games.get(game_id), entries, index, seed, watch, options)
+    spec, entries, index, seed, watch, options = task
+    return play(games.resolve(spec), entries, index, seed, watch, options)
+
+
+def _spec(game: Game) -> str:
+    """How a worker finds the game again: its id if installed, else its YAML file."""
+    from .. import games  # noqa: PLC0415
+
+    if game.id in games.installed() and games.get(game.id) is game:
+        return game.id
+    return str(game.binding.dsl_path)
 
 
 def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | None = None,
@@ -249,7 +258,8 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
     for spec in entries:
         report.standings.setdefault(spec, Standing(spec)).entries += 1
     started = time.perf_counter()
-    tasks = [(game.id, entries, index, seed, habits, options) for index in range(games)]
+    spec = _spec(game) if workers > 1 else game.id
+    tasks = [(spec, entries, index, seed, habits, options) for index in range(games)]
     done = 0
     try:
         for result in _results(game, tasks, workers):

@@ -1,51 +1,29 @@
 """Optional, backward-compatible statements a designer may add to a DSL file.
 
-With them a game runs from its DSL file alone, with no Python (see
+With them a game runs from its DSL file alone, with no Python (the reference is
 ``docs/writing-a-game.md``). Every key is optional: the seed files use none, and
 a file that uses none means exactly what it meant before.
 
-In the declaration:
+In the declaration: ``title``; ``game_state`` (game-level names and their
+initial values, constant tables included; expressions read them bare,
+statements write them as ``game.<name>``); ``public_state`` (the names every
+view carries); ``role_deal``; ``visibility`` on a player field (``public``,
+``owner`` or an expression over ``player``).
 
-- ``title``: the game's display name.
-- ``game_state``: game-level names and their initial values. Expressions read
-  them bare (``round > round_limit``); statements write them as ``game.<name>``.
-- ``role_deal``: roles dealt at random from a distribution by player count.
-- ``visibility`` on a declared player field: ``public`` (default), ``owner``, or
-  an expression over ``player`` (the owner): the owner always sees the field and
-  everyone sees it while the expression holds.
+On a ``player_action`` (or ``timer``) ``completion_criteria``: ``options`` (each
+a literal, ``{option: X, if: expr}``, or ``{players: expr, except_self: true,
+choose: N, if: expr}``; ``me`` is the deciding player), ``{items: expr}`` (each item of a list is an option), ``closes: true`` (the
+first player to choose it ends the decision for everyone); ``default``, ``record``
+(a player field receiving each player's answer), ``joint`` (partners who see
+each other's answers as they are given), ``secret`` (who acts is secret),
+``cover`` and ``acknowledge`` (who appears to act in a secret phase, and what
+those who do not act press), ``ends_early`` (timer phases).
 
-On a ``completion_criteria`` of type ``player_action``:
+On a conditional ``next_phase`` entry: ``when``.
 
-- ``options``: a list; each entry is a literal option, ``{option: X, if: expr}``
-  (offered when ``expr`` holds for the deciding ``player``), or
-  ``{players: expr, except_self: true}`` (the name of every player matching).
-- ``default``: the option taken for a player whose time runs out (one of the literals).
-
-On a conditional ``next_phase`` entry:
-
-- ``when``: the first entry whose ``when`` holds is taken; the last entry may
-  omit it and is then the fallback.
-
-``effects`` (on an action: run after its tools; on a phase: run once the phase
-completes, after its choices) is a list of statements, each with exactly one of
-the keys below. In them, ``choice`` is the option chosen in the decision that
-just closed (if one player chose), ``actor.<field>`` that player and
-``chosen.<field>`` the player that option names.
-
-- ``set: game.<name>|actor.<f>|chosen.<f>|players.<f>``, ``to: expr``, and with
-  ``players.`` an optional ``where``; in ``to``, ``player`` is the player being set.
-- ``count: expr over player``, ``into: game.<name>``: how many players match.
-- ``tally: <option>``, ``into: game.<name>``, optional ``majority: game.<name>``
-  (true when more than half of the players asked chose it).
-- ``advance: <boolean field>``, optional ``where`` and ``rounds: game.<name>``
-  (increased when the turn comes back round to the seat that started). When
-  nobody holds the flag yet it goes to a random player matching.
-- ``deal: roles``: deal ``declaration.role_deal``.
-- ``show: <field or list>``, ``where`` (whose), ``to: owner|actor|everyone|<group>``:
-  a private card, remembered: the viewers keep seeing those fields of those players.
-- ``say: "text with {expressions}"``, optional ``to`` (as for show) and ``where``
-  (one line per matching player, who is ``player`` in it).
-- ``win: expr over player``: the players matching win.
+``effects`` are statements, each with exactly one of the keys of
+:data:`STATEMENTS`: ``set``, ``count``, ``tally``, ``most``, ``advance``, ``deal``,
+``shuffle``, ``show``, ``say``, ``win`` and ``if`` (with ``then``/``else``).
 """
 
 from __future__ import annotations
@@ -68,36 +46,52 @@ Expr = Union[str, bool, int, float, None]
 STATEMENTS: dict[str, set[str]] = {
     "set": {"to", "where"},
     "count": {"into"},
-    "tally": {"into", "majority"},
+    "tally": {"into", "majority", "unanimous"},
+    "most": {"into", "where", "tie"},
     "advance": {"where", "rounds"},
     "deal": set(),
+    "shuffle": set(),
     "show": {"where", "to"},
     "say": {"to", "where"},
     "win": set(),
+    "if": {"then", "else"},
 }
 
 #: Companion keys a statement cannot do without.
-REQUIRED: dict[str, set[str]] = {"set": {"to"}, "count": {"into"}, "tally": {"into"}}
+REQUIRED: dict[str, set[str]] = {"set": {"to"}, "count": {"into"}, "tally": {"into"}, "most": {"into"},
+                                 "if": {"then"}}
+
+#: The YAML keys of statements whose Python attribute differs (``if`` is a keyword).
+ALIASES = {"if": "if_", "else": "else_"}
 
 
 class Effect(_Strict):
-    """One statement; see the module docstring for what each key means."""
+    """One statement; see ``docs/writing-a-game.md`` for what each key means."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, json_schema_extra={
         "oneOf": [{"required": [key]} for key in STATEMENTS]})
 
     set: str | None = Field(None, description="`game.<name>`, `actor.<field>`, `chosen.<field>` or `players.<field>`.")
     count: str | None = Field(None, description="An expression over `player`: how many players match.")
     tally: str | None = Field(None, description="The option whose answers are counted.")
+    most: str | None = Field(None, description="An expression over `player` (usually `answer`): its most common "
+                                               "value among the players matching `where`.")
     advance: str | None = Field(None, description="A boolean player field marking whose turn it is.")
     deal: Literal["roles"] | None = Field(None, description="Deal `declaration.role_deal`.")
+    shuffle: str | None = Field(None, description="`game.<name>`: a list put in a random order (a deck).")
     show: Union[str, list[str], None] = Field(None, description="Player field(s) shown and remembered.")
     say: str | None = Field(None, description="A log line; `{expression}` is replaced by its value.")
     win: Expr = Field(None, description="An expression over `player`: who wins.")
+    if_: Expr = Field(None, alias="if", description="A condition: run `then` when it holds, else `else`.")
+    then: list["Effect"] | None = Field(None, description="With `if`: statements run when it holds.")
+    else_: list["Effect"] | None = Field(None, alias="else", description="With `if`: statements run otherwise.")
     to: Expr = Field(None, description="With `set`: an expression. With `show`/`say`: who sees it.")
     where: Expr = Field(None, description="An expression over `player`: which players.")
-    into: str | None = Field(None, description="`game.<name>` receiving the number.")
+    into: str | None = Field(None, description="`game.<name>` receiving the result.")
     majority: str | None = Field(None, description="`game.<name>` set to whether more than half chose it.")
+    unanimous: str | None = Field(None, description="`game.<name>` set to whether every player asked chose it.")
+    tie: Literal["none", "random"] | None = Field(None, description="With `most`: on a tie, no result (null, "
+                                                                   "the default) or one of the tied at random.")
     rounds: str | None = Field(None, description="`game.<name>` counting the rounds.")
 
     @model_validator(mode="before")
@@ -112,7 +106,8 @@ class Effect(_Strict):
         statement = found[0]
         if data[statement] is None:
             raise ValueError(f"'{statement}' needs a value")
-        wrong = sorted(k for k in set(data) - {statement} - STATEMENTS[statement] if k in cls.model_fields)
+        wrong = sorted(k for k in set(data) - {statement} - STATEMENTS[statement]
+                       if ALIASES.get(k, k) in cls.model_fields)
         if wrong:
             raise ValueError(f"'{statement}' does not take {', '.join(repr(k) for k in wrong)}")
         missing = sorted(REQUIRED.get(statement, set()) - set(data))
@@ -122,29 +117,38 @@ class Effect(_Strict):
 
     @property
     def statement(self) -> str:
-        return next(key for key in STATEMENTS if getattr(self, key) is not None)
+        return next(key for key in STATEMENTS if getattr(self, ALIASES.get(key, key)) is not None)
 
 
 class OptionEntry(_Strict):
-    """A conditional literal option, or one option per matching player."""
+    """A conditional literal option, the items of a list, or the players one may name (one, or N)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True,
-                              json_schema_extra={"oneOf": [{"required": ["option"]}, {"required": ["players"]}]})
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, json_schema_extra={
+        "oneOf": [{"required": ["option"]}, {"required": ["players"]}, {"required": ["items"]}]})
 
     option: str | None = Field(None, description="A literal option.")
-    if_: Expr = Field(None, alias="if", description="With `option`: offered when this holds for the deciding player.")
-    players: Expr = Field(None, description="An expression over `player`: each match's name is an option.")
+    if_: Expr = Field(None, alias="if", description="Offered only to a deciding player (`me`) for whom this holds.")
+    players: Expr = Field(None, description="An expression over `player` (and `me`): each match's name is an option.")
+    items: Union[str, None] = Field(None, description="An expression giving a list: each distinct item is an option.")
     except_self: bool = Field(False, description="With `players`: leave out the deciding player.")
+    choose: Union[int, str, None] = Field(None, description="With `players`: pick exactly this many of them "
+                                                            "(an expression); one option per combination.")
+    closes: bool = Field(False, description="With `option` or `items`: the first player to choose it ends the "
+                                            "decision for everyone (a challenge).")
+    secret: bool = Field(False, description="Who is offered this option is secret (see `secret` on the phase).")
 
     @model_validator(mode="before")
     @classmethod
     def _option_or_players(cls, data: Any) -> Any:
-        if isinstance(data, dict) and ("option" in data) == ("players" in data):
-            raise ValueError("an option entry needs exactly one of 'option' or 'players'")
-        if isinstance(data, dict) and "option" in data and "except_self" in data:
-            raise ValueError("'except_self' goes with 'players'")
-        if isinstance(data, dict) and "players" in data and "if" in data:
-            raise ValueError("'if' goes with 'option'")
+        if isinstance(data, dict):
+            kinds = [key for key in ("option", "players", "items") if key in data]
+            if len(kinds) != 1:
+                raise ValueError("an option entry needs exactly one of 'option', 'players' or 'items'")
+            for key in ("except_self", "choose"):
+                if key in data and "players" not in data:
+                    raise ValueError(f"'{key}' goes with 'players'")
+            if "closes" in data and "players" in data:
+                raise ValueError("'closes' goes with 'option' or 'items'")
         return data
 
 
@@ -164,8 +168,16 @@ class RoleDeal(_Strict):
 
 VisibilitySpec = Union[str, bool]
 
-#: Names the statements and ``when`` provide beside the declared game names.
+#: Names the statements and ``when`` provide beside the declared game names
+#: (a game name may not take one of them).
 DECISION_NAMES = ("choice", "actor", "chosen")
+#: Names added later: a game name of the same spelling hides them (older files keep working).
+NEWER_NAMES = ("picked", "asked", "answer", "me", "player_count", "players")
+#: The option a player in the cover of a secret phase, who does not act, answers.
+ACKNOWLEDGE = "Continue"
 
 #: ``{expression}`` placeholders in a ``say`` template.
 TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+
+Effect.model_rebuild()

@@ -98,6 +98,24 @@ class CompletionCriteria(_Open):
         None, description="Extension: the options offered to each target player.")
     default: str | None = Field(
         None, description="Extension: the option chosen for a player whose time runs out.")
+    record: str | None = Field(
+        None, description="Extension: a player field that receives each player's answer when the decision "
+                          "closes (null for players not asked).")
+    joint: Union[str, bool, None] = Field(
+        None, description="Extension: `true` or an expression over `player`: the players asked who match it "
+                          "choose together and see each other's answers as they are given.")
+    secret: bool | None = Field(
+        None, description="Extension: who acts is secret. Everyone in `cover` appears to act until the "
+                          "decision closes; nobody is answered automatically. `false` says who acts is "
+                          "public here (silences the validator's warning).")
+    cover: Union[str, bool, None] = Field(
+        None, description="Extension: with `secret`: who appears to act (default: every living player).")
+    acknowledge: str | None = Field(
+        None, description="Extension: with `secret`: what a player in the cover who does not act presses "
+                          "(default: Continue).")
+    ends_early: Literal["all", "any", "majority"] | None = Field(
+        None, description="Extension: for a `timer` phase with options: it ends before its time when all "
+                          "(default), any or a majority of the players asked have answered.")
 
 
 class NextRef(_Open):

@@ -40,6 +40,10 @@ class Source:
     data: Any
     lines: dict[Path_, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    #: Plain (unquoted) scalars as written, by path: to explain what YAML made of them.
+    plain: dict[Path_, str] = field(default_factory=dict)
+    #: Keys without a value inside ``{...}``: usually text cut by a comma.
+    bare_keys: set[Path_] = field(default_factory=set)
 
     def line_of(self, path: Path_) -> int:
         """The line of the deepest known key on ``path`` (1 if none)."""
@@ -99,6 +103,8 @@ def load(path: str | Path) -> Source:
 
 def _index(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, source: Source) -> None:
     source.lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.ScalarNode) and node.style is None:
+        source.plain[path] = node.value
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
@@ -111,6 +117,9 @@ def _index(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, source: Source
                 )
             seen[key] = line
             source.lines[path + (key,)] = line
+            if node.flow_style and isinstance(value_node, yaml.ScalarNode) and value_node.value == "" \
+                    and value_node.tag == "tag:yaml.org,2002:null":
+                source.bare_keys.add(path + (key,))
             _index(loader, value_node, path + (key,), source)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):

@@ -1,22 +1,28 @@
 """Run the DSL's declarative extension: statements, ``when`` routing, declared options.
 
-The statements themselves are described in :mod:`intrigue.dsl.extensions`. The
-engine calls :func:`run_effects` for ``effects``, :func:`offer_declared_options`
-when no tool offered anything in a ``player_action`` phase, a
-:func:`declarative_router` for a ``next_phase`` written with ``when``, and
-:func:`visible_fields` for the default observation. A game made of a DSL file
-alone gets its binding from :mod:`.yaml_game`.
+The validated model becomes an executable plan once, when the game loads: each
+list of ``effects`` is a :class:`Program`, a list of compiled steps (closures over
+compiled expressions) that remember the line they came from, so a failure at run
+time names ``file:line``. The engine runs programs after actions and phases,
+calls :func:`offer_declared_options` when no tool offered anything in a deciding
+phase, a :func:`declarative_router` for a ``next_phase`` written with ``when``,
+and :func:`visible_fields` for the default observation. A game made of a DSL file
+alone gets its binding from :mod:`.yaml_game`. The statements themselves are
+described in ``docs/writing-a-game.md``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .errors import EngineError
-from .ui import PUBLIC, Audience
-from ..dsl.expressions import Expression, compile_expression
+from ..dsl.expressions import EvaluationError, Expression, compile_expression
 from ..dsl.extensions import TEMPLATE, Effect, OptionEntry
+from .errors import EngineError, RuleError, rule_error
+from .scope import Outcome, Scope, outcome
+from .ui import PUBLIC, Audience
 
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
@@ -34,62 +40,73 @@ STARTED = "_started"
 @lru_cache(maxsize=4096)
 def _compiled(text: Any) -> Expression:
     """Validation already checked every expression; compile each text once."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        value = text
-        return Expression(str(text), lambda scope: value)
     return compile_expression(text)
 
 
-# -- the scope statements are evaluated in --------------------------------------
-class _Decided:
-    """What the decision that just closed tells: ``choice``, ``actor``, ``chosen``."""
-
-    __slots__ = ("choice", "actor", "chosen")
-
-    def __init__(self, match: "Match"):
-        decision = match.last_decision
-        answers = decision.answers if decision is not None else {}
-        self.choice: str | None = None
-        self.actor: int | None = None
-        self.chosen: int | None = None
-        if len(answers) == 1:
-            (self.actor, self.choice), = answers.items()
-            if self.choice in match.names:
-                self.chosen = match.names.index(self.choice)
+# -- programs -------------------------------------------------------------------------------
+Step = Callable[["Match", Outcome], None]
 
 
-class _Scope:
-    __slots__ = ("match", "player", "decided")
+class Program:
+    """A list of statements compiled once; ``run(match)`` runs them in order, each seeing what the
+    previous ones changed. ``path`` is the key path of the list in the DSL file."""
 
-    def __init__(self, match: "Match", player: Mapping[str, Any] | None, decided: _Decided):
-        self.match = match
-        self.player = player if player is not None else {}
-        self.decided = decided
+    __slots__ = ("steps", "paths", "where", "base")
 
-    def lookup(self, path: tuple[str, ...]) -> Any:
-        head = path[0]
-        if head == "choice":
-            return self.decided.choice
-        if head in ("actor", "chosen"):
-            seat = getattr(self.decided, head)
-            value: Any = self.match.players[seat] if seat is not None else None
-            path = path[1:]
-        else:
-            value = self.match.state
-        for key in path:
-            value = value.get(key) if isinstance(value, Mapping) else None
-        return value
+    def __init__(self, effects: list[Effect], path: tuple[Any, ...],
+                 where: Callable[[tuple[Any, ...]], str] | None = None):
+        self.base = path
+        self.where = where
+        self.steps: list[Step] = []
+        self.paths: list[tuple[Any, ...]] = []
+        for index, effect in enumerate(effects):
+            self.steps.append(_COMPILERS[effect.statement](effect, path + (index,), where))
+            self.paths.append(path + (index,))
+
+    def run(self, match: "Match") -> None:
+        self.run_steps(match, outcome(match))
+        if not match.headless:
+            show_board(match)
+
+    def run_steps(self, match: "Match", found: Outcome) -> None:
+        index = 0
+        try:
+            for index, step in enumerate(self.steps):
+                step(match, found)
+        except RuleError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - named where it happened
+            path = self.paths[index]
+            place = self.where(path) if self.where is not None else None
+            raise rule_error(exc, place, match.phase_id, match.phase.name,
+                             prefix=f"{'.'.join(map(str, path))}: ") from exc
+
+
+def run_effects(match: "Match", effects: list[Effect]) -> None:
+    """Run statements once (compiling them): for tools and tests outside a loaded plan."""
+    Program(effects, ("effects",)).run(match)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _value(text: Any) -> Expression:
+    return _compiled(text)
+
+
+def _matching(match: "Match", test: Expression | None, found: Outcome) -> list[int]:
+    if test is None:
+        return list(range(len(match.players)))
+    scope = Scope(match, None, None, found)
+    evaluate = test.evaluate
+    chosen = []
+    for seat, player in enumerate(match.players):
+        scope.player = player
+        if evaluate(scope):
+            chosen.append(seat)
+    return chosen
 
 
 def _seat_player(match: "Match", seat: int | None) -> Mapping[str, Any] | None:
     return match.players[seat] if seat is not None else None
-
-
-def _matching(match: "Match", where: Any, decided: _Decided) -> list[int]:
-    if where is None:
-        return list(range(len(match.players)))
-    test = _compiled(where)
-    return [seat for seat, player in enumerate(match.players) if test(_Scope(match, player, decided))]
 
 
 def _game_key(target: str) -> str:
@@ -103,14 +120,285 @@ def _put(record: dict[str, Any], dotted: str, value: Any) -> None:
     record[last] = value
 
 
-# -- statements -------------------------------------------------------------------
-def run_effects(match: "Match", effects: list[Effect]) -> None:
-    """Run statements in order; each sees what the previous ones changed."""
-    for effect in effects:
-        decided = _Decided(match)
-        _STATEMENTS[effect.statement](match, effect, decided)
-    if not match.headless:
-        show_board(match)
+def _lookup(state: Mapping[str, Any], dotted: str) -> Any:
+    value: Any = state
+    for key in dotted.split("."):
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "" if value is None else str(value)
+
+
+# -- statements -------------------------------------------------------------------------------
+Compiler = Callable[[Effect, tuple[Any, ...], Any], Step]
+
+
+def _set(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    assert effect.set is not None
+    scope_name, _, name = effect.set.partition(".")
+    value_of = _value(effect.to)
+    test = _value(effect.where) if effect.where is not None else None
+
+    if scope_name == "game":
+        def set_game(match: "Match", found: Outcome) -> None:
+            _put(match.state, name, value_of(Scope(match, _seat_player(match, found.actor), None, found)))
+
+        return set_game
+
+    def set_players(match: "Match", found: Outcome) -> None:
+        if scope_name == "players":
+            seats = _matching(match, test, found)
+        else:
+            seat = getattr(found, scope_name)
+            if seat is None:
+                raise EngineError(f"'set: {effect.set}' but no single player chose a "
+                                  f"{'player' if scope_name == 'chosen' else 'option'}")
+            seats = [seat]
+        scope = Scope(match, None, None, found)
+        values = []
+        for seat in seats:
+            scope.player = match.players[seat]
+            values.append(value_of(scope))
+        for seat, value in zip(seats, values):
+            _put(match.players[seat], name, value)
+
+    return set_players
+
+
+def _count(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    assert effect.into is not None
+    test, into = _value(effect.count), _game_key(effect.into)
+
+    def count(match: "Match", found: Outcome) -> None:
+        _put(match.state, into, len(_matching(match, test, found)))
+
+    return count
+
+
+def _tally(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    assert effect.into is not None
+    option = effect.tally
+
+    def tally(match: "Match", found: Outcome) -> None:
+        asked = found.asked
+        votes = sum(1 for answer in found.answers.values() if answer == option)
+        _put(match.state, _game_key(effect.into or ""), votes)
+        if effect.majority:
+            _put(match.state, _game_key(effect.majority), votes * 2 > asked)
+        if effect.unanimous:
+            _put(match.state, _game_key(effect.unanimous), asked > 0 and votes == asked)
+        if not found.secret:  # in a secret decision, how many were asked is itself a secret
+            match.announce(f"{option}: {votes} of {asked}.", key="{option}: {votes} of {asked}.",
+                           args={"option": option, "votes": votes, "asked": asked})
+
+    return tally
+
+
+def _most(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    """The most common value of an expression among the players matching ``where`` (default: the
+    players who answered the decision that closed last); a tie gives null, or with ``tie: random``
+    one of the tied values drawn with the match's generator."""
+    assert effect.into is not None
+    value_of = _value(effect.most)
+    test = _value(effect.where) if effect.where is not None else None
+    into, tie = _game_key(effect.into), effect.tie or "none"
+
+    def most(match: "Match", found: Outcome) -> None:
+        seats = _matching(match, test, found) if test is not None else sorted(found.answers)
+        scope = Scope(match, None, None, found)
+        counts: Counter = Counter()
+        for seat in seats:
+            scope.player = match.players[seat]
+            value = value_of(scope)
+            if value is not None:
+                counts[value] += 1  # Counter keeps first-seen order: seat order
+        result = None
+        if counts:
+            best = max(counts.values())
+            tied = [value for value, count in counts.items() if count == best]
+            if len(tied) == 1:
+                result = tied[0]
+            elif tie == "random":
+                result = tied[match.rng.randrange(len(tied))]
+        _put(match.state, into, result)
+
+    return most
+
+
+def _advance(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    """Pass a turn flag to the next matching player in seat order.
+
+    A round is over when the turn comes back round to the seat that started.
+    """
+    flag = effect.advance
+    assert flag is not None
+    test = _value(effect.where) if effect.where is not None else None
+
+    def advance(match: "Match", found: Outcome) -> None:
+        eligible = _matching(match, test, found)
+        holder = next((seat for seat, player in enumerate(match.players) if player.get(flag)), None)
+        for player in match.players:
+            player[flag] = False
+        if not eligible:
+            return
+        starts = match.state.setdefault(STARTED, {})
+        if holder is None:
+            first = match.setup.get("first")
+            seat = match.names.index(first) if first in match.names and match.names.index(first) in eligible \
+                else match.rng.choice(eligible)
+            starts[flag] = seat
+        else:
+            later = [seat for seat in eligible if seat > holder]
+            seat = later[0] if later else eligible[0]
+            count = len(match.players)
+            passed = {(holder + step) % count for step in range(1, ((seat - holder) % count or count) + 1)}
+            if effect.rounds and starts.get(flag) in passed:
+                key = _game_key(effect.rounds)
+                _put(match.state, key, (_lookup(match.state, key) or 0) + 1)
+        match.players[seat][flag] = True
+
+    return advance
+
+
+def _deal(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    def deal(match: "Match", found: Outcome) -> None:
+        spec = match.game.definition.declaration.role_deal
+        assert spec is not None
+        count = len(match.players)
+        fixed = match.setup.get("roles")
+        if fixed:
+            missing = [name for name in match.names if name not in fixed]
+            if missing:
+                raise EngineError(f"setup.roles gives no role to {', '.join(missing)}")
+            roles = [fixed[name] for name in match.names]
+        else:
+            roles = []
+            rest = next(name for name, role in spec.roles.items() if role.rest)
+            for name, role in spec.roles.items():
+                if not role.rest:
+                    roles += [name] * (role.counts or {}).get(count, 0)
+            roles += [rest] * (count - len(roles))
+            match.rng.shuffle(roles)
+        for seat, role in enumerate(roles):
+            match.players[seat][spec.field] = role
+            for field_name, value in spec.roles[role].fields.items():
+                match.players[seat][field_name] = value
+
+    return deal
+
+
+def _viewers(match: "Match", to: Any, owner: int | None, found: Outcome) -> list[int] | None:
+    """Seats that see a shown field or a said line; None means everyone."""
+    if to is None or to == "everyone":
+        return None
+    if to == "owner":
+        return [owner] if owner is not None else []
+    if to == "actor":
+        return [found.actor] if found.actor is not None else []
+    return [seat for seat in range(len(match.players)) if match.game.in_group(match, str(to), seat)]
+
+
+def _audience(viewers: list[int] | None) -> Audience:
+    return PUBLIC if viewers is None else Audience.of(viewers)
+
+
+def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    """Put a game-level list (a deck) in a random order, with the match's generator (a scenario's
+    ``setup: {shuffle: false}`` keeps the order written)."""
+    assert effect.shuffle is not None
+    name = _game_key(effect.shuffle)
+
+    def shuffle(match: "Match", found: Outcome) -> None:
+        pile = _lookup(match.state, name)
+        if not isinstance(pile, list):
+            raise EvaluationError(f"shuffle: {name} is {pile!r}, not a list")
+        match.shuffle(pile)
+
+    return shuffle
+
+
+def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    fields = [effect.show] if isinstance(effect.show, str) else list(effect.show or [])
+    test = _value(effect.where) if effect.where is not None else None
+
+    def show(match: "Match", found: Outcome) -> None:
+        seen = match.state.setdefault(SEEN, [])
+        for owner in _matching(match, test, found):
+            viewers = _viewers(match, effect.to, owner, found)
+            for field_name in fields:
+                for viewer in (viewers if viewers is not None else [-1]):
+                    if viewer != owner and [viewer, owner, field_name] not in seen:
+                        seen.append([viewer, owner, field_name])
+            if viewers == []:
+                continue
+            values = [match.players[owner].get(field_name) for field_name in fields]
+            facts = ", ".join(f"{field_name}: {value}" for field_name, value in zip(fields, values))
+            audience = _audience(viewers)
+            # The templates let a client translate field names and values (docs/protocol.md).
+            args = {field_name: _text(value) for field_name, value in zip(fields, values)}
+            title_key = " · ".join(f"{{{field_name}}}" for field_name in fields)
+            facts_key = ", ".join(f"{field_name}: {{{field_name}}}" for field_name in fields)
+            match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
+                              title=" · ".join(_text(value) for value in values), text=facts,
+                              player=match.names[owner], msg={"title": {"key": title_key, "args": args},
+                                                              "text": {"key": facts_key, "args": args}})
+            match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — " + facts_key,
+                           args={"player": match.names[owner], **args})
+
+    return show
+
+
+def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    """One log line, or one per player matching ``where`` (then ``player`` is that player). The line
+    carries its template (``key``) and the values put in it (``args``), for translation."""
+    assert effect.say is not None
+    template = effect.say
+    pieces = [(found.group(0), found.group(1).strip(), _value(found.group(1).strip()))
+              for found in TEMPLATE.finditer(template)]
+    test = _value(effect.where) if effect.where is not None else None
+
+    def say(match: "Match", found: Outcome) -> None:
+        speakers = [found.actor] if test is None else _matching(match, test, found)
+        for seat in speakers:
+            scope = Scope(match, _seat_player(match, seat), None, found)
+            args = {text: _text(value(scope)) for _, text, value in pieces}
+            line = template
+            for placeholder, text, _ in pieces:
+                line = line.replace(placeholder, args[text])
+            match.announce(line, _audience(_viewers(match, effect.to, seat, found)), key=template, args=args)
+
+    return say
+
+
+def _win(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    test = _value(effect.win)
+
+    def win(match: "Match", found: Outcome) -> None:
+        match.finish(_matching(match, test, found))
+
+    return win
+
+
+def _if(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    test = _value(effect.if_)
+    then = Program(effect.then or [], path + ("then",), where)
+    otherwise = Program(effect.else_ or [], path + ("else",), where)
+
+    def branch(match: "Match", found: Outcome) -> None:
+        chosen = then if test(Scope(match, _seat_player(match, found.actor), None, found)) else otherwise
+        chosen.run_steps(match, found)
+
+    return branch
+
+
+_COMPILERS: dict[str, Compiler] = {
+    "set": _set, "count": _count, "tally": _tally, "most": _most, "advance": _advance, "deal": _deal,
+    "shuffle": _shuffle, "show": _show, "say": _say, "win": _win, "if": _if,
+}
 
 
 #: Fields the board shows as the row's state rather than as a fact.
@@ -145,214 +433,121 @@ def show_board(match: "Match") -> None:
     match.canvas.show("board", key="board", players=rows)
 
 
-def _set(match: "Match", effect: Effect, decided: _Decided) -> None:
-    assert effect.set is not None
-    scope, _, name = effect.set.partition(".")
-    value_of = _compiled(effect.to)
-    if scope == "game":
-        _put(match.state, name, value_of(_Scope(match, _seat_player(match, decided.actor), decided)))
-        return
-    if scope == "players":
-        seats = _matching(match, effect.where, decided)
-    else:
-        seat = getattr(decided, scope)
-        if seat is None:
-            raise EngineError(f"phase {match.phase_id} ({match.phase.name}): 'set: {effect.set}' "
-                              f"but no single player chose a {'player' if scope == 'chosen' else 'option'}")
-        seats = [seat]
-    values = [value_of(_Scope(match, match.players[seat], decided)) for seat in seats]
-    for seat, value in zip(seats, values):
-        _put(match.players[seat], name, value)
-
-
-def _count(match: "Match", effect: Effect, decided: _Decided) -> None:
-    assert effect.into is not None
-    _put(match.state, _game_key(effect.into), len(_matching(match, effect.count, decided)))
-
-
-def _tally(match: "Match", effect: Effect, decided: _Decided) -> None:
-    assert effect.into is not None
-    decision = match.last_decision
-    answers = list(decision.answers.values()) if decision is not None else []
-    asked = len(decision.offers) if decision is not None else 0
-    votes = sum(1 for answer in answers if answer == effect.tally)
-    _put(match.state, _game_key(effect.into), votes)
-    if effect.majority:
-        _put(match.state, _game_key(effect.majority), votes * 2 > asked)
-    match.announce(f"{effect.tally}: {votes} of {asked}.", key="{option}: {votes} of {asked}.",
-                   args={"option": effect.tally, "votes": votes, "asked": asked})
-
-
-def _advance(match: "Match", effect: Effect, decided: _Decided) -> None:
-    """Pass a turn flag to the next matching player in seat order.
-
-    A round is over when the turn comes back round to the seat that started.
-    """
-    flag = effect.advance
-    assert flag is not None
-    eligible = _matching(match, effect.where, decided)
-    holder = next((seat for seat, player in enumerate(match.players) if player.get(flag)), None)
-    for player in match.players:
-        player[flag] = False
-    if not eligible:
-        return
-    starts = match.state.setdefault(STARTED, {})
-    if holder is None:
-        first = match.setup.get("first")
-        seat = match.names.index(first) if first in match.names and match.names.index(first) in eligible \
-            else match.rng.choice(eligible)
-        starts[flag] = seat
-    else:
-        later = [seat for seat in eligible if seat > holder]
-        seat = later[0] if later else eligible[0]
-        count = len(match.players)
-        passed = {(holder + step) % count for step in range(1, ((seat - holder) % count or count) + 1)}
-        if effect.rounds and starts.get(flag) in passed:
-            key = _game_key(effect.rounds)
-            _put(match.state, key, (_lookup(match.state, key) or 0) + 1)
-    match.players[seat][flag] = True
-
-
-def _lookup(state: Mapping[str, Any], dotted: str) -> Any:
-    value: Any = state
-    for key in dotted.split("."):
-        value = value.get(key) if isinstance(value, Mapping) else None
-    return value
-
-
-def _deal(match: "Match", effect: Effect, decided: _Decided) -> None:
-    deal = match.game.definition.declaration.role_deal
-    assert deal is not None
-    count = len(match.players)
-    fixed = match.setup.get("roles")
-    if fixed:
-        missing = [name for name in match.names if name not in fixed]
-        if missing:
-            raise EngineError(f"setup.roles gives no role to {', '.join(missing)}")
-        roles = [fixed[name] for name in match.names]
-    else:
-        roles = []
-        rest = next(name for name, spec in deal.roles.items() if spec.rest)
-        for name, spec in deal.roles.items():
-            if not spec.rest:
-                roles += [name] * (spec.counts or {}).get(count, 0)
-        roles += [rest] * (count - len(roles))
-        match.rng.shuffle(roles)
-    for seat, role in enumerate(roles):
-        match.players[seat][deal.field] = role
-        for field, value in deal.roles[role].fields.items():
-            match.players[seat][field] = value
-
-
-def _viewers(match: "Match", to: Any, owner: int | None, decided: _Decided) -> list[int] | None:
-    """Seats that see a shown field or a said line; None means everyone."""
-    if to is None or to == "everyone":
-        return None
-    if to == "owner":
-        return [owner] if owner is not None else []
-    if to == "actor":
-        return [decided.actor] if decided.actor is not None else []
-    return [seat for seat in range(len(match.players)) if match.game.in_group(match, str(to), seat)]
-
-
-def _audience(viewers: list[int] | None) -> Audience:
-    return PUBLIC if viewers is None else Audience.of(viewers)
-
-
-def _show(match: "Match", effect: Effect, decided: _Decided) -> None:
-    fields = [effect.show] if isinstance(effect.show, str) else list(effect.show or [])
-    seen = match.state.setdefault(SEEN, [])
-    for owner in _matching(match, effect.where, decided):
-        viewers = _viewers(match, effect.to, owner, decided)
-        for field in fields:
-            for viewer in (viewers if viewers is not None else [-1]):
-                if viewer != owner and [viewer, owner, field] not in seen:
-                    seen.append([viewer, owner, field])
-        if viewers == []:
-            continue
-        values = [match.players[owner].get(field) for field in fields]
-        facts = ", ".join(f"{field}: {value}" for field, value in zip(fields, values))
-        audience = _audience(viewers)
-        # The templates let a client translate field names and values (docs/protocol.md).
-        args = {field: _text(value) for field, value in zip(fields, values)}
-        title_key = " · ".join(f"{{{field}}}" for field in fields)
-        facts_key = ", ".join(f"{field}: {{{field}}}" for field in fields)
-        match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
-                          title=" · ".join(_text(value) for value in values), text=facts,
-                          player=match.names[owner], msg={"title": {"key": title_key, "args": args},
-                                                          "text": {"key": facts_key, "args": args}})
-        match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — " + facts_key,
-                       args={"player": match.names[owner], **args})
-
-
-def _say(match: "Match", effect: Effect, decided: _Decided) -> None:
-    """One log line, or one per player matching ``where`` (then ``player`` is that player)."""
-    assert effect.say is not None
-    speakers = [decided.actor] if effect.where is None else _matching(match, effect.where, decided)
-    for seat in speakers:
-        scope = _Scope(match, _seat_player(match, seat), decided)
-        args: dict[str, str] = {}
-
-        def fill(found: Any) -> str:
-            expression = found.group(1).strip()
-            args[expression] = _text(_compiled(expression)(scope))
-            return args[expression]
-
-        text = TEMPLATE.sub(fill, effect.say)
-        # key and args: the template as written and each placeholder's value, for translation.
-        match.announce(text, _audience(_viewers(match, effect.to, seat, decided)), key=effect.say, args=args)
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "" if value is None else str(value)
-
-
-def _win(match: "Match", effect: Effect, decided: _Decided) -> None:
-    match.finish(_matching(match, effect.win, decided))
-
-
-_STATEMENTS: dict[str, Callable[["Match", Effect, _Decided], None]] = {
-    "set": _set, "count": _count, "tally": _tally, "advance": _advance, "deal": _deal,
-    "show": _show, "say": _say, "win": _win,
-}
-
-
 # -- options and routing ---------------------------------------------------------------
+class OptionPlan:
+    """One entry of ``completion_criteria.options``, compiled: a literal (``option``), the distinct
+    items of a list (``items``), or the players matching ``players`` (``except_self``; with
+    ``choose``, every combination of that many), each offered only to a deciding player for whom
+    ``when`` holds; a ``closes`` option ends the decision for everyone."""
+
+    __slots__ = ("option", "when", "players", "items", "except_self", "choose", "closes")
+
+    def __init__(self, entry: Any):
+        if isinstance(entry, str):
+            entry = OptionEntry(option=entry)
+        self.option: str | None = entry.option
+        self.when = _compiled(entry.if_).evaluate if entry.if_ is not None else None
+        self.players = _compiled(entry.players).evaluate if entry.players is not None else None
+        self.items = _compiled(entry.items).evaluate if entry.items is not None else None
+        self.except_self = entry.except_self
+        self.choose = _compiled(entry.choose).evaluate if entry.choose is not None else None
+        self.closes = entry.closes
+
+
+def compile_options(entries: list[Any] | None) -> list[OptionPlan] | None:
+    return [OptionPlan(entry) for entry in entries] if entries else None
+
+
+@lru_cache(maxsize=1024)
+def _teams(names: tuple[str, ...], pool: tuple[int, ...], count: int) -> dict[str, tuple[int, ...]]:
+    """Every choice of ``count`` players of ``pool``: the names in seat order joined by ", " (the
+    option a player sees) and the seats it names. The same pools come back often: computed once."""
+    return {", ".join(names[seat] for seat in combo): combo for combo in combinations(pool, count)}
+
+
 def offer_declared_options(match: "Match") -> None:
-    """Offer each target player the options the phase declares in ``completion_criteria.options``."""
-    entries = match.phase.completion_criteria.options
+    """Offer each target player the options the phase declares in ``completion_criteria.options``.
+
+    ``me`` is the player offered; a ``players`` entry offers each matching player's name, or with
+    ``choose: N`` every combination of N of them (names in seat order joined by ``", "``).
+    """
+    entries = match._plan.options  # noqa: SLF001 - the phase's compiled options
     if not entries:
         return
-    decided = _Decided(match)
+    found = outcome(match)
+    named: dict[str, tuple[int, ...]] = {}
+    picks: dict[int, tuple[int, tuple[int, ...]]] = {}
+    scope = Scope(match, None, None, found)
+    players = match.players
+    names = match.names
     for seat in match.targets:
         options: list[str] = []
-        me = match.players[seat]
+        closing: list[str] = []
+        me = players[seat]
+        scope.me = me
         for entry in entries:
-            if isinstance(entry, str):
-                options.append(entry)
-            elif isinstance(entry, OptionEntry) and entry.option is not None:
-                if entry.if_ is None or _compiled(entry.if_)(_Scope(match, me, decided)):
-                    options.append(entry.option)
-            elif isinstance(entry, OptionEntry):
-                options += [match.names[other] for other in _matching(match, entry.players, decided)
-                            if not (entry.except_self and other == seat)]
-        match.offer(seat, options)
+            if entry.when is not None:
+                scope.player = me
+                if not entry.when(scope):
+                    continue
+            if entry.option is not None:
+                options.append(entry.option)
+                if entry.closes:
+                    closing.append(entry.option)
+                continue
+            if entry.items is not None:
+                scope.player = me
+                listed = entry.items(scope)
+                if not isinstance(listed, (list, tuple)):
+                    raise EvaluationError(f"items is {listed!r}, not a list")
+                texts = [_text(item) for item in listed if item is not None]
+                options += texts
+                if entry.closes:
+                    closing += texts
+                continue
+            test = entry.players
+            pool = []
+            for other, player in enumerate(players):
+                scope.player = player
+                if test(scope) and not (entry.except_self and other == seat):
+                    pool.append(other)
+            if entry.choose is None:
+                for other in pool:
+                    named[names[other]] = (other,)
+                    options.append(names[other])
+                continue
+            scope.player = me
+            count = entry.choose(scope)
+            if not isinstance(count, int) or isinstance(count, bool):
+                raise EvaluationError(f"choose is {count!r}, not a number")
+            picks[seat] = (count, tuple(pool))
+            teams = _teams(tuple(names), tuple(pool), count)
+            named.update(teams)
+            options += teams
+        match.offer(seat, options, closing=closing)
+    if named:
+        match._named = named  # noqa: SLF001 - the options that name players, for chosen/picked
+    if picks:
+        match._picks = picks  # noqa: SLF001
 
 
 def declarative_router(phase_id: int) -> Callable[["Match"], int | None]:
     """Route by the first ``when`` that holds; an entry without ``when`` is the fallback."""
+    cache: dict[str, Any] = {}
 
     def route(match: "Match") -> int | None:
-        phase = match.game.phases[phase_id]
-        assert isinstance(phase.next_phase, dict)
-        decided = _Decided(match)
-        scope = _Scope(match, _seat_player(match, decided.actor), decided)
-        for ref in phase.next_phase.values():
-            if ref.when is None or _compiled(ref.when)(scope):
-                return ref.id  # None ends the game, as the DSL allows
-        raise EngineError(f"phase {phase_id} ({phase.name}): no 'when' holds and there is no fallback")
+        refs = cache.get("refs")
+        if refs is None:
+            phase = match.game.phases[phase_id]
+            assert isinstance(phase.next_phase, dict)
+            refs = cache["refs"] = [(ref.id, _compiled(ref.when) if ref.when is not None else None)
+                                    for ref in phase.next_phase.values()]
+        found = outcome(match)
+        scope = Scope(match, _seat_player(match, found.actor), None, found)
+        for target, test in refs:
+            if test is None or test(scope):
+                return target  # None ends the game, as the DSL allows
+        raise EngineError("no 'when' holds and there is no fallback")
 
     return route
 

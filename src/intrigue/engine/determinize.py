@@ -9,13 +9,18 @@ among the players whose role the seat cannot see (each consistent with the
 role fields it can see: a visible ``team`` rules out a role of another team)
 and gives each hidden role field the value its role sets.
 
-The default observation shows player fields only, never the game-level names
-(``round``, ``accused``...): those a sample cannot know start at their declared
-values (names the observation does carry are copied), and turn flags count
-their rounds from the player holding them now. So the search believes the game
-has just begun and, in a vote, does not know who is accused. Hidden player
-fields the role deal does not set cannot be sampled: the determinizer then
-returns ``None`` (the bot plays a random option).
+The default observation shows player fields and the ``public_state`` names:
+game-level names a sample cannot know start at their declared values, and turn
+flags count their rounds from the player holding them now. A hidden player
+field the role deal does not set (a secret answer kept with ``record``, a
+player's private memory) starts at its starting value: the search does not
+guess it. A field that is always public shows its value, null included. When
+the seat's own options cannot be rebuilt the determinizer returns ``None`` (the
+bot plays a random option).
+
+In a secret decision a seat does not know who has answered (``waiting`` lists
+the whole cover): the sample has every other seat still to answer. In a joint
+choice the partners' answers are in the observation and are kept.
 
 The match is put at the observed decision directly (the phase entered, its
 steps already run, its declared options offered again): re-entering the phase
@@ -50,7 +55,8 @@ class _Plan:
 
     def __init__(self, observation: dict[str, Any], base: Match, seat: int, unknown: list[int],
                  roles: list[str], field: str, role_fields: dict[str, dict[str, Any]],
-                 visible: dict[int, dict[str, Any]], answered: list[int]):
+                 visible: dict[int, dict[str, Any]], answered: list[int], template: dict[str, Any],
+                 given: dict[int, str] | None = None):
         self.observation = observation
         self.base = base
         self.seat = seat
@@ -60,19 +66,33 @@ class _Plan:
         self.role_fields = role_fields
         self.visible = visible
         self.answered = answered
+        self.template = template
+        self.given = given or {}
 
     def fits(self, owner: int, role: str) -> bool:
-        """Whether ``role`` agrees with the role fields the seat sees of ``owner``."""
+        """Whether ``role`` agrees with the dealt fields the seat sees of ``owner`` (a field the role
+        does not set has its starting value)."""
         seen = self.visible[owner]
-        return all(seen.get(name) is None or seen[name] == value
-                   for name, value in self.role_fields[role].items())
+        fields = self.role_fields[role]
+        return all(value is None or fields.get(name, self.template.get(name)) == value
+                   for name, value in seen.items())
 
     def deal(self, rng: random.Random) -> list[str] | None:
-        roles = list(self.roles)
+        """Roles for the unknown players, each agreeing with what the seat sees of them: the players
+        with the fewest fitting roles are served first, each a random fitting role of those left."""
+        fitting = {owner: {role for role in set(self.roles) if self.fits(owner, role)} for owner in self.unknown}
+        order = sorted(self.unknown, key=lambda owner: len(fitting[owner]))
         for _ in range(64):
-            rng.shuffle(roles)
-            if all(self.fits(owner, role) for owner, role in zip(self.unknown, roles)):
-                return roles
+            left = list(self.roles)
+            rng.shuffle(left)
+            dealt: dict[int, str] = {}
+            for owner in order:
+                pick = next((i for i, role in enumerate(left) if role in fitting[owner]), None)
+                if pick is None:
+                    break
+                dealt[owner] = left.pop(pick)
+            else:
+                return [dealt[owner] for owner in self.unknown]
         return None
 
     def sample(self, rng: random.Random) -> Match | None:
@@ -83,20 +103,25 @@ class _Plan:
         match.rng.seed(rng.getrandbits(32))
         for owner, role in zip(self.unknown, roles):
             player = match.players[owner]
+            fields = self.role_fields[role]
+            for name in self.visible[owner]:
+                if self.visible[owner][name] is None:
+                    player[name] = copy_data(fields.get(name, self.template.get(name)))
             player[self.field] = role
-            for name, value in self.role_fields[role].items():
-                if self.visible[owner].get(name) is None:
-                    player[name] = copy_data(value)
         match._settle()  # noqa: SLF001 - opens the decision, as the engine does after the phase's steps
         decision = match.decision
         if decision is None:
             return None
+        for other, answer in self.given.items():  # a partner's answer in a joint choice: as seen
+            if answer not in decision.offers.get(other, ()) or other in decision.answers:
+                return None
+            decision.answers[other] = answer
         for other in self.answered:  # answers already given in the window are hidden: any will do
             options = decision.offers.get(other)
             if options is None or other in decision.answers:
                 return None
             decision.answers[other] = options[rng.randrange(len(options))]
-        if self.answered:
+        if self.answered or self.given:
             match._settle()  # noqa: SLF001
         return match
 
@@ -119,27 +144,31 @@ class _Plan:
         dealt = {name for fields in role_fields.values() for name in fields}
 
         base = Match(game, names, 0, headless=True)
+        template = dict(base.players[0])
         visible: dict[int, dict[str, Any]] = {}
         unknown: list[int] = []
         seen: list[list[Any]] = []
         for owner, row in enumerate(rows):
             player = base.players[owner]
-            hidden = [name for name in specs if name in row and row[name] is None and owner != seat]
-            if any(name not in dealt for name in hidden):
-                return None  # a secret the role deal does not explain: nothing to sample it from
+            # a field that is always public shows its value, null included; any other null may be hidden
+            hidden = [name for name in specs if name in row and row[name] is None and owner != seat
+                      and (name in dealt or not _public_always(specs[name].visibility))]
             visible[owner] = {name: row[name] for name in dealt if name in row}
             for name in specs:
-                if name in row and row[name] is not None:
+                if name in row and name not in hidden:
                     player[name] = copy_data(row[name])
+                elif name in hidden and name not in dealt:
+                    player[name] = copy_data(template.get(name))  # a private fact: not guessed
             player["name"], player["id"] = names[owner], row.get("id", owner + 1)
             if field in hidden:
                 unknown.append(owner)
-            elif hidden:  # the role is seen: the hidden fields are the ones it sets
+            elif any(name in dealt for name in hidden):  # the role is seen: the hidden fields are the ones it sets
                 fields = role_fields.get(row.get(field) if owner != seat else player.get(field))
-                if fields is None or any(name not in fields for name in hidden):
+                if fields is None:
                     return None
                 for name in hidden:
-                    player[name] = copy_data(fields[name])
+                    if name in dealt:
+                        player[name] = copy_data(fields.get(name, template.get(name)))
             if owner != seat:  # what was shown to this seat stays shown
                 for name, spec in specs.items():
                     if row.get(name) is not None and not _public(spec.visibility, base, owner):
@@ -174,10 +203,13 @@ class _Plan:
         base._enter(phase_id)  # noqa: SLF001 - the phase, its steps taken: only the decision remains
         base._resume = len(plan.steps)  # noqa: SLF001
         waiting = {names.index(name) for name in shown["waiting"]}
+        given = {names.index(name): answer for name, answer in (shown.get("answers") or {}).items()
+                 if names.index(name) != seat}
         answered = []
         if shown["kind"] == "all_players_action":
-            answered = [s for s in base.targets if s not in waiting]
-        result = cls(observation, base, seat, unknown, roles, field or "", role_fields, visible, answered)
+            answered = [s for s in base.targets if s not in waiting and s not in given]
+        result = cls(observation, base, seat, unknown, roles, field or "", role_fields, visible, answered,
+                     template, given)
         probe = result.sample(random.Random(0))
         if probe is None or set(probe.legal(seat)) != set(shown["options"]):
             return None
@@ -195,6 +227,10 @@ def _composition(deal: Any, count: int) -> Counter:
             roles[name] += (spec.counts or {}).get(count, 0)
     roles[rest] += count - sum(roles.values())
     return roles
+
+
+def _public_always(rule: Any) -> bool:
+    return rule is None or rule == "public" or rule is True
 
 
 def _public(rule: Any, match: Match, owner: int) -> bool:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..dsl import Checked, Expression, compile_expression, validate_file
+from ..dsl.extensions import ACKNOWLEDGE, NEWER_NAMES, OptionEntry
 from ..dsl.model import GameDefinition, Phase
 from ..dsl.validate import branches
 from .binding import GameBinding
@@ -18,8 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass
 class PhasePlan:
-    """A phase flattened for the machine: its steps in order, each a tool name
-    (or ``None`` for an action's declarative effects) and the action it belongs to."""
+    """A phase flattened for the machine: its steps in order, each a tool name (or ``None`` for an
+    action's statements, compiled into a program), and what its decision declares."""
 
     phase: Phase
     deciding: bool
@@ -27,20 +28,43 @@ class PhasePlan:
     steps: list[tuple[str | None, str | None, Any]]
     fixed_next: int | None
     conditional: bool
+    effects: Any = None            # the phase's statements, compiled (run once it completes)
+    seconds: float | None = None   # a timer phase: how long it waits
+    record: str | None = None      # the player field receiving each answer
+    secret: bool = False           # who acts is secret (the phase, or one of its options, says so)
+    cover: Expression | None = None
+    acknowledge: str = ACKNOWLEDGE
+    joint: Expression | None = None
+    options: Any = None            # the declared options, compiled
 
 
-def plan(phase: Phase) -> PhasePlan:
-    """Each step is (tool name or None, the action's description, the action's effects)."""
+def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str] | None = None) -> PhasePlan:
+    """Each step is (tool name or None, the action's description, its compiled statements)."""
+    from .declarative import Program, compile_options  # noqa: PLC0415 - statements compile against the engine
+
     steps: list[tuple[str | None, str | None, Any]] = []
-    for action in phase.actions:
+    for index, action in enumerate(phase.actions):
         steps += [(tool, action.description, None) for tool in action.tools]
         if action.effects:
-            steps.append((None, action.description, action.effects))
+            steps.append((None, action.description,
+                          Program(action.effects, ("phases", phase_id, "actions", index, "effects"), where)))
     nxt = phase.next_phase
     conditional = isinstance(nxt, dict)
     fixed = None if conditional or nxt is None else nxt.id
     criteria = phase.completion_criteria
-    return PhasePlan(phase, criteria.type == "player_action", criteria.wait_for or "", steps, fixed, conditional)
+    timed = criteria.type == "timer"
+    secret = bool(criteria.secret) or any(isinstance(entry, OptionEntry) and entry.secret
+                                          for entry in criteria.options or [])
+    cover = None
+    if secret and criteria.secret:
+        cover = compile_expression(criteria.cover if criteria.cover is not None else "player.is_alive != false")
+    joint = None
+    if criteria.joint is not None and criteria.joint is not False:
+        joint = compile_expression(criteria.joint)
+    effects = Program(phase.effects, ("phases", phase_id, "effects"), where) if phase.effects else None
+    return PhasePlan(phase, criteria.type == "player_action" or timed, criteria.wait_for or "", steps, fixed,
+                     conditional, effects, (criteria.seconds or 0.0) if timed else None, criteria.record, secret,
+                     cover, criteria.acknowledge or ACKNOWLEDGE, joint, compile_options(criteria.options))
 
 
 @dataclass
@@ -56,6 +80,12 @@ class Game:
     first_phase: int = 0
     headless_tools: dict[str, Callable[["Match"], None]] = field(default_factory=dict)
     plans: dict[int, PhasePlan] = field(default_factory=dict)
+    #: Newer built-in names (``picked``, ``answer``...) that a game-level name of the same spelling hides.
+    shadowed: frozenset[str] = frozenset()
+
+    def where(self, path: tuple[Any, ...]) -> str:
+        """``file:line`` of a key path of the game's DSL file."""
+        return f"{self.checked.source.file}:{self.checked.source.line_of(path)}"
 
     @property
     def id(self) -> str:
@@ -132,8 +162,10 @@ def load(binding: GameBinding) -> Game:
     }
     display = binding.display_tools | {name for name in GENERIC_TOOLS if name not in binding.tools}
     headless = {name: (_skip if name in display else fn) for name, fn in tools.items()}
-    plans = {phase_id: plan(phase) for phase_id, phase in definition.phases.items()}
-    return Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, plans)
+    game = Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, {},
+                frozenset(name for name in binding.state if name in NEWER_NAMES))
+    game.plans = {phase_id: plan(phase, phase_id, game.where) for phase_id, phase in definition.phases.items()}
+    return game
 
 
 def _validate(binding: GameBinding) -> Checked:

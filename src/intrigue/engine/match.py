@@ -10,10 +10,11 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
-from .errors import EngineError, Refused
+from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
+from .scope import Scope
 from .ui import PUBLIC, Audience, Canvas
 
 #: How many phases may pass without a decision before we call it a loop.
@@ -48,9 +49,25 @@ class Event:
                       **{key: value for key, value in self.data.items() if not key.startswith("_")}}
 
 
+#: The pseudo-seat of the clock: ``choose(CLOCK, TIME_UP)`` says a timer phase ran out of time.
+CLOCK = -1
+TIME_UP = "(time is up)"
+
+
 @dataclass
 class Decision:
-    """An open ``player_action`` completion: who must answer, with which options."""
+    """An open ``player_action`` completion: who must answer, with which options.
+
+    A *secret* decision (the phase or one of its options is declared ``secret``)
+    answers nobody automatically, and everyone in ``cover`` appears to act until
+    it closes; ``acks`` are the seats of the cover that do not act and are only
+    offered the acknowledgement. ``partners`` see each other's answers as they are
+    given (a joint choice). ``named`` maps an option to the seats it names (a
+    player, or several chosen together); ``picks`` says, per seat, how many of
+    which players it picks. A *timed* decision (a ``timer`` phase) has ``clock``
+    seconds: it closes when they run out (``timed_out``) or, with options, early
+    as ``ends_early`` says.
+    """
 
     phase_id: int
     wait_for: str
@@ -60,6 +77,18 @@ class Decision:
     answers: dict[int, str] = field(default_factory=dict)
     closed_by: int | None = None
     opened_at: int = 0
+    # What only some decisions have is set on those (the class holds the common value), so that
+    # the decisions of every game stay as cheap to make as they were.
+    secret: ClassVar[bool] = False
+    cover: ClassVar[tuple[int, ...]] = ()
+    acks: ClassVar[frozenset[int]] = frozenset()
+    partners: ClassVar[frozenset[int]] = frozenset()
+    named: ClassVar[dict[str, tuple[int, ...]] | None] = None
+    picks: ClassVar[dict[int, tuple[int, tuple[int, ...]]] | None] = None
+    outcome: ClassVar[Any] = None  # the Outcome statements read, computed once it is closed
+    #: Whether a seat with a single option is answered by the engine (not in secret or timed decisions).
+    automatic: ClassVar[bool] = True
+    clock: ClassVar[float | None] = None
 
     @property
     def pending(self) -> list[int]:
@@ -81,15 +110,50 @@ class Decision:
         return self.answers.get(seat)
 
     def copy(self) -> "Decision":
-        return Decision(self.phase_id, self.wait_for, {s: list(o) for s, o in self.offers.items()},
-                        dict(self.closing), set(self.manual), dict(self.answers), self.closed_by,
-                        self.opened_at)
+        other = copy.copy(self)
+        other.offers = {s: list(o) for s, o in self.offers.items()}
+        other.closing = dict(self.closing)
+        other.manual = set(self.manual)
+        other.answers = dict(self.answers)
+        other.__dict__.pop("outcome", None)
+        return other
 
     @property
     def closer(self) -> tuple[int, str] | None:
         if self.closed_by is None:
             return None
         return self.closed_by, self.answers[self.closed_by]
+
+
+@dataclass
+class TimedDecision(Decision):
+    """A ``timer`` phase waiting for its clock: it closes when ``clock`` seconds run out
+    (``timed_out``) or, when it offers options, early as ``ends_early`` says (all, any or a
+    majority of the players asked have answered). Nobody is answered automatically."""
+
+    clock: float | None = 0.0  # type: ignore[misc]
+    ends_early: str = "all"
+    timed_out: bool = False
+    automatic: ClassVar[bool] = False
+
+    @property
+    def pending(self) -> list[int]:
+        if self.complete:
+            return []
+        return [seat for seat in self.offers if seat not in self.answers]
+
+    @property
+    def complete(self) -> bool:
+        if self.timed_out:
+            return True
+        if not self.offers:
+            return False
+        answered = len(self.answers)
+        if self.ends_early == "any":
+            return answered > 0
+        if self.ends_early == "majority":
+            return answered * 2 > len(self.offers)
+        return answered == len(self.offers)
 
 
 class _NullCanvas(Canvas):
@@ -111,42 +175,12 @@ class _NullCanvas(Canvas):
         return None
 
 
-class _Scope:
-    """What an expression sees: one player, and the game-level names.
-
-    One scope serves a whole target selection (the player changes, the game does
-    not), so game-level names are looked up once per selection.
-    """
-
-    __slots__ = ("player", "state", "_names")
-
-    def __init__(self, player: Mapping[str, Any], state: Mapping[str, Any]):
-        self.player = player
-        self.state = state
-        self._names: dict[tuple[str, ...], Any] = {}
-
-    def lookup(self, path: tuple[str, ...]) -> Any:
-        try:
-            return self._names[path]
-        except KeyError:
-            pass
-        value: Any = self.state
-        for key in path:
-            if value.__class__ is dict:
-                value = value.get(key)
-            else:
-                value = None
-                break
-        self._names[path] = value
-        return value
-
-
 class Match:
     """One game being played. See the module docstring."""
 
     def __init__(self, game: Game, players: list[str], seed: int | str = 0,
                  options: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None,
-                 headless: bool = False):
+                 headless: bool = False, timers: bool | None = None):
         if not game.min_players <= len(players) <= game.max_players:
             raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
                              f"not {len(players)}")
@@ -164,6 +198,9 @@ class Match:
             raise ValueError(f"{game.title}: " + "; ".join(refused))
         self.setup: dict[str, Any] = dict(setup or {})
         self.headless = headless
+        #: Whether a ``timer`` phase waits for its clock (``choose(CLOCK, TIME_UP)``); without
+        #: timers (headless runs by default) it ends at once.
+        self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
         self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
         self.state: dict[str, Any] = copy_data(game.binding.state)
@@ -182,6 +219,8 @@ class Match:
         self._offers: dict[int, list[str]] | None = None
         self._closing: dict[int, frozenset[str]] = {}
         self._manual: set[int] = set()
+        self._named: dict[str, tuple[int, ...]] | None = None
+        self._picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
         self._resume = 0
         self._stage = "before"
         self._plan = game.plans[self.phase_id]
@@ -219,7 +258,7 @@ class Match:
         if self._targets is None:
             condition = self.game.conditions.get(self.phase_id)
             criteria = self.phase.completion_criteria
-            if condition is None or criteria.type != "player_action":
+            if condition is None or criteria.type == "UI_displayed":
                 self._targets = []
             else:
                 self._targets = self.seats_where(condition)
@@ -232,6 +271,12 @@ class Match:
     @property
     def pending(self) -> list[int]:
         return self.decision.pending if self.decision else []
+
+    @property
+    def clock(self) -> float | None:
+        """The seconds of the timer phase the match waits in, if it waits for its clock."""
+        decision = self.decision
+        return decision.clock if decision is not None and not decision.complete else None
 
     def legal(self, seat: int) -> list[str]:
         """The options ``seat`` may choose now (empty if it is not pending)."""
@@ -252,6 +297,10 @@ class Match:
         assert decision is not None
         self.log.append(Choice(seat, option, self.version))
         self.version += 1
+        if seat == CLOCK:
+            decision.timed_out = True
+            self._settle()
+            return
         decision.answers[seat] = option
         if option in decision.closing.get(seat, ()):
             decision.closed_by = seat
@@ -275,6 +324,9 @@ class Match:
             raise Refused("over", "the match is over")
         if version is not None and not self._current(version):
             raise Refused("stale_version", f"version {version} is stale: the match is at version {self.version}")
+        if seat == CLOCK and option == TIME_UP and self.decision is not None and self.decision.clock is not None \
+                and not self.decision.complete:
+            return  # the clock's move: the timer phase's time is up
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
@@ -338,15 +390,14 @@ class Match:
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
 
-    def scope(self, seat: int | None) -> _Scope:
-        player = self.players[seat] if seat is not None else {}
-        return _Scope(player, self.state)
+    def scope(self, seat: int | None) -> Scope:
+        return Scope(self, self.players[seat] if seat is not None else None)
 
     def evaluate(self, expression: Any, seat: int | None) -> Any:
         return expression(self.scope(seat))
 
     def seats_where(self, expression: Any) -> list[int]:
-        scope = _Scope({}, self.state)
+        scope = Scope(self)
         test = getattr(expression, "evaluate", expression)
         chosen = []
         for seat, player in enumerate(self.players):
@@ -385,6 +436,8 @@ class Match:
         self._offers = None
         self._closing = {}
         self._manual = set()
+        self._named = None
+        self._picks = None
         self._standing: frozenset[int] = frozenset()
         self._resume = 0
         self._stage = "before"
@@ -399,13 +452,11 @@ class Match:
         tools = self.game.headless_tools if self.headless else self.game.tools
         steps = plan.steps
         index = self._resume
-        for tool, description, effects in steps[index:]:
+        for tool, description, program in steps[index:]:
             index += 1
             self.current_action_text = description
             if tool is None:
-                from .declarative import run_effects  # noqa: PLC0415
-
-                run_effects(self, effects)
+                program.run(self)
                 continue
             tools[tool](self)
             if deciding and self._offers is not None:
@@ -418,9 +469,11 @@ class Match:
             # No tool offered anything: the DSL's own options, or an empty target set.
             from .declarative import offer_declared_options  # noqa: PLC0415
 
+            if plan.seconds is not None:
+                return self._open_clock(plan.seconds)
             offer_declared_options(self)
-            if self._offers:
-                self._open_decision()
+            if self._offers or (plan.secret and self._cover_of_nobody()):
+                self._open_decision()  # a secret phase nobody acts in still takes its time
                 return True
             if self.targets:
                 raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
@@ -428,8 +481,24 @@ class Match:
             self.last_decision = Decision(self.phase_id, plan.wait_for)
         return False
 
-    def _open_decision(self) -> None:
+    def _open_clock(self, seconds: float) -> bool:
+        """A timer phase: wait for the clock (and the early-end answers it declares), unless the
+        match runs without timers: then it ends at once, as if its time had run out."""
+        from .declarative import offer_declared_options  # noqa: PLC0415
+
+        options = bool(self.phase.completion_criteria.options)
+        if not self.timers:
+            if options:
+                self.last_decision = TimedDecision(self.phase_id, "timer", clock=seconds, timed_out=True)
+            return False
+        if options:
+            offer_declared_options(self)
+        self._open_decision(clock=seconds)
+        return True
+
+    def _open_decision(self, clock: float | None = None) -> None:
         criteria = self.phase.completion_criteria
+        plan = self._plan
         offers = self._offers or {}
         choosers = [seat for seat in offers if seat not in self._standing]
         if criteria.wait_for == "single_player_choice" and len(choosers) > 1:
@@ -438,12 +507,48 @@ class Match:
         for seat in offers:
             if self.players[seat].get("is_alive") is False:
                 raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
-        self.decision = Decision(self.phase_id, criteria.wait_for or "", offers,
-                                 dict(self._closing), set(self._manual), opened_at=self.version)
+        if clock is None:
+            decision = Decision(self.phase_id, criteria.wait_for or "", offers, dict(self._closing),
+                                set(self._manual), opened_at=self.version)
+        else:
+            decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
+                                     ends_early=criteria.ends_early or "all")
+        if self._named is not None:
+            decision.named = self._named  # type: ignore[misc]
+        if self._picks is not None:
+            decision.picks = self._picks  # type: ignore[misc]
+        if plan.secret:
+            self._hide_actors(decision)
+        if plan.joint is not None:
+            decision.partners = frozenset(seat for seat in offers  # type: ignore[misc]
+                                          if seat not in decision.acks and plan.joint(self.scope(seat)))
+        self.decision = decision
         self._stage = "deciding"
         self.decisions += 1
 
+    def _cover_of_nobody(self) -> bool:
+        """Whether a secret phase whose role nobody holds has a cover to wait for."""
+        return self._plan.cover is not None and bool(self.seats_where(self._plan.cover))
+
+    def _hide_actors(self, decision: Decision) -> None:
+        """A secret decision: everyone in the cover appears to act until it closes. Those who do not
+        act are offered the acknowledgement; nobody is answered automatically."""
+        plan = self._plan
+        offers = decision.offers
+        cover = self.seats_where(plan.cover) if plan.cover is not None else sorted(offers)
+        outside = [self.names[seat] for seat in offers if seat not in cover]
+        if outside:
+            raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is secret, but "
+                              f"{', '.join(outside)} act(s) outside its cover")
+        decision.offers = {seat: offers.get(seat) or [plan.acknowledge] for seat in cover}
+        decision.acks = frozenset(seat for seat in cover if seat not in offers)  # type: ignore[misc]
+        decision.cover = tuple(cover)  # type: ignore[misc]
+        decision.secret = True  # type: ignore[misc]
+        decision.automatic = False  # type: ignore[misc] - a secret decision answers nobody by itself
+
     def _auto_answer(self) -> None:
+        """A seat with a single option is answered at once (never in a secret decision, which tells
+        nothing by answering for anyone, nor in a timer phase, which waits)."""
         decision = self.decision
         assert decision is not None
         for seat in list(decision.pending):
@@ -454,36 +559,53 @@ class Match:
                     decision.closed_by = seat
 
     def _settle(self) -> None:
-        """Run phases until a choice is needed or the match is over."""
+        """Run phases until a choice is needed or the match is over.
+
+        A failure of the rules is re-raised as :class:`RuleError`, naming the file, line and phase.
+        """
         budget = MAX_PHASES_WITHOUT_DECISION
-        while not self.over:
-            if self.decision is not None:
-                self._auto_answer()
-                if not self.decision.complete:
+        try:
+            while not self.over:
+                decision = self.decision
+                if decision is not None:
+                    if decision.automatic:
+                        self._auto_answer()
+                    if not decision.complete:
+                        return
+                    self.decision = None
+                    self._stage = "after"
+                    if decision.clock is None or self._plan.phase.completion_criteria.options:
+                        self.last_decision = decision  # statements read it from now on
+                        if self._plan.record is not None:
+                            self._record(decision)
+                if self._run_tools():
+                    continue
+                program = self._plan.effects
+                if program is not None:
+                    program.run(self)
+                nxt = self._next_phase_id()
+                if nxt is None:
+                    self.over = True
+                    self._targets = []
                     return
-                self.last_decision = self.decision
-                self.decision = None
-                self._stage = "after"
-            if self._run_tools():
-                continue
-            self._run_phase_effects()
-            nxt = self._next_phase_id()
-            if nxt is None:
-                self.over = True
-                self._targets = []
-                return
-            budget -= 1
-            if budget <= 0:
-                raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
-                                  f"(last: {self.phase_id} {self.phase.name})")
-            self._enter(nxt)
+                budget -= 1
+                if budget <= 0:
+                    raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
+                                      f"(last: {self.phase_id} {self.phase.name})")
+                self._enter(nxt)
+        except (RuleError, Refused):
+            raise
+        except Exception as exc:  # noqa: BLE001 - named where it happened
+            raise rule_error(exc, self.game.where(("phases", self.phase_id)), self.phase_id,
+                             self.phase.name) from exc
 
-    def _run_phase_effects(self) -> None:
-        effects = self.phase.effects
-        if effects:
-            from .declarative import run_effects  # noqa: PLC0415
-
-            run_effects(self, effects)
+    def _record(self, decision: Decision) -> None:
+        """``record: <field>``: each player's answer (null for those not asked) in that field."""
+        field_name = self._plan.record
+        acks = decision.acks
+        for seat, player in enumerate(self.players):
+            answer = decision.answers.get(seat)
+            player[field_name] = answer if seat not in acks else None
 
     def _next_phase_id(self) -> int | None:
         plan = self._plan

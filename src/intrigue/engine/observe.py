@@ -3,6 +3,11 @@
 A seat sees the game's own filtered view of the state (the rules module's
 observer), the UI components whose audience includes it, the log lines it may
 read, and its own options. ``seat=None`` is the spectator: public only.
+
+In a secret decision nobody learns who acts: ``waiting`` (in both places) lists
+everyone in its cover until it closes (a seat that has answered is left out of
+its own view only). A choice of N players carries ``pick``; partners of a joint
+choice see each other's answers in ``answers``.
 """
 
 from __future__ import annotations
@@ -29,29 +34,41 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
             if len(events) == LOG_TAIL:
                 break
     events.reverse()
+    waiting = pending
+    if decision is not None and decision.secret and pending:
+        waiting = [s for s in decision.cover if s != seat or s in pending]
+    names = match.names
     view: dict[str, Any] = {
         "game": game.id,
         "title": game.title,
         "version": match.version,
         "seat": seat,
         "you": you,
-        "players": list(match.names),
+        "players": list(names),
         "phase": {"id": match.phase_id, "name": match.phase.name},
-        "waiting": [match.names[s] for s in pending],
+        "waiting": [names[s] for s in waiting],
         "decision": None,
         "state": state,
         "components": match.canvas.visible(match, seat),
         "log": events,
         "over": match.over,
-        "winners": [match.names[s] for s in match.winners],
+        "winners": [names[s] for s in match.winners],
     }
     if decision is not None and pending:
-        view["decision"] = {
+        mine = seat in pending
+        shown: dict[str, Any] = {
             "phase": decision.phase_id,
             "kind": decision.wait_for,
-            "waiting": [match.names[s] for s in pending],
-            "options": list(decision.offers[seat]) if seat in pending else [],
+            "waiting": [names[s] for s in waiting],
+            "options": list(decision.offers[seat]) if mine else [],
         }
+        if mine and decision.picks and seat in decision.picks:
+            count, pool = decision.picks[seat]
+            shown["pick"] = {"count": count, "from": [names[s] for s in pool]}
+        if seat in decision.partners:
+            shown["answers"] = {names[s]: answer for s, answer in decision.answers.items()
+                                if s in decision.partners}
+        view["decision"] = shown
     return view
 
 

@@ -4,6 +4,11 @@ Each pending bot (or left) seat gets one ticket ``(match id, decision number,
 seat)``; it fires after ``bot_delay`` and re-checks that the decision is still
 open. Searching bots think in worker threads (two at a time) so one strong bot
 never freezes every other game on the event loop.
+
+In a secret decision the moment a bot answers must not tell whether it acts (a
+bot with only the acknowledgement would answer at once, a searching bot that
+acts a little later): every bot answer is held until ``secret_pace`` seconds
+after the decision opened, so they land together whatever the bots do.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class Autoplay:
         self.room = room
         self.bots: dict[int, bot_registry.Bot] = {}
         self.scheduled: set[Ticket] = set()
+        self.opened: tuple[int, int, float] = (-1, -1, 0.0)  # (match id, decision number, loop time it opened)
 
     def seat_bots(self, seed: int | str) -> None:
         """A fresh bot for every bot seat of a new match."""
@@ -48,6 +54,8 @@ class Autoplay:
         assert match is not None
         key = match.decisions
         loop = asyncio.get_event_loop()
+        if self.opened[:2] != (room.match_id or 0, key):
+            self.opened = (room.match_id or 0, key, loop.time())
         for seat in match.pending:
             s = room.seats[seat]
             if s.bot or s.left:
@@ -88,6 +96,26 @@ class Autoplay:
                 log.exception("room %s: bot %s failed; using the timeout default", room.code, s.bot)
         if option not in options:
             option = timeout_choice(match, seat, options)
+        if match.decision is not None and match.decision.secret:
+            loop = asyncio.get_event_loop()
+            due = (self.opened[2] if self.opened[:2] == (match_id, key) else loop.time()) \
+                + room.lobby.settings.secret_pace
+            if loop.time() < due:  # held, so that its timing tells nothing
+                self.scheduled.add(ticket)
+                loop.call_later(due - loop.time(), self.land, ticket, option, source)
+                return
+        self.land(ticket, option, source, held=False)
+
+    def land(self, ticket: Ticket, option: str, source: str, held: bool = True) -> None:
+        """Apply a bot's (or left seat's) answer, if its decision is still open."""
+        room = self.room
+        match_id, key, seat = ticket
+        if held:
+            self.scheduled.discard(ticket)
+        match = room.match
+        if match is None or match.over or room.match_id != match_id or match.decisions != key \
+                or seat not in match.pending:
+            return
         try:
             room.apply(seat, option, match.version, source)
         except Refusal as refusal:

@@ -13,6 +13,20 @@ import typer
 DB_HELP = "The SQLite database file."
 
 
+def _add_games(folders: list[Path]) -> None:
+    """``--games DIR``: serve the games of these folders beside the installed ones."""
+    from .. import games as game_registry  # noqa: PLC0415
+
+    for folder in folders:
+        added, problems = game_registry.add_folder(folder)
+        for problem in problems:
+            typer.echo(f"error: {problem}", err=True)
+        if not added and not problems:
+            typer.echo(f"warning: {folder} holds no game (<id>.yaml or <id>/<id>.yaml)", err=True)
+        for game_id in added:
+            typer.echo(f"serving {game_id} from {folder}", err=True)
+
+
 def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
     from ..store import StoreError, is_url, open_store  # noqa: PLC0415
 
@@ -84,12 +98,16 @@ def register(app: typer.Typer) -> None:
               lease: float = typer.Option(1.5, help="Seconds a node's lease lives without renewal (it is renewed "
                                                     "every fifth of that); a dead node's rooms move after it."),
               cluster_name: str = typer.Option("intrigue", "--cluster-name", help="Names this cluster's keys and "
-                                               "channels in Redis (several clusters may share one Redis).")) -> None:
+                                               "channels in Redis (several clusters may share one Redis)."),
+              games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files "
+                                                         "(<id>.yaml) to serve beside the installed games; "
+                                                         "may be repeated.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from the store)."""
         import os  # noqa: PLC0415
 
         import uvicorn  # noqa: PLC0415
 
+        _add_games(list(games or []))
         from ..bots import llm  # noqa: PLC0415
 
         if bool(llm_url) != bool(llm_model):
@@ -154,12 +172,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def replay(match: int = typer.Argument(..., help="The match id (see /history)."),
-               db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+               db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP),
+               games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files the "
+                                                          "match may come from (as given to serve).")) -> None:
         """Print a finished match move by move: each choice, then the public log lines it caused."""
         from ..engine.errors import Refused  # noqa: PLC0415
         from .history import finished_record  # noqa: PLC0415
         from .matches import rebuild  # noqa: PLC0415
 
+        _add_games(list(games or []))
         store = _store(db, must_exist=True)
         record = _or_exit(finished_record, store, match)
         choices = store.choices(match)
@@ -178,7 +199,8 @@ def register(app: typer.Typer) -> None:
                            f"({choice.option!r}): {refused.message}; the game's rules have changed", err=True)
                 raise typer.Exit(1) from None
             how = "" if choice.source == "player" else f" ({choice.source})"
-            typer.echo(f"{choice.version + 1:>4}. {record.players[choice.seat]}: {choice.option}{how}")
+            who = record.players[choice.seat] if 0 <= choice.seat < len(record.players) else "(the clock)"
+            typer.echo(f"{choice.version + 1:>4}. {who}: {choice.option}{how}")
             for line in _public_lines(played, shown):
                 typer.echo(f"        {line}")
             shown = len(played.events)

@@ -80,7 +80,8 @@ def _replay_step(store: Store, record: MatchRecord, step: int, seat: str) -> dic
     last = choices[step - 1] if step else None
     return {"match": match_id, "game": record.game, "step": step, "steps": len(choices), "moves": len(choices),
             "seat": seat if seat == "all" else int(seat),
-            "choice": ({"seat": last.seat, "player": record.players[last.seat], "option": last.option,
+            "choice": ({"seat": last.seat, "option": last.option,
+                        "player": record.players[last.seat] if 0 <= last.seat < len(record.players) else "(the clock)",
                         "version": last.version, "source": last.source} if last else None),
             "view": view}
 

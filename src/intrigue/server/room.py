@@ -340,11 +340,14 @@ class Room:
         if self.match is not None:
             sink.send(self.view_message(sink.seat))
 
-    def broadcast_views(self) -> None:
+    def broadcast_views(self, only: set[int] | None = None) -> None:
+        """Send every connection its seat's view (``only``: just the connections of these seats)."""
         if self.match is None:
             return
         cache: dict[int | None, dict[str, Any]] = {}
         for sink in self._all_sinks():
+            if only is not None and sink.seat not in only:
+                continue
             if sink.seat not in cache:
                 cache[sink.seat] = self.view_message(sink.seat)
             sink.send(cache[sink.seat])
@@ -386,7 +389,13 @@ class Room:
         if match.over:
             self._finish()
         self.after_change()
-        self.broadcast_views()
+        decision = match.decision
+        if decision is not None and decision.secret and decision.opened_at < match.version and not match.over:
+            # An answer in a secret decision that stays open changes no view but the answerer's (and,
+            # in a joint choice, the partners'): the others are not told that anyone answered.
+            self.broadcast_views(only={seat, *decision.partners} if seat in decision.partners else {seat})
+        else:
+            self.broadcast_views()
 
     def _rules_failed(self, at: int, seat: int, option: str, exc: Exception) -> None:
         """The rules raised while applying a checked choice: put the match back, report, refuse."""

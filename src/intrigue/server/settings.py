@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-#: The two timer options of every room, with their defaults (seconds; ``None`` is off).
-TIMER_OPTIONS = {"turn_timer": 30, "window_timer": 15}
+from ..engine.timing import TIMER_OPTIONS
+
+#: The two timer options of every room are the engine's (seconds; ``None`` is off): ``TIMER_OPTIONS``.
 TIMER_RANGE = (1, 3600)
 #: After a restart a recovered decision's timer runs on, but leaves at least this
 #: many seconds, so that players have time to reconnect.
@@ -19,6 +20,7 @@ class Settings:
     """Server knobs (tests make bots instant and quotas roomy)."""
 
     bot_delay: float = 0.8          # seconds a bot "thinks" before acting
+    secret_pace: float = 2.0        # in a secret decision, bots' answers land together, no sooner than this
     disconnect_grace: float = 60.0  # with timers off: seconds before a disconnected seat is decided
     room_quota: int = 20            # rooms one client may create per hour
     message_rate: float = 10.0      # WebSocket messages per second per connection…

@@ -3,13 +3,19 @@
 Which timer a decision gets and what expiry chooses is the engine's policy
 (:mod:`intrigue.engine.timing`); this module keeps the time. The timer restarts
 whenever a new decision opens and is a ``loop.call_later`` callback that
-re-checks the decision before acting, so a late callback does nothing. With
-timers off (``null``, private rooms only), a pending seat whose player is
-disconnected is decided after ``disconnect_grace`` seconds, so nobody can stall
-a game by leaving. Every start, restart and end of a timer reaches every
-connection of the room in a ``view`` (the room sends views whenever
-``Room.after_change`` reports that the timer changed), grace timers included. After a restart a recovered decision's timer runs on from
-when the decision opened (leaving at least ``RECOVERY_GRACE`` seconds).
+re-checks the decision before acting, so a late callback does nothing. A DSL
+``timer`` phase runs its own seconds (kind ``phase``, even with the table's
+timers off); when they run out the clock's move is stored and applied like a
+player's. With timers off (``null``, private rooms only), a pending seat whose
+player is disconnected is decided after ``disconnect_grace`` seconds, so nobody
+can stall a game by leaving (in a secret decision, any disconnected seat of its
+cover starts that grace, so it tells nothing of who has answered; in a timer
+phase, a second clock presses a disconnected player's early-end choice for
+them). Every start, restart and end of a timer reaches every connection of the
+room in a ``view`` (the room sends views whenever ``Room.after_change`` reports
+that the timer changed), grace timers included. After a restart a recovered
+timer runs on from when its decision or phase opened (leaving at least
+``RECOVERY_GRACE`` seconds).
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine.timing import timeout_choice, timer_kind
+from ..engine.match import CLOCK, TIME_UP
+from ..engine.timing import TIMER_OPTIONS, apparent_pending, timeout_choice, timer_for
 from .protocol import Refusal
 from .settings import RECOVERY_GRACE
 
@@ -33,7 +40,7 @@ log = logging.getLogger("intrigue.server")
 @dataclass
 class Timer:
     key: int          # match.decisions when it started
-    mode: str         # "turn" | "window" | "grace"
+    mode: str         # "turn" | "window" | "phase" | "grace"
     seconds: float
     deadline: float   # loop time
     handle: asyncio.TimerHandle | None = None
@@ -45,6 +52,8 @@ class DecisionTimer:
     def __init__(self, room: "Room"):
         self.room = room
         self.current: Timer | None = None
+        #: In a timer phase, a second clock: the grace of a disconnected player who may end it early.
+        self.grace: Timer | None = None
         #: After a restart: (decision number, wall-clock time it opened), so that the
         #: recovered decision's timer runs on from where it was, not from the start.
         self.recovered: tuple[int, float] | None = None
@@ -63,11 +72,10 @@ class DecisionTimer:
         """The timer the open decision should run: (mode, seconds), or None."""
         room, match = self.room, self.room.match
         assert match is not None and match.decision is not None
-        mode = timer_kind(match.decision)
-        seconds = room.options.get(f"{mode}_timer")
-        if seconds:
-            return mode, float(seconds)
-        absent = [s for s in match.pending if room.seats[s].human and not room.seats[s].connected]
+        timer = timer_for(match, {key: room.options.get(key) for key in TIMER_OPTIONS})
+        if timer is not None:
+            return timer.kind, timer.seconds
+        absent = [s for s in apparent_pending(match.decision) if room.seats[s].human and not room.seats[s].connected]
         if absent:
             return "grace", room.lobby.settings.disconnect_grace
         return None
@@ -76,7 +84,9 @@ class DecisionTimer:
         """Start the timer the open decision needs, unless it already runs."""
         match = self.room.match
         assert match is not None
-        wanted = self.wanted() if match.pending else None
+        decision = match.decision
+        wanted = self.wanted() if decision is not None and not decision.complete else None
+        self.refresh_grace()
         if wanted is None:
             self.cancel()
             return
@@ -97,12 +107,61 @@ class DecisionTimer:
             self.current.handle.cancel()
         self.current = None
 
+    def refresh_grace(self) -> None:
+        """A timer phase runs its own clock, but a disconnected player who may end it early must not
+        hold the early end: after ``disconnect_grace`` their default (``Ready``) is chosen for them."""
+        room, match = self.room, self.room.match
+        decision = match.decision if match is not None else None
+        absent = []
+        if decision is not None and decision.clock is not None and not decision.complete:
+            absent = [s for s in apparent_pending(decision) if room.seats[s].human and not room.seats[s].connected]
+        if not absent:
+            if self.grace and self.grace.handle:
+                self.grace.handle.cancel()
+            self.grace = None
+            return
+        if self.grace and self.grace.key == match.decisions:
+            return
+        loop = asyncio.get_event_loop()
+        seconds = room.lobby.settings.disconnect_grace
+        self.grace = Timer(match.decisions, "grace", seconds, loop.time() + seconds)
+        self.grace.handle = loop.call_later(seconds, self.expire_grace, self.grace)
+
+    def expire_grace(self, timer: Timer) -> None:
+        room, match = self.room, self.room.match
+        if timer is not self.grace or match is None or match.over or match.decisions != timer.key:
+            return
+        self.grace = None
+        for seat in list(match.pending):
+            match = room.match
+            if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
+                break
+            if room.seats[seat].connected:
+                continue
+            try:
+                room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
+            except Refusal as refusal:
+                log.error("room %s: grace move refused: %s", room.code, refusal.message)
+                break
+        if room.match is not None:
+            room.after_change()
+            room.broadcast_views()
+
     def expire(self, timer: Timer) -> None:
         """Time is up: every seat still pending gets the game's timeout choice."""
         room, match = self.room, self.room.match
         if timer is not self.current or match is None or match.over or match.decisions != timer.key:
             return
         self.current = None
+        if match.decision is not None and match.decision.clock is not None:  # a timer phase: time is up
+            try:
+                room.apply(CLOCK, TIME_UP, match.version, "timer")
+            except Refusal as refusal:
+                log.error("room %s: the clock's move was refused: %s", room.code, refusal.message)
+            if self.current is None and room.match is not None:
+                room.after_change()
+                room.broadcast_views()
+            return
         # Who timed out may be told to all only when everyone may see who was deciding (a
         # secret decision shows more players waiting than there are actors).
         public = match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
