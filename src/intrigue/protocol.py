@@ -39,6 +39,7 @@ ERROR_CODES: dict[str, str] = {
     "not_enough_players": "too few seated players to start",
     "already_started": "the match has already started",
     "not_over": "a rematch vote before game over",
+    "not_practice": "a hint outside a practice room (another person sits at the table)",
     "storage": "the server could not store the change, so nothing changed; try again",
     "internal": "a server bug; nothing changed",
     "moved": "in a cluster: the room now belongs to another node; nothing changed, reconnect",
@@ -47,8 +48,8 @@ ERROR_CODES: dict[str, str] = {
 
 ErrorCode = Literal["bad_json", "too_large", "binary", "unknown_type", "bad_message", "no_room", "bad_token",
                     "not_started", "over", "not_pending", "not_offered", "stale_version", "rate_limited",
-                    "quota", "not_host", "not_enough_players", "already_started", "not_over", "storage",
-                    "internal", "moved", "unavailable"]
+                    "quota", "not_host", "not_enough_players", "already_started", "not_over", "not_practice",
+                    "storage", "internal", "moved", "unavailable"]
 
 
 class ProtocolError(ValueError):
@@ -106,6 +107,14 @@ class Rematch(_Command):
     token: StrictStr
 
 
+class HintRequest(_Command):
+    """Ask the coach what to play now and why (only in a practice room, only when it is your decision)."""
+
+    type: Literal["hint"] = "hint"
+    token: StrictStr
+    version: StrictInt = Field(description="the `version` of the view the hint is for (of the open decision)")
+
+
 class Ping(_Command):
     """Keep-alive; answered by `pong`."""
 
@@ -114,9 +123,9 @@ class Ping(_Command):
 
 #: type -> model of every message a client may send.
 COMMANDS: dict[str, type[_Command]] = {"hello": Hello, "choose": Choose, "chat": Chat, "start": Start,
-                                       "rematch": Rematch, "ping": Ping}
+                                       "rematch": Rematch, "hint": HintRequest, "ping": Ping}
 
-ClientMessage = Annotated[Union[Hello, Choose, Chat, Start, Rematch, Ping], Field(discriminator="type")]
+ClientMessage = Annotated[Union[Hello, Choose, Chat, Start, Rematch, HintRequest, Ping], Field(discriminator="type")]
 
 
 def command(message: dict[str, Any]) -> _Command:
@@ -273,17 +282,35 @@ class Error(_Message):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    about: Literal["hint"] | None = Field(None, description="present when the error answers a `hint` request")
+
+
+class Reason(_Message):
+    """One sentence: ``key`` and ``args`` translate it (like a log line), ``text`` is the English."""
+
+    key: str = Field(description="an id of the client's catalog (`coach.*`) or a template of the game's catalog")
+    args: dict[str, Any] = Field(description="the values of the template's placeholders")
+    text: str
+
+
+class Hint(_Message):
+    """The coach's answer to `hint`: one of the seat's options now, and why."""
+
+    type: Literal["hint"] = "hint"
+    version: int = Field(description="the match's version when the hint was asked for")
+    option: str = Field(description="one of `view.decision.options`, verbatim")
+    reason: Reason
 
 
 class Pong(_Message):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[Union[Welcome, RoomInfo, View, ChatLine, Error, Pong], Field(discriminator="type")]
+ServerMessage = Annotated[Union[Welcome, RoomInfo, View, ChatLine, Hint, Error, Pong], Field(discriminator="type")]
 
 #: type -> model of every message the server sends.
 MESSAGES: dict[str, type[_Message]] = {"welcome": Welcome, "room": RoomInfo, "view": View, "chat": ChatLine,
-                                       "error": Error, "pong": Pong}
+                                       "hint": Hint, "error": Error, "pong": Pong}
 
 _SERVER = TypeAdapter(ServerMessage)
 

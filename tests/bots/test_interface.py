@@ -83,7 +83,7 @@ def test_specs_make_bots_with_their_personality_and_refuse_unknown_ones():
 
 def test_kinds_lists_every_bot_with_its_personalities_and_games():
     listed = {entry["kind"]: entry for entry in kinds()}
-    assert set(listed) == set(REGISTRY) - {"llm"}  # llm is listed only with an endpoint configured (test_llm.py)
+    assert set(listed) == set(REGISTRY) - {"llm", "tutorial"}  # llm: only with an endpoint (test_llm.py); tutorial: only tutorial rooms seat it
     assert listed["heuristic"]["personalities"] == ["cautious", "bold", "honest"]
     assert listed["heuristic"]["games"] == ["coup"]
     assert listed["random"]["games"] is None and listed["ismcts"]["games"] is None

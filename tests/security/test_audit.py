@@ -94,8 +94,24 @@ def check_view(message: dict[str, Any], conn: Any, match: Any, watch: hidden.Wat
 
 
 def check_error(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
-    if set(message) != {"type", "code", "message"} or not message["message"]:
+    if set(message) - {"about"} != {"type", "code", "message"} or not message["message"] or \
+            message.get("about", "hint") != "hint":
         return [f"error has fields {sorted(message)}"]
+    return []
+
+
+def check_hint(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
+    """A hint goes only to a seat playing alone against bots, is one of its options now, and its
+    reason is plain data (the wire check of every non-view message looks for secrets in it)."""
+    if set(message) != {"type", "version", "option", "reason"} or set(message["reason"]) != {"key", "args", "text"}:
+        return [f"hint has fields {sorted(message)}"]
+    if conn.seat is None or match is None or message["option"] not in match.legal(conn.seat):
+        return [f"a hint {message['option']!r} sent to seat {conn.seat}, which may not choose it now"]
+    others = [s for s in conn.room.seats if s.seat != conn.seat]
+    if not all(s.bot for s in others):
+        return ["a hint at a table with another person"]
+    if not all(isinstance(v, (str, int, float)) for v in message["reason"]["args"].values()):
+        return [f"hint reason args {message['reason']['args']}"]
     return []
 
 
@@ -114,7 +130,7 @@ def check_pong(message: dict[str, Any], conn: Any, match: Any) -> list[str]:
 #: Every message type the server sends, and its check. A new type needs an entry here.
 CHECKS: dict[str, Callable[..., list[str]]] = {
     "welcome": check_welcome, "room": check_room, "view": check_view, "error": check_error,
-    "chat": check_chat, "pong": check_pong,
+    "chat": check_chat, "pong": check_pong, "hint": check_hint,
 }
 
 
@@ -237,6 +253,8 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
         watcher = Client(server.ws_url, table.code)
         watcher.until(lambda m: m["type"] == "welcome")
         match_id = table.room.match_id
+        practice = humans == 1  # a practice room: the coach answers hints
+        hints = 0
         moves = 0
         deadline = time.monotonic() + 60
         while not table.match.over:
@@ -246,7 +264,11 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
             if mover is None:
                 continue
             roll = rng.random()
-            if roll < 0.05:
+            if practice and (hints == 0 or roll < 0.03):  # the coach: a hint is a message like any other
+                hints += 1
+                mover.send({"type": "hint", "token": mover.token, "version": mover.view["version"]})
+                mover.until(lambda m: m["type"] == "hint" or m.get("about") == "hint", timeout=10)
+            elif roll < 0.05:
                 text = rng.choice(CHAT)
                 audit.said.add(clean_chat(text))
                 mover.send({"type": "chat", "token": mover.token, "text": text})
@@ -291,7 +313,7 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
 
 
 #: (humans, bots) per game: small tables keep the suite fast; bots exercise SeatView
-TABLES = {"coup": [(2, 1), (3, 0), (2, 3)], "bang": [(2, 2), (3, 2)], "dsfgs": [(2, 1), (3, 1), (4, 2)],
+TABLES = {"coup": [(2, 1), (3, 0), (2, 3), (1, 2)], "bang": [(2, 2), (3, 2)], "dsfgs": [(2, 1), (3, 1), (4, 2)],
           "heist": [(2, 1), (3, 0), (3, 2)], "werewolf": [(3, 3), (2, 5)], "avalon": [(3, 2), (2, 5)]}
 
 

@@ -130,5 +130,21 @@ def cluster(nodes: str = typer.Option("1,2,3", help="Node counts to measure thro
                       f"checked: {f['missing_in_log']} missing, {f['different_in_log']} different")
 
 
+@bench.command("coach")
+def coach(hints: int = typer.Option(30, "--hints", "-n", min=1, help="Hints to ask for."),
+          as_json: bool = typer.Option(False, "--json")) -> None:
+    """Hint latency through a real server: Coup tutorial rooms, a hint at each of the player's decisions."""
+    from .coach import run
+
+    figures = run(hints)
+    if as_json:
+        print(json.dumps(figures, indent=2))
+        return
+    latency = figures["latency_ms"]
+    console.print(f"{figures['hints']} hints over WebSockets: p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
+                  f"max {latency['max']} ms")
+    console.print("reasons: " + ", ".join(f"{key} ×{n}" for key, n in sorted(figures["reasons"].items())))
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bench, name="bench")

@@ -11,7 +11,10 @@ determinizer; the personality is a budget, ``fast``, ``strong``, ``<N>``
 iterations or ``<N>ms`` (default 200ms), optionally prefixed by ``pure-``
 (random playouts), ``model-`` or ``search-`` (how opponents move in the tree;
 modelled by default where the game has its own bot)), ``llm`` (any game, through an
-OpenAI-compatible endpoint when one is configured; ``llm:MODEL`` picks the model).
+OpenAI-compatible endpoint when one is configured; ``llm:MODEL`` picks the model),
+``tutorial`` (a game's guided first game as scripted, then its ``bots``; only
+tutorial rooms seat it). ``coach.py`` turns the search bot into a coach: a
+suggestion for a seat and why.
 See ``docs/bots.md`` and ``docs/agents.md``.
 """
 
@@ -23,6 +26,7 @@ from .base import Bot, SeatView
 from .heuristic import CoupHeuristic
 from .ismcts import ISMCTS
 from .llm import LLMBot
+from .scripted import TutorialBot
 
 #: kind -> (factory, personalities, games it is made for: None = every game)
 REGISTRY: dict[str, tuple[Callable[..., Bot], list[str], list[str] | None]] = {
@@ -30,11 +34,12 @@ REGISTRY: dict[str, tuple[Callable[..., Bot], list[str], list[str] | None]] = {
     "heuristic": (CoupHeuristic, list(CoupHeuristic.PERSONALITIES), ["coup"]),
     "ismcts": (ISMCTS, list(ISMCTS.PERSONALITIES), None),
     "llm": (LLMBot, [], None),
+    "tutorial": (TutorialBot, [], None),
 }
 
 
 #: How hard each kind is to beat, in the words a table shows players.
-DIFFICULTY = {"random": "easy", "heuristic": "normal", "ismcts": "hard", "llm": "normal"}
+DIFFICULTY = {"random": "easy", "heuristic": "normal", "ismcts": "hard", "llm": "normal", "tutorial": "easy"}
 
 #: Names bots sit down with (a room's bots take them in order, skipping the host's).
 NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edie", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kiri", "Lev")
@@ -85,5 +90,5 @@ def suits(spec: str, game_id: str) -> bool:
     return games is None or game_id in games
 
 
-__all__ = ["Bot", "CoupHeuristic", "DIFFICULTY", "ISMCTS", "LLMBot", "NAMES", "REGISTRY", "SeatView", "kinds", "make",
-           "names", "suits"]
+__all__ = ["Bot", "CoupHeuristic", "DIFFICULTY", "ISMCTS", "LLMBot", "NAMES", "REGISTRY", "SeatView", "TutorialBot",
+           "kinds", "make", "names", "suits"]

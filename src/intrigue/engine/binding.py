@@ -72,6 +72,7 @@ class GameBinding:
     secrets: Callable[["Match", int | None], set[str]] | None = None
     determinize: Callable[..., "Match"] | None = None
     reads: Callable[[dict[str, Any]], dict[int, float]] | None = None
+    explain: Callable[..., tuple[str, dict[str, Any]] | None] | None = None
     actions: Callable[[int], list[str]] | None = None
     label: Callable[[list[str], int, str], str] | None = None
     option_check: Callable[[dict[str, Any], int], list[str]] | None = None
@@ -198,4 +199,12 @@ class GameBinding:
         playing at random, judged from what the observer saw (its log). Search bots
         model such players as erratic and believe their claims less."""
         self.reads = fn
+        return fn
+
+    def explainer(self, fn: Callable[..., tuple[str, dict[str, Any]] | None]) -> Any:
+        """Register ``fn(observation, seat, option, stats) -> (template, args) | None``: why the
+        coach's suggested ``option`` is good, as one sentence built only from what ``seat``
+        observes (``stats``: each option's search visits and win rate). ``None``: the coach
+        falls back to the search's own figures (``bots/coach.py``, docs/bots.md)."""
+        self.explain = fn
         return fn

@@ -27,8 +27,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from .. import bots as bot_registry
 from .. import games as game_registry
 from .. import protocol as wire
+from ..games import tutorials
 from ..store import Store
-from . import history
+from . import coach, history
 from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
 from .lobby import Lobby
 from .settings import TIMER_OPTIONS, Settings
@@ -162,7 +163,8 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
             answer.append({"id": game.id, "title": game.title, "min_players": game.min_players,
                            "max_players": game.max_players, "summary": game.binding.summary,
                            "options": {**TIMER_OPTIONS, **game.option_defaults()},
-                           "choices": {key: list(values) for key, values in game.binding.option_choices.items()}})
+                           "choices": {key: list(values) for key, values in game.binding.option_choices.items()},
+                           "tutorial": tutorials.has(game)})
         return answer
 
     @app.get("/api/bots")
@@ -199,6 +201,23 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
             return tables.table(game_registry.get(game), lang)
         except ValueError as exc:
             raise Refusal("bad_message", str(exc)) from None
+
+    @app.get("/api/games/{game}/tutorial", responses=ERRORS)
+    async def game_tutorial(game: str = FastPath(max_length=40)) -> dict[str, Any]:
+        """The steps of the game's guided first game, for the browser's overlay."""
+        if game not in game_registry.installed():
+            raise Refusal("no_game", f"no installed game {game!r}", 404)
+        found = tutorials.tutorial(game_registry.get(game))
+        if found is None:
+            raise Refusal("no_tutorial", f"{game!r} has no guided first game", 404)
+        return found.public(game_registry.get(game))
+
+    @app.post("/api/games/{game}/tutorial", status_code=201, responses=ERRORS)
+    async def start_tutorial(body: JoinRoom, request: Request, game: str = FastPath(max_length=40)) -> SeatJoined:
+        """A private practice room playing the game's guided first game, started at once."""
+        client = request.client.host if request.client else "?"
+        room, token = coach.open_tutorial(lobby, client, game, body.name)
+        return SeatJoined(room=room.code, seat=0, token=token, url=f"/room/{room.code}")
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> SeatJoined:
@@ -518,3 +537,5 @@ def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
         room.start(message["token"])
     elif kind == "rematch":
         room.rematch(message["token"])
+    elif kind == "hint":
+        coach.ask(room, conn, message["token"], message["version"])

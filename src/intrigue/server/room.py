@@ -68,6 +68,8 @@ class Room:
         self.timer = DecisionTimer(self)
         self.autoplay = Autoplay(self)
         self.idle_since: float = time.monotonic()
+        #: The seed of the next match, when it must be a fixed deal (a tutorial's first match).
+        self.next_seed: int | None = None
         #: In a cluster: the store handle carrying this node's fencing token for the room.
         self.fenced: Store | None = None
 
@@ -235,7 +237,7 @@ class Room:
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         bots = [s.bot for s in self.seats]
         pick = self.lobby.settings.match_seed
-        seed = pick(self.code) if pick else None
+        seed = self.next_seed if self.next_seed is not None else pick(self.code) if pick else None
         seed = secrets.randbits(62) if seed is None else seed
         options = self.game_options()
         try:
@@ -253,6 +255,7 @@ class Room:
             raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"the match could not be stored: {exc}", 503) from exc
+        self.next_seed = None
         return match, match_id
 
     def _begin(self, match: Match, match_id: int) -> None:

@@ -28,6 +28,9 @@ class Settings:
     flood_limit: int = 40           # messages refused for rate; the last of them closes the connection
     chat_rate: float = 0.5          # chat lines per second per seat…
     chat_burst: float = 5.0         # …with this burst
+    hint_rate: float = 0.2          # hints per second per seat (practice rooms only)…
+    hint_burst: float = 3.0         # …with this burst
+    hint_milliseconds: float = 600.0  # the search's budget for one hint
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
     sockets_per_address: int = 100  # WebSockets one address may hold open (each costs a task and a socket)
     seats_per_address: int = 30     # seats one address may take by joining rooms that have not started

@@ -59,6 +59,17 @@ export function forgetToken(room) {
   localStorage.removeItem(tokenKey(room));
 }
 
+export const tutorialKey = (room) => `intrigue:tutorial:${room}`;
+
+/** Mark `room` as a guided first game of `game`: the room page's tutorial.js guides its first match. */
+export function saveTutorial(room, game) {
+  try {
+    localStorage.setItem(tutorialKey(room), JSON.stringify({game, match: null, step: 0}));
+  } catch (err) {
+    /* without storage the room is still a practice room, with the coach */
+  }
+}
+
 export function savedName() {
   return localStorage.getItem("intrigue:name") || "";
 }

@@ -1,7 +1,7 @@
 // The lobby: list games and open rooms, create a room, join one.
 
 import {h, fill, $, toast} from "./dom.js";
-import {api, saveToken, savedName, saveName, botWords} from "./api.js";
+import {api, saveToken, savedName, saveName, saveTutorial, botWords} from "./api.js";
 import {gameTable, gameText, hasString, setupI18n, t} from "./i18n.js";
 import {setupTools} from "./prefs.js";
 import {openSheet} from "./sheet.js";
@@ -153,6 +153,34 @@ async function createRoom(event) {
   }
 }
 
+/** "Learn to play": a guided first game of `game` against bots, in a practice room with the coach. */
+async function learn(game, button) {
+  const name = $("#name").value.trim();
+  if (!name) {
+    toast(t("lobby.learnname"));
+    $("#name").focus();
+    return;
+  }
+  button.disabled = true;
+  try {
+    const created = await api("POST", `/api/games/${encodeURIComponent(game.id)}/tutorial`, {name});
+    saveName(name);
+    saveToken(created.room, created.token);
+    saveTutorial(created.room, game.id);
+    location.href = created.url || `/room/${created.room}`;
+  } catch (err) {
+    toast(t("lobby.cannotlearn", {error: err.message}));
+    button.disabled = false;
+  }
+}
+
+function renderLearn() {
+  const teachable = lobby.games.filter((g) => g.tutorial);
+  $("#learn").hidden = !teachable.length;
+  fill($("#learn-games"), teachable.map((g) => h("button", {type: "button", class: "primary", dataset: {learn: g.id},
+    onclick: (event) => learn(g, event.currentTarget)}, t("lobby.learngame", {game: title(g)}))));
+}
+
 async function refreshRooms() {
   let rooms;
   try {
@@ -183,7 +211,7 @@ async function refreshRooms() {
 async function start() {
   await setupI18n();
   setupTools($("#tools"));
-  $("#name").value = savedName();
+  if (!$("#name").value) $("#name").value = savedName();  // never over what was typed while the page loaded
   try {
     [lobby.games, lobby.bots] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/bots")]);
   } catch (err) {
@@ -200,6 +228,7 @@ async function start() {
         onclick: () => openSheet(lobby.tables[g.id], title(g))}, t("lobby.rules")), " ",
       h("a", {href: `/api/games/${encodeURIComponent(g.id)}/graph.svg`, target: "_blank", rel: "noopener"},
         t("lobby.graph")))));
+  renderLearn();
   onGameChange();
   $("#game").addEventListener("change", onGameChange);
   $("#private").addEventListener("change", renderOptions);

@@ -11,6 +11,8 @@ import {setupTools} from "./prefs.js";
 import {openSheet} from "./sheet.js";
 import {yourTurn, timeRunningOut} from "./alerts.js";
 import {tableHooks} from "./hooks.js";
+import "./coach.js";     // the Hint button in practice rooms (it listens to tableHooks)
+import "./tutorial.js";  // the guided first game's overlay
 
 const code = roomCodeFromPath("/room/").toUpperCase();
 const state = {
@@ -100,6 +102,7 @@ setInterval(() => {
 // ---------------------------------------------------------------- messages
 
 async function handle(message) {
+  tableHooks.emit("message", {message});
   switch (message.type) {
     case "welcome":
       // The server follows every welcome with the room's recent chat: start the list afresh.
@@ -132,7 +135,7 @@ async function handle(message) {
       state.timeouts = message.timeouts || [];
       countdown.set(message.timer);
       await loadGame(message.view.game);
-      tableHooks.emit("view", {view: state.view, timer: state.timer, seat: mySeat()});
+      tableHooks.emit("view", {view: state.view, timer: state.timer, seat: mySeat(), match: state.match});
       renderTable();
       renderLog($("#log"), state.table, state.view, state.timeouts);
       renderRecent($("#recent"), state.table, state.view, state.timeouts);
@@ -153,6 +156,7 @@ async function handle(message) {
 }
 
 function onError(message) {
+  if (message.about) return;  // the answer to a feature's own request (a hint): the feature shows it
   if (message.code === "no_room") {
     state.gone = true;
     setConnection("offline", "conn.noroom");
@@ -448,6 +452,7 @@ async function start() {
     if (send({type: "chat", token: state.token, text})) input.value = "";
   });
   outcomes = new Outcomes($("#banners"), $("#announce"));
+  tableHooks.provide({send: (message) => send({...message, token: state.token})});
   try {
     state.bots = await api("GET", "/api/bots");
   } catch (err) {
