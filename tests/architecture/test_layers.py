@@ -1,4 +1,4 @@
-"""Imports flow one way: dsl → engine → games → bots, store → server → tools.
+"""Imports flow one way, without circles: dsl → engine → games → bots, store → server → tools.
 
 Read from the source (every ``import``, at the top of a module or inside a
 function; only ``if TYPE_CHECKING:`` blocks are left out, as they never run), so
@@ -104,3 +104,34 @@ def test_the_checker_sees_relative_and_lazy_imports():
     engine_match = SRC / "engine" / "match.py"
     assert "intrigue.engine.declarative" in imports_of(engine_match)  # imported inside a function
     assert "intrigue.dsl.expressions" in imports_of(SRC / "engine" / "declarative.py")
+
+
+def _is_package(module: str) -> bool:
+    return (SRC.parent.joinpath(*module.split(".")) / "__init__.py").is_file()
+
+
+def test_no_import_circle():
+    edges = graph()
+    # A package's __init__ that re-exports its own modules is not a circle with them.
+    edges = {m: {t for t in ts if not (m.startswith(t + ".") and _is_package(t))} for m, ts in edges.items()}
+    circles: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(module: str) -> None:
+        state[module] = 1
+        stack.append(module)
+        for target in sorted(edges.get(module, ())):
+            if state.get(target) == 1:
+                circles.append(stack[stack.index(target):] + [target])
+            elif target not in state:
+                walk(target)
+        stack.pop()
+        state[module] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            walk(module)
+    assert not circles, "import circles:\n" + "\n".join(" → ".join(c) for c in circles)
+
+

@@ -12,7 +12,7 @@ from intrigue import games
 from intrigue.engine import Match, Refused
 from intrigue.engine.match import replay
 from intrigue.games.bang.cards import CARDS, CHARACTERS, DECK, ROLES_BY_COUNT, label
-from intrigue.games.bang.rules import distance
+from intrigue.games.bang.board import distance
 from intrigue.games.bang.scenarios import all_cards, check_setup
 from intrigue.scenario import run_file
 

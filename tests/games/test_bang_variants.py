@@ -15,7 +15,7 @@ from intrigue.bots.ismcts import ISMCTS
 from intrigue.engine import Match
 from intrigue.engine.match import replay
 from intrigue.games.bang.cards import CHARACTERS, DECK, HUNTS, ROLES_BY_COUNT
-from intrigue.games.bang.rules import NOT_NOW
+from intrigue.games.bang.board import NOT_NOW
 
 NAMES = ["Aria", "Blake", "Casey", "Dana", "Evan", "Finn", "Gale", "Hope"]
 

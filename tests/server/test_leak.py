@@ -13,7 +13,7 @@ import json
 import random
 from typing import Any
 
-from intrigue.games.coup.rules import CHARACTERS, actor
+from intrigue.games.coup.board import CHARACTERS, actor
 from intrigue.server.app import handle
 from intrigue.server.protocol import Refusal, encode, parse
 from intrigue.server.lobby import Lobby

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable
 
-from ..games.coup import rules as coup
+from ..games.coup import board as coup
 from ..games.coup import variants
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from math import comb
 
 from ..games.coup import variants
-from ..games.coup.rules import court
+from ..games.coup.board import court
 from ..games.coup.variants import NO_DUKE
 from .base import Bot, SeatView
 

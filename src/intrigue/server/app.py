@@ -112,7 +112,8 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     else:  # a node recovers nothing at start: it takes over the rooms of dead nodes as it runs
         from .node import Node  # noqa: PLC0415
 
-        node = Node(lobby, store, cluster.redis, cluster.node, cluster.lease, cluster.prefix)  # type: ignore[arg-type]
+        node = Node(lobby, store, cluster.redis, cluster.node, cluster.lease, cluster.prefix,  # type: ignore[arg-type]
+                    commands=handle)
         restored = []
     static_dir = Path(static or STATIC)
     static_dir.mkdir(parents=True, exist_ok=True)

@@ -100,11 +100,13 @@ class Node:
     """See the module docstring. ``ops`` are the app's room commands by name (join, leave, start, room)."""
 
     def __init__(self, lobby: "Lobby", store: "PostgresStore", redis_url: str, name: str, ttl: float = 1.5,
-                 prefix: str = "intrigue:"):
+                 prefix: str = "intrigue:", commands: "Callable[[Lobby, Any, dict[str, Any]], None] | None" = None):
         import redis  # noqa: PLC0415 - the cluster extra
         import redis.asyncio as aioredis  # noqa: PLC0415
 
         self.lobby = lobby
+        #: The app's WebSocket command handler (given by the app, which this module must not import).
+        self.commands = commands
         self.store = store
         self.node = name
         self.ttl = ttl
@@ -394,11 +396,9 @@ class Node:
 
     async def handle(self, conn: Any, message: dict[str, Any]) -> None:
         """A WebSocket command on this node: served here if its room is ours, else relayed to the owner."""
-        from .app import handle  # noqa: PLC0415 - app imports this module only in cluster mode
-
         kind = message["type"]
         if kind == "hello":
-            await self._hello(conn, message, handle)
+            await self._hello(conn, message)
             return
         if isinstance(conn.room, RemoteRoom):
             if kind == "ping":
@@ -406,9 +406,9 @@ class Node:
             else:
                 conn.room.forward(message)
             return
-        handle(self.lobby, conn, message)
+        self.commands(self.lobby, conn, message)
 
-    async def _hello(self, conn: Any, message: dict[str, Any], handle: Callable[..., None]) -> None:
+    async def _hello(self, conn: Any, message: dict[str, Any]) -> None:
         code = self._code(message["room"])
         deadline = time.monotonic() + BUSY_OWNER
         while True:
@@ -416,7 +416,7 @@ class Node:
             if where is None:
                 raise Refusal("no_room", f"there is no open room {code!r}", 404)
             if where == LOCAL:
-                handle(self.lobby, conn, message)  # raises bad_token before anything changes
+                self.commands(self.lobby, conn, message)  # raises bad_token before anything changes
                 return
             cid = next(self.cids)
             self.links[cid] = conn  # before asking: the owner's first messages may come before its answer
@@ -441,8 +441,6 @@ class Node:
 
     # -- messages from other nodes -----------------------------------------------------------------
     def on_message(self, message: dict[str, Any]) -> None:
-        from .app import handle  # noqa: PLC0415
-
         kind = message.get("k")
         if kind == "out":
             conn = self.links.get(message["c"])
@@ -463,7 +461,7 @@ class Node:
                                              "reason": "the room moved to another server: reconnect"})
                 return
             try:
-                handle(self.lobby, sink, message["m"])
+                self.commands(self.lobby, sink, message["m"])
             except Refusal as refusal:
                 sink.send(refusal.message_json())
             except Exception:  # noqa: BLE001 - the server never falls over on a message
@@ -475,7 +473,7 @@ class Node:
                 return
             sink = RelaySink(self, message["g"], message["c"])
             try:
-                handle(self.lobby, sink, message["m"])
+                self.commands(self.lobby, sink, message["m"])
             except Refusal as refusal:
                 self.bus.answer(message, {"error": refusal.message_json()})
                 return

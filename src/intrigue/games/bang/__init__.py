@@ -1,6 +1,6 @@
 """BANG!, from the seed DSL file ``bang.yaml`` and the rules module ``rules.py``."""
 
-from .rules import game
-from . import determinize  # noqa: F401,E402 - registers the search bots' sampler
+from .board import game
+from . import rules, scenarios, determinize  # noqa: F401 - register tools, setup checks, expect keys, the sampler
 
 __all__ = ["game"]

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any
 
 from .cards import CARDS, CHARACTERS, DECK, WEAPONS, label, parse_label
-from .rules import (ROLE_NAMES, SETUP_KEYS, active, distance, game, hand, labels, nm, reach)
+from .board import (ROLE_NAMES, SETUP_KEYS, active, distance, game, hand, labels, nm, reach)
 
 COPIES = Counter(label(c) for c in DECK)
 

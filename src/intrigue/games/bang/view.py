@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine import Audience, Match
 from .cards import CARDS, label
-from .rules import NOT_NOW, active, char, distance, game, hand, labels, living, nm, prompt, reach
+from .board import NOT_NOW, active, char, distance, game, hand, labels, living, nm, prompt, reach
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Audience, Match
-from .rules import (actor, draw, game, hand, msg, name, prompt, return_to_court, seat_of_id, show_board,
+from .board import (actor, draw, game, hand, msg, name, prompt, return_to_court, seat_of_id, show_board,
                     show_hands, target, tell)
 
 

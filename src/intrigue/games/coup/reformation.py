@@ -14,7 +14,7 @@ from typing import Any
 
 from ...engine import Audience, Match
 from . import variants
-from .rules import actor, draw, game, hand, msg, prompt, return_to_court, show_board, show_hands, show_text, tell
+from .board import actor, draw, game, hand, msg, prompt, return_to_court, show_board, show_hands, show_text, tell
 from .variants import ALLEGIANCES, CONVERT_OTHER, CONVERT_SELF, allegiance, opposite, reunified
 
 

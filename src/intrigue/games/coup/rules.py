@@ -43,224 +43,15 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ...engine import PUBLIC, Audience, GameBinding, Match
+from ...engine import Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
-
-#: The base game's five characters (``variants.characters(options)`` for a match's own).
-CHARACTERS = variants.characters()
-#: Every character that can be in play in some variant.
-ALL_CHARACTERS = ("Duke", "Assassin", "Ambassador", "Inquisitor", "Captain", "Contessa")
-TREASURY = 50
-
-#: What each action claims in the base game (``variants.claims(options)`` for a match's own),
-#: what actions cost, and who may block what.
-CLAIMS = variants.claims({})
-COSTS = {"Assassinate": 3, "Coup": 7}
-BLOCKERS = variants.blockers({})
-TARGETED = ("Steal", "Assassinate", "Coup", "Examine")
-
-game = GameBinding(
-    "coup",
-    title="Coup",
-    dsl="coup.yaml",
-    extensions=("variants.yaml",),
-    min_players=2,
-    max_players=10,
-    summary="Bluff, challenge and eliminate: the last player with influence wins. "
-            "Variants: the Inquisitor, the Reformation (allegiances), the official two-player set-up.",
-    options={"turn_timer": 30, "window_timer": 15, "characters": "ambassador", "reformation": False,
-             "choose_allegiance": False, "two_player_setup": "simple"},
-    state={
-        "current_turn": {"player_id": 0, "target_player_id": 0, "action": "", "character": ""},
-        "challenge": {"challenger_id": 0, "claim_true": False},
-        "block": {"blocker_id": 0, "character": "", "failed": False},
-        "block_challenge": {"challenger_id": 0, "claim_true": False},
-        "proof": {"player_id": 0, "slot": "", "character": ""},
-        "exchange": {"drawn": []},
-        "court_deck": [],
-        "treasury": TREASURY,
-        "paid": 0,
-        "eliminated": [],
-        "turn_number": 0,
-        # the variants (empty or zero in the base game)
-        "allegiance": [],
-        "reserve": 0,
-        "examine": {"target_id": 0, "slot": "", "character": ""},
-        "sets": {},
-        "set_aside": {},
-    },
-)
-game.check_options(variants.check_options)
-game.option_choices.update(variants.CHOICES)
-
-
-# -- small helpers (the vocabulary the rules below are written in) ----------------
-def seat_of_id(player_id: int) -> int:
-    return player_id - 1
-
-
-def actor(m: Match) -> int:
-    return seat_of_id(m.state["current_turn"]["player_id"])
-
-
-def target(m: Match) -> int | None:
-    target_id = m.state["current_turn"]["target_player_id"]
-    return seat_of_id(target_id) if target_id else None
-
-
-def action(m: Match) -> str:
-    return m.state["current_turn"]["action"]
-
-
-def hand(m: Match, seat: int) -> list[str]:
-    """Unrevealed influences, in slot order."""
-    return [slot["character"] for slot in m.players[seat]["influences"].values() if not slot["revealed"]]
-
-
-def revealed(m: Match, seat: int) -> list[str]:
-    return [slot["character"] for slot in m.players[seat]["influences"].values() if slot["revealed"]]
-
-
-def living(m: Match) -> list[int]:
-    return [seat for seat, player in enumerate(m.players) if player["is_alive"]]
-
-
-def name(m: Match, seat: int | None) -> str:
-    return m.names[seat] if seat is not None else "nobody"
-
-
-def court_size(players: int) -> int:
-    return 5 * variants.copies(players)
-
-
-def court(players: int, options: dict[str, Any] | None = None) -> list[str]:
-    """The court of a game of ``players`` (with the Inquisitor if ``options`` say so)."""
-    return variants.court(players, options)
-
-
-def claims(m: Match) -> dict[str, str]:
-    return variants.claims(m.options)
-
-
-def in_play(m: Match) -> tuple[str, ...]:
-    return variants.characters(m.options)
-
-
-def draw(m: Match) -> str:
-    return m.state["court_deck"].pop(0)
-
-
-def return_to_court(m: Match, cards: list[str]) -> None:
-    """Returned cards go under the pile, then the court is shuffled."""
-    m.state["court_deck"].extend(cards)
-    m.shuffle(m.state["court_deck"])
-
-
-def pay(m: Match, seat: int, amount: int) -> None:
-    m.players[seat]["coins"] -= amount
-    m.state["treasury"] += amount
-
-
-def gain(m: Match, seat: int, amount: int) -> None:
-    m.players[seat]["coins"] += amount
-    m.state["treasury"] -= amount
-
-
-def show_hands(m: Match) -> None:
-    """Each player's own influences, visible to that player only."""
-    if m.headless:
-        return
-    for seat in range(len(m.players)):
-        m.canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
-                      cards=hand(m, seat), lost=revealed(m, seat))
-
-
-def show_board(m: Match, everything: bool = False) -> None:
-    """The public table: coins, face-down and lost influences, who is out; with the
-    Reformation each seat's allegiance (a stat, a tag and a field for colouring) and the
-    Treasury Reserve."""
-    if m.headless:
-        return
-    active = actor(m) if m.state["current_turn"]["player_id"] else None
-    rows = []
-    for seat, p in enumerate(m.players):
-        side = allegiance(m, seat)
-        row = {"name": m.names[seat], "alive": p["is_alive"], "active": seat == active,
-               "stats": [{"label": "coins", "value": p["coins"]}],
-               "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
-                          "up": slot["revealed"] or everything, "lost": slot["revealed"]}
-                         for slot in p["influences"].values() if slot["character"] or slot["revealed"]],
-               "tags": [side] if side else [], "table": []}  # "out" is the row's alive flag
-        if side:
-            row["stats"].append({"label": "allegiance", "value": side})
-            row["allegiance"] = side
-        rows.append(row)
-    m.canvas.show("board", key="board", players=rows)
-    if reformation(m):
-        show_reserve(m)
-
-
-def show_reserve(m: Match) -> None:
-    """The Treasury Reserve, and whether the allegiance restriction is on."""
-    coins = m.state["reserve"]
-    template = "Treasury Reserve: {coins} coin. " if coins == 1 else "Treasury Reserve: {coins} coins. "
-    template += ("Every living player has the same allegiance: anyone may target anyone." if reunified(m) else
-                 "You may not Coup, Assassinate, Steal from or Examine a player of your allegiance, "
-                 "nor block their Foreign Aid.")
-    show_text(m, "reserve", template, tone="info", coins=coins)
-
-
-def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, Any] | None = None,
-         **args: Any) -> None:
-    """A log line, with the template and values a client translates it from (docs/protocol.md).
-
-    A line for one player only names them in ``to``, so that a replay showing every
-    line says whose it was.
-    """
-    extra = dict(data or {})
-    if not audience.public and len(audience.seats) == 1:
-        extra["to"] = m.names[next(iter(audience.seats))]
-    m.announce(_format(template, args), audience, key=template, args=args, **extra)
-
-
-def _format(template: str, args: dict[str, Any]) -> str:
-    """The English text; a list value (of names or cards) is joined by commas."""
-    return template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})
-
-
-def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:
-    """A component's text and its translation data: ``text, {"key": template, "args": args}``."""
-    return _format(template, args), {"key": template, "args": args}
-
-
-def show_text(m: Match, key: str, template: str, audience: Audience = PUBLIC, tone: str | None = None,
-              **args: Any) -> str:
-    text, data = msg(template, **args)
-    extra = {"tone": tone} if tone else {}
-    m.canvas.show("text", audience, key=key, text=text, msg={"text": data}, **extra)
-    return text
-
-
-def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[str, Any]], **about: Any) -> None:
-    """The deciding players get the prompt (their buttons are their options) until they
-    answer; everyone else, spectators and those who answered included, is told who is awaited.
-
-    ``about`` adds what the buttons mean (docs/protocol.md, "options"): per option its
-    ``label``, ``claim``, ``cost``, ``gain``, ``target``, ``card``; the actions not
-    offered yet with the reason (``unavailable``); the cards to pick from (``choose``).
-    """
-    if m.headless:
-        return
-    m.canvas.show("options", Audience.of(m.targets).while_pending(), key="options", prompt=text[0],
-                  msg={"prompt": text[1]}, **about)
-    m.canvas.show("text", PUBLIC.unless_pending(), key="waiting", text=waiting[0], tone="muted",
-                  msg={"text": waiting[1]})
-
-
-def decided(m: Match) -> bool:
-    """One player has influence left: the game is won, whatever remains of the turn."""
-    return len(living(m)) == 1
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court, court_size,
+                    decided, draw, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
+                    revealed, seat_of_id, show_board, show_hands, show_text, target, tell)
+from .inquisitor import examined_view
+from .reformation import convert, deal_allegiances, embezzle
+from .two_player import official, prepare_sets, set_aside_view
 
 
 # -- phase 0: introduction ------------------------------------------------------------
@@ -313,7 +104,6 @@ def check_court(m: Match, cards: list[str], what: str) -> None:
 
 @game.tool
 def initialize_and_shuffle_deck(m: Match) -> None:
-    from .two_player import official, prepare_sets  # noqa: PLC0415 - the variant's own module
 
     if official(m):
         prepare_sets(m)
@@ -401,7 +191,6 @@ def set_initial_turn_order(m: Match) -> None:
         if m.players[who]["is_alive"]:
             gain(m, who, amount - m.players[who]["coins"])
     if reformation(m):
-        from .reformation import deal_allegiances  # noqa: PLC0415
 
         deal_allegiances(m, seat)
     elif "allegiance" in m.setup or "reserve" in m.setup:
@@ -940,7 +729,6 @@ def apply_action_effects(m: Match) -> None:
             "{player} steals {coins} coins from {target}."
         args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
     elif verb in ("Convert", "Embezzle"):
-        from .reformation import convert, embezzle  # noqa: PLC0415
 
         template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
         show_text(m, "outcome", template, **args)
@@ -1161,8 +949,6 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
     if reformation(m):
         view["reserve"] = m.state["reserve"]
         view["reunified"] = reunified(m)
-    from .inquisitor import examined_view  # noqa: PLC0415
-    from .two_player import set_aside_view  # noqa: PLC0415
 
     view.update(examined_view(m, seat, everything))
     view.update(set_aside_view(m, seat, everything))
@@ -1261,5 +1047,3 @@ game.expect("deck", per_player=False, ordered=True)(lambda m: list(m.state["cour
 game.expect("deck_size", per_player=False)(lambda m: len(m.state["court_deck"]))
 game.expect("treasury", per_player=False)(lambda m: m.state["treasury"])
 game.expect("reserve", per_player=False)(lambda m: m.state["reserve"])
-
-from . import inquisitor, reformation as _reformation, two_player  # noqa: E402,F401 - the variants' phases

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Audience, Match
-from .rules import draw, game, hand, in_play, living, msg, prompt, show_board, show_hands, show_text, tell
+from .board import draw, game, hand, in_play, living, msg, prompt, show_board, show_hands, show_text, tell
 from .variants import reformation
 
 
