@@ -647,7 +647,7 @@ def svg(game_or_definition: Any, highlight: int | None = None) -> str:
                  'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#5f6b7a"/></marker>'
                  '<marker id="arrow-back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
                  'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#8a5a00"/></marker></defs>')
-    parts.append(f'<rect width="100%" height="100%" fill="#ffffff"/>')
+    parts.append('<rect width="100%" height="100%" fill="#ffffff"/>')
     parts.append(f'<text x="{margin}" y="26" font-size="16" font-weight="700" fill="#1d2733">{heading}</text>')
     parts.append(legend)
     parts.extend(edge_parts)

@@ -108,7 +108,7 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
         raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}")
     try:
         game = games.resolve(game_id, folder)
-    except KeyError as exc:
+    except KeyError:
         raise ScenarioError(f"unknown game {game_id!r} (installed: {', '.join(games.installed())}; "
                             "or give the path of a game's .yaml file)") from None
     players = scenario.get("players")

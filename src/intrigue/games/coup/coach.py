@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import court_size, game, CHARACTERS
+from .board import CHARACTERS, court_size, game
 
 CHALLENGE_ALL = "All {copies} {character} cards are in your hand or face up: {player} cannot have one, so challenge."
 CHALLENGE_MOST = "{count} of the {copies} {character} cards are in your hand or face up: {player} is unlikely to hold one."
