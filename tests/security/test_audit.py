@@ -371,13 +371,14 @@ def test_no_channel_leaks_in_bang_variants(audited):
 
 def test_the_audit_catches_an_examined_card_shown_to_everyone(audited, monkeypatch):
     """Remove the protection (the shown card in every seat's observation) and the audit sees it."""
-    from intrigue.games.coup import inquisitor
+    from intrigue.games.coup import inquisitor, rules
 
     server, audit = audited
     original = inquisitor.examined_view
-    monkeypatch.setattr(inquisitor, "examined_view", lambda m, seat, everything: original(m, seat, True))
-    for _ in range(6):
-        play(server, audit, "coup", random.Random(5), 3, 0, {"characters": "inquisitor"})
+    monkeypatch.setattr(rules, "examined_view", lambda m, seat, everything: original(m, seat, True))
+    rng = random.Random(5)
+    for _ in range(40):  # until a third seat is sent a view while a card is shown (a few games at most)
+        play(server, audit, "coup", rng, 3, 0, {"characters": "inquisitor"})
         if audit.problems:
             break
     assert any("showed to the examiner" in p for p in audit.problems), audit.problems[:5]
