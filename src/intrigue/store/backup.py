@@ -109,6 +109,10 @@ def backup(database: str | Path, file: str | Path) -> dict[str, int]:
         raise StoreError(f"the backup file {file} is the database itself")
     if file.is_dir():
         raise StoreError(f"{file} is a directory; give the backup a file name")
+    try:  # backups/intrigue-<date>.db: the folder is made on the first backup
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make the folder {file.parent}: {exc.strerror}") from None
     version = _copy(database, file)
     return {"schema_version": version, **_counts(file)}
 
