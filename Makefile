@@ -15,9 +15,15 @@ CLUSTER_PORT ?= 8080
 
 .PHONY: run test chromium services cluster cluster-stop bench soak clean
 
+# `make run` installs Intrigue alone; the tests' extras (Playwright, PettingZoo, OpenSpiel, psycopg,
+# redis, ...) come with `make test`, `make cluster` or `make bench`.
 $(BIN)/intrigue: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.extras: $(BIN)/intrigue
 	$(BIN)/python -m pip install --quiet -e '.[test,env,cluster]'
 	@touch $@
 
@@ -39,22 +45,22 @@ services:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server haproxy >/dev/null; }
 
-test: $(BIN)/intrigue chromium
+test: $(VENV)/.extras chromium
 	@$(MAKE) --no-print-directory services || echo "warning: PostgreSQL, Redis or HAProxy could not be installed: the cluster tests will skip"
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # Three nodes on PostgreSQL and Redis behind HAProxy, all on 127.0.0.1 (data and logs in $(CLUSTER_DIR)).
-cluster: $(BIN)/intrigue services
+cluster: $(VENV)/.extras services
 	$(BIN)/intrigue cluster up --dir $(CLUSTER_DIR) --port $(CLUSTER_PORT)
 
-cluster-stop: $(BIN)/intrigue
+cluster-stop: $(VENV)/.extras
 	$(BIN)/intrigue cluster down --dir $(CLUSTER_DIR)
 
-bench: $(BIN)/intrigue
+bench: $(VENV)/.extras
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
-soak: $(BIN)/intrigue
+soak: $(VENV)/.extras
 	nice -n 10 $(BIN)/python -m tests.server.soak --seconds $(SOAK_SECONDS) --rooms $(SOAK_ROOMS)
 
 clean:
