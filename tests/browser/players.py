@@ -153,3 +153,56 @@ def wait_until(condition, timeout: float, what: str, poll_page: Page | None = No
 
 def expect_seat(page: Page, name: str) -> None:
     expect(page.locator("#you-are")).to_contain_text(f"You are {name},", timeout=10_000)
+
+
+#: A page as the tests of the DSL games see it: the viewport, and the page's script errors collected.
+DESKTOP = {"width": 1280, "height": 860}
+#: One look at the page, all from the same render: the phase, this seat's options, and per
+#: board row its name, whether it is out, whether it is shown as deciding, its tags and facts.
+LOOK = """() => {
+  const table = document.querySelector('#table');
+  const phase = table.querySelector('[data-kind=phase]');
+  const panel = table.querySelector('.decision.mine');
+  const live = panel && !panel.querySelector('.chosen') && [...panel.querySelectorAll('button')].some(b => !b.disabled);
+  return {
+    over: table.dataset.over === 'true',
+    phase: phase ? phase.textContent : '',
+    options: live ? JSON.parse(panel.dataset.options || '[]') : [],
+    rows: [...document.querySelectorAll('[data-kind=board] .player')].map(r => ({
+      name: r.dataset.player, out: r.classList.contains('out'), waiting: !!r.querySelector('.badge-wait'),
+      tags: [...r.querySelectorAll('.tag:not(.role)')].map(t => t.textContent),
+      stats: Object.fromEntries([...r.querySelectorAll('[data-stat]')].map(s =>
+        [s.dataset.stat, s.querySelector('dd').textContent]))})),
+  };
+}"""
+
+
+def new_page(browser):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors
+    return context, page
+
+
+def two_friends_at(server, browser, joined: dict) -> tuple[list, list[Player]]:
+    """Aria (the room's creator, ``joined``) and Blaise, who takes a seat through the invite
+    link; Aria starts the game. Returns their browser contexts and the two players."""
+    aria_context, aria_page = new_page(browser)
+    aria_page.goto(server.base + "/")
+    aria_page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                       [f"intrigue:token:{joined['room']}", joined["token"]])
+    aria_page.goto(server.base + joined["url"])
+    expect_seat(aria_page, "Aria")
+    blaise_context, blaise_page = new_page(browser)
+    blaise_page.goto(aria_page.locator("#share-link").input_value())
+    blaise_page.get_by_label("Your name").fill("Blaise")
+    blaise_page.get_by_role("button", name="Take a seat").click()
+    expect_seat(blaise_page, "Blaise")
+    aria_page.get_by_role("button", name="Start the game").click()
+    friends = [Player("Aria", aria_page), Player("Blaise", blaise_page)]
+    for friend in friends:
+        expect(friend.page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+
+    return [aria_context, blaise_context], friends

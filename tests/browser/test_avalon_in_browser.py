@@ -16,57 +16,13 @@ import time
 
 from playwright.sync_api import expect
 
-from .players import Player, expect_seat
-
-DESKTOP = {"width": 1280, "height": 860}
-#: One look at the page, all from the same render: the phase, this seat's options, and per
-#: board row its name, whether it is out, whether it is shown as deciding, its tags and facts.
-LOOK = """() => {
-  const table = document.querySelector('#table');
-  const phase = table.querySelector('[data-kind=phase]');
-  const panel = table.querySelector('.decision.mine');
-  const live = panel && !panel.querySelector('.chosen') && [...panel.querySelectorAll('button')].some(b => !b.disabled);
-  return {
-    over: table.dataset.over === 'true',
-    phase: phase ? phase.textContent : '',
-    options: live ? JSON.parse(panel.dataset.options || '[]') : [],
-    rows: [...document.querySelectorAll('[data-kind=board] .player')].map(r => ({
-      name: r.dataset.player, out: r.classList.contains('out'), waiting: !!r.querySelector('.badge-wait'),
-      tags: [...r.querySelectorAll('.tag:not(.role)')].map(t => t.textContent),
-      stats: Object.fromEntries([...r.querySelectorAll('[data-stat]')].map(s =>
-        [s.dataset.stat, s.querySelector('dd').textContent]))})),
-  };
-}"""
-
-
-def _page(browser):
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors
-    return context, page
-
+from .players import LOOK, two_friends_at
 
 def test_two_friends_and_three_bots_play_avalon_to_a_win(server, browser, shots):
     joined = server.post("/api/rooms", {"game": "avalon", "name": "Aria", "seats": 5,
                                         "bots": [{"kind": "random"}] * 3, "options": {}, "private": False})
-    aria_context, aria_page = _page(browser)
-    aria_page.goto(server.base + "/")
-    aria_page.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                       [f"intrigue:token:{joined['room']}", joined["token"]])
-    aria_page.goto(server.base + joined["url"])
-    expect_seat(aria_page, "Aria")
-    blaise_context, blaise_page = _page(browser)
-    blaise_page.goto(aria_page.locator("#share-link").input_value())
-    blaise_page.get_by_label("Your name").fill("Blaise")
-    blaise_page.get_by_role("button", name="Take a seat").click()
-    expect_seat(blaise_page, "Blaise")
-    aria_page.get_by_role("button", name="Start the game").click()
-    friends = [Player("Aria", aria_page), Player("Blaise", blaise_page)]
-    for friend in friends:
-        expect(friend.page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
-
+    (aria_context, blaise_context), friends = two_friends_at(server, browser, joined)
+    aria_page, blaise_page = friends[0].page, friends[1].page
     rng = random.Random(5)
     quests_checked = quests_played = 0
     deadline = time.monotonic() + 180

@@ -48,7 +48,7 @@ def _teaches_the_first_action(page, phone: bool) -> None:
     expect(panel.locator("[data-option='Tax']")).to_have_text("Tax · Duke · +3 coins")
     expect(panel.locator("[data-option='Income']")).to_have_text("Income · +1 coin")
     expect(panel.locator("[data-group='Steal']")).to_contain_text("Steal · Captain")
-    coins = int(page.locator(f"[data-kind=board] .player.you [data-stat=coins] dd").inner_text())
+    coins = int(page.locator("[data-kind=board] .player.you [data-stat=coins] dd").inner_text())
     if coins < 3:
         blocked = panel.locator("[data-unavailable='Assassinate']")
         expect(blocked).to_be_disabled()

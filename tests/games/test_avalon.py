@@ -15,6 +15,8 @@ from intrigue.engine import Match
 from intrigue.scenario import run_file
 from intrigue.simulate import random_play
 
+from ..bots.helpers import decisions
+
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios" / "avalon").glob("*.yaml"))
 NAMES = ["Aria", "Blaise", "Cass", "Dana", "Eli", "Fay", "Gil", "Hal", "Ivy", "Jo"]
 #: The official tableau (docs/games/avalon.md): team size of each quest by player count.
@@ -120,21 +122,10 @@ def test_team_building_offers_one_choice_per_team_with_a_pick(avalon):
     assert "pick" not in (match.observe(0)["decision"] or {})
 
 
-def positions(game, players: int, seeds: range):
-    for seed in seeds:
-        match = Match(game, NAMES[:players], seed, headless=True)
-        rng = random.Random(seed)
-        while not match.over:
-            for seat in match.pending:
-                yield match, seat
-            seat = rng.choice(match.pending)
-            match.choose(seat, rng.choice(match.legal(seat)))
-
-
 def test_a_search_sample_shows_each_seat_exactly_what_it_sees(avalon):
     rng = random.Random(3)
     phases = Counter()
-    for match, seat in positions(avalon, 7, range(4)):
+    for match, seat in decisions(avalon, 7, range(4)):
         seen = match.observe(seat)
         sample = avalon.binding.determinize(avalon, seen, seat, rng)
         assert sample is not None, (match.phase.name, seen["decision"])
@@ -147,7 +138,7 @@ def test_a_search_sample_shows_each_seat_exactly_what_it_sees(avalon):
 
 def test_the_search_bot_plays_avalon(avalon):
     searched = 0
-    for match, seat in positions(avalon, 5, range(2)):
+    for match, seat in decisions(avalon, 5, range(2)):
         view = SeatView.of(match, seat)
         if len(view.options) < 2 or searched >= 12:
             continue

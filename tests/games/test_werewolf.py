@@ -16,6 +16,8 @@ from intrigue.engine.match import CLOCK, TIME_UP
 from intrigue.scenario import run_file
 from intrigue.simulate import random_play
 
+from ..bots.helpers import decisions
+
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios" / "werewolf").glob("*.yaml"))
 NAMES = ["Aria", "Blaise", "Cass", "Dana", "Eli", "Fay", "Gil", "Hal", "Ivy", "Jo", "Kit", "Lu", "Mo", "Ned",
          "Oz", "Pia"]
@@ -129,21 +131,10 @@ def test_the_random_bot_plays_from_its_own_view(werewolf):
         assert match.winners
 
 
-def positions(game, players: int, seeds: range):
-    for seed in seeds:
-        match = Match(game, NAMES[:players], seed, headless=True)
-        rng = random.Random(seed)
-        while not match.over:
-            for seat in match.pending:
-                yield match, seat
-            seat = rng.choice(match.pending)
-            match.choose(seat, rng.choice(match.legal(seat)))
-
-
 def test_a_search_sample_shows_each_seat_exactly_what_it_sees(werewolf):
     rng = random.Random(2)
     kinds = Counter()
-    for match, seat in positions(werewolf, 7, range(6)):
+    for match, seat in decisions(werewolf, 7, range(6)):
         seen = match.observe(seat)
         sample = werewolf.binding.determinize(werewolf, seen, seat, rng)
         assert sample is not None, (match.phase.name, match.players[seat]["role"], seen["decision"])
@@ -156,7 +147,7 @@ def test_a_search_sample_shows_each_seat_exactly_what_it_sees(werewolf):
 
 def test_the_search_bot_plays_werewolf(werewolf):
     searched = 0
-    for match, seat in positions(werewolf, 6, range(3)):
+    for match, seat in decisions(werewolf, 6, range(3)):
         view = SeatView.of(match, seat)
         if len(view.options) < 2 or searched >= 12:
             continue
