@@ -11,6 +11,7 @@ import pytest
 from intrigue import games as registry
 from intrigue.arena import run
 from intrigue.arena.behaviour import replay
+from intrigue.arena.run import Played, rate
 
 COUP = registry.get("coup")
 
@@ -39,6 +40,29 @@ def test_ratings_follow_wins():
     by_rate = sorted(report["agents"], key=lambda row: -row["win_rate"])
     assert by_rate[-1]["agent"] == "random" == report["order"][-1]
     assert report["agents"][0]["wins"] < report["agents"][1]["wins"]
+
+
+def _results(wins: list[int], late: int) -> list[Played]:
+    """48 four-player matches, agent ``a`` winning ``wins[a]`` of them, agent ``late``'s wins all at the end."""
+    winners = [a for a, n in enumerate(wins) if a != late for _ in range(n)] + [late] * wins[late]
+    return [Played(deal=i // 4, rotation=i % 4, seat_of=[(a + i) % 4 for a in range(4)], choices=[],
+                   winners=[(winner + i) % 4]) for i, winner in enumerate(winners)]
+
+
+def test_more_wins_against_the_same_field_rate_higher_whatever_the_order_played():
+    from openskill.models import PlackettLuce
+
+    # The arena's own measured case (docs/agents.md): 21, 14, 13 and 0 wins of 48, the 14 coming last.
+    matches = _results([21, 14, 13, 0], late=1)
+    model = PlackettLuce()
+    once = [model.rating() for _ in range(4)]
+    for played in matches:  # one pass in the order played: the late winner overtakes the better agent
+        ranks = [1 if played.seat_of[a] in played.winners else 2 for a in range(4)]
+        once = [team[0] for team in model.rate([[r] for r in once], ranks=ranks)]
+    assert once[1].mu > once[0].mu
+    mus = [mu for mu, _ in rate(matches, 4)]
+    assert mus[0] > mus[1] > mus[2] > mus[3]
+    assert rate(matches[::-1], 4) == rate(matches, 4)  # the same results, in another order, rate the same
 
 
 def test_behaviour_is_read_from_the_true_match():

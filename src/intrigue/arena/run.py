@@ -5,8 +5,14 @@ rotation, agent ``i`` sitting at seat ``(i + r) % n`` in rotation ``r``, so ever
 agent gets every seat of every deal and luck of the deal cancels out. Each
 match rates every agent with OpenSkill's Plackett-Luce model (each seat on its
 own, the winners tied first and the others tied after them: a side's win in a
-team game is each of its players' win), in the order the matches were played.
-A rating is reported as its mean ``mu`` and the interval ``mu ± 2 sigma``.
+team game is each of its players' win). Plackett-Luce updates one match at a
+time and weighs late matches more, so one pass in the order played can rank an
+agent with fewer wins above one with more (it did: 14 wins over 21). The
+ratings are therefore the average of :data:`PASSES` passes over the matches,
+each from fresh ratings in its own seeded shuffle of the matches (sorted by deal
+and rotation first): the same results give the same ratings in whatever order
+they were played. A rating is reported as its mean ``mu`` and the interval
+``mu ± 2 sigma``.
 
 Without remote agents every match is played here, on the engine, with a seeded
 order for simultaneous answers (so a run reproduces exactly). With one, every
@@ -34,6 +40,8 @@ from .agents import AgentSpec, RemoteProcess, parse
 
 #: Interval reported around a rating's mean, in standard deviations.
 SIGMAS = 2.0
+#: Passes over the matches, each in its own seeded order, averaged into the ratings.
+PASSES = 32
 
 
 @dataclass
@@ -86,7 +94,8 @@ def play_local(game: Game, agents: list[bots.Bot], seat_of: list[int], seed: int
 @dataclass
 class Standing:
     agent: str
-    rating: Any
+    mu: float = 0.0
+    sigma: float = 0.0
     matches: int = 0
     wins: int = 0
     seconds: float = 0.0
@@ -97,8 +106,6 @@ class Standing:
 def run(game: Game, specs: list[str], deals: int, seed: int = 0, timers: dict[str, Any] | None = None,
         progress: Callable[[int, int], None] | None = None, workdir: Path | None = None) -> dict[str, Any]:
     """Play ``deals`` deals × every rotation between the agents ``specs``; the report as a dict."""
-    from openskill.models import PlackettLuce  # noqa: PLC0415
-
     agents = [parse(spec, game.id, seed) for spec in specs]
     count = len(agents)
     if len({a.label for a in agents}) != count:
@@ -107,8 +114,7 @@ def run(game: Game, specs: list[str], deals: int, seed: int = 0, timers: dict[st
         raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, not {count} agents")
     if deals < 1:
         raise ValueError("--deals must be at least 1")
-    model = PlackettLuce()
-    standings = [Standing(a.label, model.rating(name=a.label)) for a in agents]
+    standings = [Standing(a.label) for a in agents]
     started = time.perf_counter()
     total = deals * count
     matches: list[Played] = []
@@ -128,11 +134,6 @@ def run(game: Game, specs: list[str], deals: int, seed: int = 0, timers: dict[st
             if played.seconds:
                 standing.seconds += played.seconds[a]
                 standing.decisions += played.decisions[a]
-        if played.winners:  # a match without a winner (the move limit) rates nobody
-            teams = [[standings[a].rating] for a in range(count)]
-            ranks = [1 if played.seat_of[a] in played.winners else 2 for a in range(count)]
-            for a, (rated,) in enumerate(model.rate(teams, ranks=ranks)):
-                standings[a].rating = rated
         if progress:
             progress(len(matches), total)
 
@@ -146,7 +147,35 @@ def run(game: Game, specs: list[str], deals: int, seed: int = 0, timers: dict[st
                 played = play_local(game, players, seat_of, _deal_seed(seed, deal))
                 played.deal, played.rotation = deal, rotation
                 record(played)
+    for standing, (mu, sigma) in zip(standings, rate(matches, count, seed)):
+        standing.mu, standing.sigma = mu, sigma
     return _report(game, agents, standings, deals, seed, matches, time.perf_counter() - started)
+
+
+def rate(matches: list[Played], count: int, seed: int = 0, passes: int = PASSES) -> list[tuple[float, float]]:
+    """Each agent's (mu, sigma): Plackett-Luce over the matches, averaged over ``passes`` seeded orders.
+
+    A match without a winner (the move limit) rates nobody. The result depends on
+    the set of matches, not on the order they arrive in.
+    """
+    from openskill.models import PlackettLuce  # noqa: PLC0415
+
+    model = PlackettLuce()
+    decided = sorted((m for m in matches if m.winners), key=lambda m: (m.deal, m.rotation))
+    shuffler = random.Random(f"arena-ratings:{seed}")
+    totals = [[0.0, 0.0] for _ in range(count)]
+    for _ in range(passes):
+        order = decided[:]
+        shuffler.shuffle(order)
+        ratings = [model.rating() for _ in range(count)]
+        for played in order:
+            ranks = [1 if played.seat_of[a] in played.winners else 2 for a in range(count)]
+            rated = model.rate([[r] for r in ratings], ranks=ranks)
+            ratings = [team[0] for team in rated]
+        for total, rating in zip(totals, ratings):
+            total[0] += rating.mu
+            total[1] += rating.sigma
+    return [(mu / passes, sigma / passes) for mu, sigma in totals]
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -182,7 +211,7 @@ def _report(game: Game, agents: list[AgentSpec], standings: list[Standing], deal
             matches: list[Played], seconds: float) -> dict[str, Any]:
     rows = []
     for standing in standings:
-        mu, sigma = standing.rating.mu, standing.rating.sigma
+        mu, sigma = standing.mu, standing.sigma
         low, high = wilson(standing.wins, standing.matches)
         rows.append({
             "agent": standing.agent, "mu": round(mu, 3), "sigma": round(sigma, 3),
@@ -198,5 +227,5 @@ def _report(game: Game, agents: list[AgentSpec], standings: list[Standing], deal
     return {"game": game.id, "players": len(agents), "deals": deals, "rotations": len(agents),
             "matches": len(matches), "seed": seed, "hosted": any(a.remote for a in agents),
             "draws": sum(1 for m in matches if not m.winners), "seconds": round(seconds, 2),
-            "model": "openskill PlackettLuce", "interval_sigmas": SIGMAS,
+            "model": "openskill PlackettLuce", "passes": PASSES, "interval_sigmas": SIGMAS,
             "agents": rows, "order": order}
