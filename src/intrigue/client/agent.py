@@ -76,6 +76,9 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
 
     def game_of(view: dict[str, Any]) -> Game:
         if view["game"] not in loaded:
+            if view["game"] not in game_registry.installed():
+                raise ValueError(f"the room plays {view['game']!r}, which is not installed here: if the server "
+                                 "serves it with 'serve --games DIR', give the agent '--game-dir DIR'")
             loaded[view["game"]] = game_registry.get(view["game"])
         return loaded[view["game"]]
 

@@ -24,6 +24,9 @@ def agent(
                                                               "(e.g. after a restart of the agent)."),
     games: int = typer.Option(1, "--games", "-n", help="Matches to play in the room (voting rematches)."),
     seed: int = typer.Option(0, "--seed", help="The bot's seed."),
+    game_dir: Optional[list[str]] = typer.Option(None, "--game-dir", help="A folder of games the server "
+                                                 "serves with 'serve --games DIR' (repeatable): the bot "
+                                                 "needs their rules too."),
 ) -> None:
     """Seat a bot in a room over the WebSocket protocol and play until the match is over.
 
@@ -32,9 +35,16 @@ def agent(
     line, in order, and a line {"match": …, "seat": …, "won": …} is printed
     when it ends (this is how `intrigue arena` seats remote agents).
     """
+    from .. import games as game_registry
     from ..bots import make
     from .session import ClientError
 
+    for folder in game_dir or ():
+        _, problems = game_registry.add_folder(folder)
+        for problem in problems:
+            typer.echo(f"error: {problem}", err=True)
+        if problems:
+            raise typer.Exit(2)
     try:
         player = make(bot, seed=seed)
     except ValueError as exc:
