@@ -22,15 +22,23 @@ errors = Console(stderr=True)
 
 
 @app.command()
-def validate(files: List[Path] = typer.Argument(..., help="DSL files to check.")) -> None:
+def validate(files: List[Path] = typer.Argument(..., help="DSL files to check, or installed game ids.")) -> None:
     """Check DSL files; print every problem as file:line: key.path: message.
 
-    An extension file (one with ``extends:``) is checked merged onto the file it extends."""
+    An extension file (one with ``extends:``) is checked merged onto the file it extends; an
+    installed game's id checks its DSL file and its extension files."""
     from .dsl import validate_file
     from .dsl.overlay import is_extension, validate_extension_file
 
     failed = False
+    paths: list[Path] = []
     for file in files:
+        if not file.exists() and str(file) in game_registry.installed():
+            binding = game_registry.get(str(file)).binding
+            paths += [binding.dsl_path, *binding.extension_paths]
+        else:
+            paths.append(file)
+    for file in paths:
         checked = validate_extension_file(file) if is_extension(file) else validate_file(file)
         for problem in checked.problems:
             print(problem)

@@ -96,3 +96,20 @@ phases:
     path.write_text(text)
     checked = validate_file(path)
     assert checked.ok and not checked.problems
+
+
+def test_validate_takes_an_installed_game_id_and_checks_its_extension_files_too(capsys):
+    with pytest.raises(SystemExit) as ok:
+        main(["validate", "coup"])
+    out = capsys.readouterr().out
+    assert ok.value.code == 0
+    assert "coup.yaml: ok" in out and "variants.yaml: ok" in out
+
+
+def test_a_yaml_syntax_error_inside_braces_says_to_quote_the_expression(tmp_path):
+    path = tmp_path / "braces.yaml"
+    path.write_text("declaration: {title: x}\nphases:\n  0: {name: a, when: players[bidder].points >= 2}\n")
+    [problem] = validate_file(path).problems
+    assert str(problem).endswith("YAML syntax error: expected ',' or '}', but got '[' (inside {...} the characters "
+                                 ", [ ] { } belong to YAML: quote an expression that holds them, or write the "
+                                 "mapping on several lines)")

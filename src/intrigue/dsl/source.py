@@ -82,7 +82,11 @@ def parse(text: str, file: str = "<string>") -> Source:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
-        source.problems.append(Problem(file, line, "", f"YAML syntax error: {exc.problem}"))
+        message = f"YAML syntax error: {exc.problem}"
+        if (exc.context and "flow mapping" in exc.context) or "expected ',' or '}'" in str(exc.problem):
+            message += (" (inside {...} the characters , [ ] { } belong to YAML: quote an expression "
+                        "that holds them, or write the mapping on several lines)")
+        source.problems.append(Problem(file, line, "", message))
     except yaml.YAMLError as exc:  # pragma: no cover - other PyYAML failures
         source.problems.append(Problem(file, 1, "", f"YAML error: {exc}"))
     finally:

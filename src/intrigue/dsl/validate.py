@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import source as source_module
@@ -30,6 +31,10 @@ IMPLICIT_FIELDS = {"id"}
 
 #: What YAML reads as a boolean when written bare.
 _BOOLEAN_WORDS = {"yes", "no", "on", "off"}
+
+#: Keys whose value is an expression (text that the DSL compiles), never a YAML list or mapping.
+_EXPRESSION_KEYS = {"to", "where", "win", "if", "when", "items", "players", "condition", "count", "most",
+                    "choose", "selection_criteria", "joint", "cover"}
 
 COMMA_HINT = ("(inside {...} a comma separates keys: quote text that contains a comma, "
               "or write the mapping on several lines)")
@@ -138,6 +143,12 @@ class _Schema:
         if isinstance(value, bool) and raw is not None and raw.lower() in _BOOLEAN_WORDS:
             self.source.problem(original, f"YAML reads a bare {raw} as the boolean {str(value).lower()}: "
                                           f"quote it ('{raw}') to mean the text")
+            return
+        if isinstance(value, (list, dict)) and original and original[-1] in _EXPRESSION_KEYS:
+            written = yaml.safe_dump(value, default_flow_style=True, width=10**6).strip()
+            kind = "list" if isinstance(value, list) else "mapping"
+            self.source.problem(original, f"YAML reads {written} here as a {kind}, but an expression is written "
+                                          f"as text: quote it ({original[-1]}: '{written}')")
             return
         if len(errors) > 1:  # a union: keep the errors of the branch for the kind of value written
             kind = type(value).__name__
@@ -293,6 +304,27 @@ def _yaml_traps(source: Source) -> None:
                        "warning")
 
 
+def _written_names(definition: GameDefinition) -> set[str]:
+    """The game-level names some statement writes (``set``, ``into``, ``shuffle``, ...)."""
+    written: set[str] = set()
+
+    def visit(effects: Iterable[Any]) -> None:
+        for effect in effects or ():
+            if not isinstance(effect, Effect):
+                continue
+            for target in (effect.set, effect.into, effect.majority, effect.unanimous, effect.rounds, effect.shuffle):
+                if isinstance(target, str) and target.startswith("game."):
+                    written.add(target[len("game."):])
+            visit(effect.then or ())
+            visit(effect.else_ or ())
+
+    for phase in (definition.phases or {}).values():
+        visit(phase.effects or ())
+        for action in phase.actions or ():
+            visit(action.effects or ())
+    return written
+
+
 def _at(data: Any, path: tuple[Any, ...]) -> Any:
     for part in path:
         if isinstance(data, dict):
@@ -315,7 +347,8 @@ class _Decision:
     names_players: bool   # some options are player names or list items (unknown until play)
     declared: bool        # options are declared in the file (not offered by a rules module)
     several: bool         # several players answer it (and none can close it for all)
-    secret: bool
+    secret: bool          # who acts, or who is offered some option, is secret
+    hides_actor: bool = True  # and so is who acted (False: one public player chooses among secret options)
 
 
 # -- semantics ----------------------------------------------------------------------------------
@@ -344,7 +377,10 @@ class _Semantics:
         self.hidden_fields = {name for name, spec in declared.items()
                               if spec.visibility not in (None, "public", True)}
         public = set(declaration.public_state or [])
-        self.hidden_names = {name for name in (state or {}) if name not in public} if self.dsl_only else set()
+        # a name no statement ever writes is a constant of the rules: everyone knows it
+        written = _written_names(definition)
+        self.hidden_names = {name for name in (state or {}) if name not in public and name in written} \
+            if self.dsl_only else set()
         self.decisions: dict[int, _Decision] = {}
         self.before: dict[int, set[int | None]] = {}
 
@@ -438,10 +474,11 @@ class _Semantics:
             closable = any(isinstance(e, OptionEntry) and e.closes for e in entries)
             several = (criteria.type == "timer" or criteria.wait_for in ("all_players_action",
                                                                           "multiple_players_action")) and not closable
+            single = criteria.type == "player_action" and criteria.wait_for == "single_player_choice"
             self.decisions[phase_id] = _Decision(
                 phase_id, phase.name, {str(x) for x in literals},
                 any(isinstance(e, OptionEntry) and (e.players is not None or e.items is not None) for e in entries),
-                bool(entries), several, secret)
+                bool(entries), several, secret, hides_actor=bool(criteria.secret) or not single)
 
     def flow(self) -> None:
         """Which decision may have closed last when each phase begins (None: none yet)."""
@@ -551,6 +588,18 @@ class _Semantics:
                                f"players cannot see: declare {which} `secret: true` (or the phase `secret: false` "
                                "if this is public at this point)", "warning")
 
+    def items_warning(self, compiled: Expression, path: tuple[Any, ...]) -> None:
+        """Warn when the items offered come from something others cannot see: a player left with
+        one distinct item is answered by the engine at once, and everyone sees that."""
+        hidden = [".".join(n[:2]) for n in compiled.names
+                  if n[0] == "me" and len(n) > 1 and n[1] in self.hidden_fields]
+        hidden += [n[0] for n in compiled.names if n[0] in self.hidden_names]
+        if hidden:
+            self.problem(path, f"the items offered come from {', '.join(repr(h) for h in dict.fromkeys(hidden))}, "
+                               "which other players cannot see: a player left with one distinct item is answered "
+                               "at once, and everyone sees it; declare the option `secret: true` (then every "
+                               "player asked presses their choice)", "warning")
+
     # -- the declarative extension (see extensions.py) ---------------------
     def compile_decision(self, text: Any, path: tuple[Any, ...], context: set[int | None] | None = None,
                          *, condition: bool = False, expect: Any = None, me: bool = False) -> Expression | None:
@@ -655,7 +704,9 @@ class _Semantics:
             if entry.choose is not None:
                 self.compile_decision(entry.choose, path + ("choose",), context, expect=NUM, me=True)
             if entry.items is not None:
-                self.compile_decision(entry.items, path + ("items",), context, expect=LIST, me=True)
+                compiled = self.compile_decision(entry.items, path + ("items",), context, expect=LIST, me=True)
+                if compiled is not None and not entry.secret and phase.completion_criteria.secret is None:
+                    self.items_warning(compiled, path + ("items",))
 
     def routing(self, phase_id: int, phase: Phase) -> None:
         base_path = ("phases", phase_id)
@@ -820,9 +871,15 @@ class _Semantics:
             self.audience(effect.to, path + ("to",))
             if secret_reads and effect.to in (None, "everyone") and effect.where is None:
                 for phase in sorted(p for p in context if p is not None):
-                    if self.decisions[phase].secret:
+                    decision = self.decisions[phase]
+                    if decision.secret and decision.hides_actor:
                         self.problem(path + ("say",), f"everyone reads this line, and it names who acted in the "
-                                                      f"secret phase {phase} ({self.decisions[phase].name!r})",
+                                                      f"secret phase {phase} ({decision.name!r})", "warning")
+                        break
+                    if decision.secret and {"choice", "chosen"} & set(secret_reads):
+                        # one public player chose among secret options: naming them is fine, the choice is not
+                        self.problem(path + ("say",), f"everyone reads this line, and it names the choice made "
+                                                      f"among secret options in phase {phase} ({decision.name!r})",
                                      "warning")
                         break
         elif statement == "win":
