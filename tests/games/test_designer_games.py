@@ -1,0 +1,158 @@
+"""The designer trial's games (docs/examples/games), written from docs/writing-a-game.md alone:
+random bots always finish them, and no seat's view ever holds another seat's secret."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from intrigue import bots, games
+from intrigue.engine import Match
+from intrigue.scenario import run_file
+
+from ..conftest import ROOT
+
+EXAMPLES = ROOT / "docs" / "examples" / "games"
+NAMES = ["Aria", "Blaise", "Cass", "Dara", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun"]
+SCENARIOS = sorted((EXAMPLES / "scenarios").glob("*.yaml"))
+
+
+def play(match: Match, seed: int, check, check_log) -> int:
+    """Random bots, each seeing only its own observation; ``check(match, views)`` before every
+    choice, ``check_log(match, views)`` on the views before the last choice (the log only grows)."""
+    players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(len(match.names))]
+    choices = 0
+    while not match.over:
+        views = [match.observe(seat) for seat in range(len(match.names))]
+        check(match, views)
+        seat = match.pending[0]
+        view = bots.SeatView(match.game, seat, views[seat], tuple(match.legal(seat)))
+        match.choose(seat, players[seat].choose(view))
+        choices += 1
+        assert choices < 2000
+        if match.over:
+            check_log(match, views)
+    return choices
+
+
+def foreign_lines(match: Match, view: dict, seat: int, fields: tuple[str, ...]) -> list[str]:
+    """Log lines in ``view`` that show another player's ``fields`` (a ``show`` writes "Name — field: …")."""
+    others = [name for s, name in enumerate(match.names) if s != seat]
+    return [line["text"] for line in view["log"]
+            if any(line["text"].startswith(f"{name} — {field}:") for name in others for field in fields)]
+
+
+@pytest.fixture(scope="module")
+def skull():
+    return games.load_path(EXAMPLES / "skull.yaml")
+
+
+@pytest.fixture(scope="module")
+def chancellor():
+    return games.load_path(EXAMPLES / "secret_chancellor.yaml")
+
+
+def test_skull_two_hundred_random_games_end_and_no_seat_sees_another_seats_discs(skull):
+    endings = Counter()
+    for seed in range(240):
+        count = 3 + seed % 4
+        match = Match(skull, NAMES[:count], seed=seed, headless=True)
+
+        def check(match, views):
+            placing = match.phase.name == "Place a Disc"
+            alive = {match.names[s] for s in range(count) if match.players[s]["is_alive"]}
+            for seat, view in enumerate(views):
+                for owner, row in enumerate(view["state"]["players"]):
+                    if owner != seat:
+                        assert row["hand"] is None and row["stack"] is None, (seed, seat, owner)
+                if placing:  # who has placed is no secret, but every seat sees the others still placing
+                    assert alive - {match.names[seat]} <= set(view["waiting"]), (seed, seat, view["waiting"])
+
+        def check_log(match, views):
+            for seat, view in enumerate(views):
+                assert not foreign_lines(match, view, seat, ("hand", "stack")), (seed, seat)
+
+        play(match, seed, check, check_log)
+        winner = match.players[match.winners[0]]
+        assert len(match.winners) == 1
+        assert winner["points"] == 2 or sum(p["is_alive"] for p in match.players) == 1
+        endings["points" if winner["points"] == 2 else "last"] += 1
+        assert all(p["discs"] == size for p in match.players
+                   for size in [len(p["hand"]) + len(p["stack"]) + len(p["shown"])] if p["is_alive"])
+    assert endings["points"] > 100
+
+
+def test_secret_chancellor_two_hundred_random_games_end_and_roles_stay_with_the_team(chancellor):
+    sides = Counter()
+    for seed in range(240):
+        count = 5 + seed % 6
+        match = Match(chancellor, NAMES[:count], seed=seed, headless=True)
+
+        def check(match, views):
+            roles = [p["role"] for p in match.players]
+            for seat, view in enumerate(views):
+                for owner, row in enumerate(view["state"]["players"]):
+                    if owner == seat:
+                        continue
+                    team = roles[seat] == "Fascist" or (roles[seat] == "Tyrant" and count <= 6)
+                    knows = team and roles[owner] != "Liberal"
+                    assert row["role"] == (roles[owner] if knows else None), (seed, seat, owner, row["role"])
+                    if row["party"] is not None and not knows:  # only an investigation shows a party
+                        assert match.players[owner]["investigated"], (seed, seat, owner)
+                    assert row["hand"] is None and row["top_policies"] is None, (seed, seat, owner)
+
+        def check_log(match, views):
+            for seat, view in enumerate(views):
+                lines = foreign_lines(match, view, seat, ("role", "party", "top_policies"))
+                if match.players[seat]["role"] == "Liberal":  # an investigation shows a party, nothing else
+                    assert all(" — party: " in line for line in lines), (seed, seat, lines)
+                assert not [line for line in lines if "top_policies" in line], (seed, seat, lines)
+
+        play(match, seed, check, check_log)
+        state = match.state
+        liberal = {s for s, p in enumerate(match.players) if p["party"] == "Liberal"}
+        if set(match.winners) == liberal:
+            assert state["liberal_policies"] == 5 or any(
+                p["role"] == "Tyrant" and not p["is_alive"] for p in match.players)
+            sides["liberals"] += 1
+        else:
+            assert set(match.winners) == set(range(count)) - liberal
+            assert state["fascist_policies"] == 6 or state["fascist_policies"] >= 3
+            sides["fascists"] += 1
+        # policies are conserved: deck, discards, hands and the enacted ones
+        cards = state["deck"] + state["discards"] + [c for p in match.players for c in p["hand"]]
+        assert len(cards) + state["liberal_policies"] + state["fascist_policies"] == 17
+    assert sides["liberals"] > 20 and sides["fascists"] > 20
+
+
+def test_a_liberal_investigating_sees_one_party_and_never_a_role(chancellor):
+    seen_party = 0
+    for seed in range(200):
+        match = Match(chancellor, NAMES[:7], seed=seed, headless=True)
+        while not match.over and match.phase.name != "Investigate":
+            seat = match.pending[0]
+            match.choose(seat, match.legal(seat)[seed % len(match.legal(seat))])
+        if match.over:
+            continue
+        president = match.pending[0]
+        target = match.legal(president)[0]
+        match.choose(president, target)
+        owner = match.names.index(target)
+        view = match.observe(president)
+        row = view["state"]["players"][owner]
+        assert row["party"] == match.players[owner]["party"]
+        if match.players[president]["role"] == "Liberal":
+            assert row["role"] is None
+        others = [s for s in range(7) if s not in (president, owner)]
+        assert all(match.observe(s)["state"]["players"][owner]["party"] is None for s in others
+                   if match.players[s]["role"] == "Liberal")
+        seen_party += 1
+    assert seen_party > 10
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_the_scenarios_of_the_key_rules_pass(path: Path):
+    outcomes = run_file(path)
+    assert outcomes and all(o.passed for o in outcomes), [str(f) for o in outcomes for f in o.failures]
