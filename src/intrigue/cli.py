@@ -82,7 +82,8 @@ def simulate(game: str = typer.Argument(..., help="An installed game id, or a ga
                                                          help="A game option, key=value (repeatable), "
                                                               "e.g. -o characters=inquisitor -o reformation=true."),
              debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
-    """Play random legal games headless; report speed and wins by seat and role."""
+    """Play random legal games headless; report speed, wins by seat and the winning side (for a game
+    without Python, the phase it ended in; in --json, `wins_by_role`)."""
     from .engine.options import parse_options
     from .simulate import GameFailed
     from .simulate import simulate as run
@@ -187,7 +188,8 @@ def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The
          game: str = typer.Option("coup", help="An installed game id, or a game's YAML file."),
          players: int = 4, seed: int = 0,
          debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
-    """Play one match between random bots in the terminal, printing every move."""
+    """Play one match between random bots in the terminal, printing its public log lines (a choice
+    that says nothing publicly prints nothing)."""
     import random
 
     from .engine import Match
@@ -218,7 +220,8 @@ def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The
 
 
 @app.command(name="play")
-def play_command(game: str = typer.Argument("coup", help="An installed game (intrigue games)."),
+def play_command(game: str = typer.Argument("coup", help="An installed game id (intrigue games), or a game's "
+                                                       "YAML file."),
                  players: int = typer.Option(4, "--players", "-p", help="Seats, yours included."),
                  bots: str = typer.Option("random", "--bots", "-b", help="The bot in every other seat "
                                           "(random, heuristic[:…], ismcts[:…], llm)."),

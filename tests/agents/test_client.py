@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 
@@ -14,6 +15,8 @@ from intrigue.client import Client, ClientError, create, join, parse_invite, pla
 
 from tests.server.support import Client as SyncClient
 from tests.server.support import create_room
+
+from ..conftest import ROOT
 
 
 def test_invite_links_are_read_and_bad_ones_refused():
@@ -142,3 +145,24 @@ def test_intrigue_agent_explains_a_bad_link_or_bot():
     unreachable = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", "http://127.0.0.1:1/room/ABCD"],
                                  capture_output=True, text=True)
     assert unreachable.returncode == 1 and "unreachable" in unreachable.stderr
+
+
+def test_intrigue_agent_plays_a_game_served_from_a_folder_given_the_folder(server, http, monkeypatch):
+    """A designer's game (serve --games DIR): the agent needs --game-dir DIR, and says so without it."""
+    from intrigue import games
+
+    folder = ROOT / "docs" / "examples" / "games"
+    monkeypatch.setitem(games._EXTRA, "skull", folder / "skull.yaml")  # what serve --games does on the server
+    for given in ([], ["--game-dir", str(folder)]):
+        room = create_room(http, game="skull", seats=3, bots=[{"kind": "random"}, {"kind": "random"}],
+                           options={"turn_timer": None, "window_timer": None}, private=True)
+        assert http.post(f"/api/rooms/{room['room']}/start", json={"token": room["token"]}).status_code == 200
+        agent = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", f"{server.url}/room/{room['room']}",
+                                "--token", room["token"], *given], capture_output=True, text=True, timeout=120)
+        if not given:
+            assert agent.returncode == 2
+            assert "the room plays 'skull', which is not installed here" in agent.stderr
+            assert "--game-dir DIR" in agent.stderr
+        else:
+            assert agent.returncode == 0, agent.stderr
+            assert re.search(r"match \d+: (won|lost)", agent.stdout)
