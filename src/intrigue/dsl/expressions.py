@@ -105,6 +105,9 @@ def _common(kinds: Iterable[Any]) -> Any:
     return first if all(k == first for k in found) else ANY
 
 
+_PLURAL = {NUM: "numbers", TEXT: "texts", BOOL: "true/false values", LIST: "lists", TABLE: "tables"}
+
+
 def describe(kind: Any) -> str:
     return TYPE_WORDS.get(base(kind), "a value")
 
@@ -586,6 +589,14 @@ class _Checker:
         if op in ("in", "not in"):
             if r not in (LIST, TABLE, TEXT, ANY):
                 self.type_error(f"'{op}' needs a list on its right, not {describe(right)}", node.items[1].column)
+            item = base(item_type(right)) if r == LIST else ANY
+            if l not in (ANY, NULL) and item not in (ANY, NULL) and l != item:
+                first = node.items[0]
+                answer = first.kind == "name" and first.path and first.path[0] in ("choice", "answer")
+                hint = " (an option is text, even one made from a number: map options to numbers with a table)" \
+                    if answer else ""
+                self.type_error(f"{describe(left)} is never in a list of {_PLURAL.get(item, 'values')}: "
+                                f"'{op}' is always {'false' if op == 'in' else 'true'}{hint}", node.column)
             return
         if ANY in (l, r) or NULL in (l, r):
             return
