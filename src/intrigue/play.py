@@ -45,7 +45,9 @@ def render_table(console: Console, view: dict[str, Any]) -> None:
             console.print(f"[bold]{escape(component.get('title') or 'Your hand')}:[/] "
                           + escape(", ".join(map(str, component.get("cards", [])))))
         elif kind == "character_card":
-            console.print(f"[bold]{escape(str(component.get('title', '')))}[/]: {escape(str(component.get('text', '')))}")
+            whose = f"{component['player']} · " if component.get("player") else ""  # a shown card names its owner
+            console.print(f"[bold]{escape(whose + str(component.get('title', '')))}[/]: "
+                          f"{escape(str(component.get('text', '')))}")
         elif kind == "text":
             console.print(escape(str(component.get("text", ""))))
 

@@ -45,3 +45,21 @@ def test_bad_arguments_are_explained():
     out = pexpect.run(f"{sys.executable} -m intrigue.cli play coup --players 1", encoding="utf-8",
                       withexitstatus=True, env={"TERM": "dumb", "NO_COLOR": "1"})
     assert out[1] == 2 and "takes 2 to" in out[0]
+
+
+def test_a_card_shown_to_the_person_names_whose_it_is():
+    """Secret Chancellor (docs/examples/games): the Tyrant sees their own card and their teammate's."""
+    from ..conftest import ROOT
+
+    game = ROOT / "docs" / "examples" / "games" / "secret_chancellor.yaml"
+    seed = next(s for s in range(100) if Match(registry.load_path(game), NAMES[:5], s).players[0]["role"] == "Tyrant")
+    child = pexpect.spawn(sys.executable, ["-m", "intrigue.cli", "play", str(game), "--players", "5", "--seed",
+                                           str(seed)], encoding="utf-8", timeout=30, dimensions=(50, 120),
+                          env={"COLUMNS": "120", "TERM": "dumb", "PYTHONUNBUFFERED": "1"})
+    child.expect(r"Your choice \(1-(\d+)\): ")
+    match = Match(registry.load_path(game), NAMES[:5], seed)
+    fascist = next(name for name, p in zip(NAMES, match.players) if p["role"] == "Fascist")
+    assert "Robin · Tyrant · Fascist: role: Tyrant, party: Fascist" in child.before
+    assert f"{fascist} · Fascist · Fascist: role: Fascist, party: Fascist" in child.before
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
