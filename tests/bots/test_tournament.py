@@ -129,3 +129,20 @@ def test_a_png_chart_is_drawn_with_matplotlib_or_refused_with_the_way_to_get_it(
     else:
         assert result.exit_code == 0, result.output
         assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_rules_failing_in_a_match_a_bot_imagined_are_reported_as_the_bots(coup, monkeypatch):
+    """A designer whose game passes `simulate` must not read a search bot's failure as the game's own."""
+    import intrigue.bots.tournament as tournament
+    from intrigue.engine.errors import RuleError
+
+    class Imagining:
+        def choose(self, view):
+            raise RuleError("position 1 is outside the list (1 to 0)", "skull.yaml:212", 7, "Turn Over a Disc")
+
+    monkeypatch.setattr(tournament, "make", lambda spec, seed=None: Imagining())
+    with pytest.raises(RuleError) as failed:
+        run(coup, ["ismcts:30", "random"], 1, 1, 2)
+    assert str(failed.value) == ("skull.yaml:212: phase 7 (Turn Over a Disc): while bot ismcts:30 chose for seat 1 "
+                                 "in game 1 (a search bot plays matches it samples, guessing what its seat cannot "
+                                 "see: docs/writing-a-game.md §10 Bots): position 1 is outside the list (1 to 0)")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..engine import Game, Match
+from ..engine.errors import RuleError
 from . import make, suits
 from .base import SeatView
 from .habits import HABITS
@@ -91,7 +92,12 @@ def play(game: Game, entries: list[str], index: int, seed: int, watch: bool = Fa
         e = entry_at[seat]
         view = SeatView.of(match, seat)
         started = time.perf_counter()
-        option = bots[e].choose(view)
+        try:
+            option = bots[e].choose(view)
+        except RuleError as exc:  # the rules failed in a match the bot imagined, not in this one: say so
+            raise type(exc)(f"while bot {entries[e]} chose for seat {seat + 1} in game {index + 1} (a search bot "
+                            f"plays matches it samples, guessing what its seat cannot see: docs/writing-a-game.md "
+                            f"§10 Bots): {exc.message}", exc.where, exc.phase, exc.phase_name) from exc
         spent = time.perf_counter() - started
         if len(view.options) > 1:
             decisions[e] += 1
