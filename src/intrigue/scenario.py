@@ -28,6 +28,7 @@ import yaml
 
 from . import games
 from .engine import Game, Match, Refused
+from .engine.errors import EngineError
 from .engine.timing import TIMER_OPTIONS, MatchClock
 
 
@@ -77,6 +78,9 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
         match = start(scenario, folder)
     except (ScenarioError, ValueError, KeyError) as exc:
         outcome.failures.append(Failure(label, None, str(exc).strip("'\"")))
+        return outcome
+    except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
+        outcome.failures.append(Failure(label, None, f"error: {type(exc).__name__}: {exc}"))
         return outcome
     outcome.match = match
     outcome.clock = MatchClock(match, timer_options(scenario))

@@ -95,3 +95,22 @@ def test_a_game_that_fails_while_played_names_file_line_phase_seed_and_game(tmp_
     code, _, err = cli(["simulate", failing, "-n", "50", "-p", "4", "--debug"], capsys)
     assert code == 1 and "Traceback" in err and "ZeroDivision" not in err.splitlines()[-1]
     assert err.strip().splitlines()[-1].startswith("error: ")
+
+
+def test_a_scenario_whose_game_fails_before_the_first_step_fails_in_one_line(tmp_path, capsys):
+    """A single_player_choice offered to everyone breaks as the match opens: the scenario fails, the
+    runner goes on and prints its summary line (it printed a traceback)."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(HEIST.read_text().replace("condition: player.is_active == true",
+                                                "condition: player.is_alive == true", 1))
+    (tmp_path / "walk.yaml").write_text("game: broken.yaml\nplayers: [A, B, C]\nsteps:\n  - A: Pass\n")
+    code, out, _ = cli(["scenario", tmp_path / "walk.yaml"], capsys)
+    assert code == 1
+    assert out.strip().splitlines() == [
+        f"{tmp_path / 'walk.yaml'}: error: RuleError: {broken}:{_line(broken, '  1:')}: phase 1 (Accuse or Pass): "
+        "phase 1 (Accuse or Pass) is a single_player_choice but options were offered to 3 players",
+        "0 passed, 1 failed"]
+
+
+def _line(path, text):
+    return path.read_text().splitlines().index(text) + 1
