@@ -29,6 +29,7 @@ import re
 import time
 from typing import Any
 
+from ..engine.errors import EngineError
 from .base import Bot, SeatView
 
 #: The default budget: milliseconds per decision, everything included.
@@ -169,7 +170,13 @@ class ISMCTS(Bot):
                 if failures >= 3 and failures > done:  # the sampler cannot rebuild this observation
                     break
                 continue
-            self._iterate(root, match, view.seat)
+            try:
+                self._iterate(root, match, view.seat)
+            except EngineError:  # a sample the rules cannot play on (a private fact it could not guess)
+                failures += 1
+                if failures >= 3 and failures > done:
+                    break
+                continue
             done += 1
         self.last_iterations = done
         self.last_stats = {option: (node.visits, round(node.wins / max(node.visits, 1), 2))
@@ -222,6 +229,16 @@ class ISMCTS(Bot):
         return self._playout_spec[game_id]
 
     def _iterate(self, root: _Node, match: Any, me: int) -> None:
+        """One iteration; if the rules refuse the sample on the way, the nodes it added are taken back."""
+        grown: list[tuple[_Node, tuple[int, str]]] = []
+        try:
+            self._descend(root, match, me, grown)
+        except EngineError:
+            for parent, key in grown:
+                parent.children.pop(key, None)
+            raise
+
+    def _descend(self, root: _Node, match: Any, me: int, grown: list) -> None:
         rng = self.rng
         players = self._players if self._playout_spec.get(match.game.id) else None
         modelled = players is not None and self._mode == "model"
@@ -256,6 +273,7 @@ class ISMCTS(Bot):
                 child = children.get(key)
                 if child is None:
                     child = children[key] = _Node(seat)
+                    grown.append((node, key))
                     match.choose(seat, key[1])
                     path.append(child)
                     break
@@ -273,6 +291,7 @@ class ISMCTS(Bot):
             if untried:
                 key = untried[rng.randrange(len(untried))]
                 child = children[key] = _Node(seat)
+                grown.append((node, key))
                 child.avail = 1
                 match.choose(seat, key[1])
                 path.append(child)

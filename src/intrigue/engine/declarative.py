@@ -128,8 +128,11 @@ def _lookup(state: Mapping[str, Any], dotted: str) -> Any:
 
 
 def _text(value: Any) -> str:
+    """How a value reads to players: yes/no, nothing for null, a list as its items."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_text(item) for item in value)
     return "" if value is None else str(value)
 
 

@@ -19,6 +19,9 @@ from .determinize import determinize
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
+#: What a scenario's ``setup`` can fix in a game without Python (``first`` is set by the runner).
+SETUP_KEYS = frozenset({"roles", "shuffle", "first"})
+
 
 def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBinding:
     """A :class:`GameBinding` for a DSL file with no rules module.
@@ -40,6 +43,10 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBindin
 
     @binding.check_setup
     def check_setup(setup: dict[str, Any], players: int) -> list[str]:
+        unknown = sorted(set(setup) - SETUP_KEYS)
+        if unknown:  # a deck or hands this game cannot take, or a typo: never a silent random deal
+            return [f"setup.{key} is not a setup key of a game without Python "
+                    f"(it takes {', '.join(sorted(SETUP_KEYS))})" for key in unknown]
         fixed = setup.get("roles")
         if fixed is None:
             return []
