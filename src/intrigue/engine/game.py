@@ -36,6 +36,31 @@ class PhasePlan:
     acknowledge: str = ACKNOWLEDGE
     joint: Expression | None = None
     options: Any = None            # the declared options, compiled
+    #: The steps bound once the tools are known: (function of the match, description, whether it is a
+    #: tool: a decision may open after it). ``headless_run`` leaves out the display-only tools.
+    run: list[tuple[Callable[["Match"], Any], str | None, bool]] = field(default_factory=list)
+    headless_run: list[tuple[Callable[["Match"], Any], str | None, bool]] = field(default_factory=list)
+    router: Callable[["Match"], int | None] | None = None
+    allowed: frozenset[int | None] = frozenset()  # the phases a conditional next_phase may name
+
+    def bind(self, tools: dict[str, Callable[["Match"], None]], display: set[str],
+             router: Callable[["Match"], int | None] | None) -> None:
+        """Resolve each step's tool once (a display-only tool is no step at all in a headless match)."""
+        self.run, self.headless_run = [], []
+        for tool, description, program in self.steps:
+            if tool is None:
+                step = (program.run, description, False)
+                self.run.append(step)
+                self.headless_run.append(step)
+                continue
+            step = (tools[tool], description, True)
+            self.run.append(step)
+            if tool not in display:
+                self.headless_run.append(step)
+        if self.conditional:
+            assert isinstance(self.phase.next_phase, dict)
+            self.router = router
+            self.allowed = frozenset(ref.id for ref in self.phase.next_phase.values())
 
 
 def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str] | None = None) -> PhasePlan:
@@ -165,6 +190,8 @@ def load(binding: GameBinding) -> Game:
     game = Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, {},
                 frozenset(name for name in binding.state if name in NEWER_NAMES))
     game.plans = {phase_id: plan(phase, phase_id, game.where) for phase_id, phase in definition.phases.items()}
+    for phase_id, phase_plan in game.plans.items():
+        phase_plan.bind(tools, display, binding.routers.get(phase_id))
     return game
 
 

@@ -42,11 +42,16 @@ class Event:
     audience: Audience = PUBLIC
     data: dict[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        #: The line as an observation carries it (data keys starting with ``_`` stay
-        #: private). Built once and shared by every observation: read-only.
-        self.entry = {"version": self.version, "text": self.text,
-                      **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+    @property
+    def entry(self) -> dict[str, Any]:
+        """The line as an observation carries it (data keys starting with ``_`` stay private).
+        Built when first read (headless runs never read it) and shared by every observation: read-only."""
+        entry = self.__dict__.get("_entry")
+        if entry is None:
+            entry = self.__dict__["_entry"] = {
+                "version": self.version, "text": self.text,
+                **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+        return entry
 
 
 #: The pseudo-seat of the clock: ``choose(CLOCK, TIME_UP)`` says a timer phase ran out of time.
@@ -449,17 +454,13 @@ class Match:
         """
         plan = self._plan
         deciding = plan.deciding and self._stage == "before"
-        tools = self.game.headless_tools if self.headless else self.game.tools
-        steps = plan.steps
+        steps = plan.headless_run if self.headless else plan.run
         index = self._resume
-        for tool, description, program in steps[index:]:
+        for function, description, tool in (steps[index:] if index else steps):
             index += 1
             self.current_action_text = description
-            if tool is None:
-                program.run(self)
-                continue
-            tools[tool](self)
-            if deciding and self._offers is not None:
+            function(self)
+            if tool and deciding and self._offers is not None:
                 self._resume = index
                 self._open_decision()
                 return True
@@ -611,10 +612,9 @@ class Match:
         plan = self._plan
         if not plan.conditional:
             return plan.fixed_next
-        router = self.game.binding.routers[self.phase_id]
-        chosen = router(self)
-        allowed = [ref.id for ref in plan.phase.next_phase.values()]
-        if chosen not in allowed:
+        chosen = plan.router(self)
+        if chosen not in plan.allowed:
+            allowed = [ref.id for ref in plan.phase.next_phase.values()]
             raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
                               f"the DSL allows {allowed}")
         return chosen
