@@ -8,6 +8,7 @@ accepted choices). It does no I/O and reads no clock; all chance comes from
 from __future__ import annotations
 
 import copy
+import marshal
 import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
@@ -115,7 +116,8 @@ class Decision:
         return self.answers.get(seat)
 
     def copy(self) -> "Decision":
-        other = copy.copy(self)
+        other = object.__new__(self.__class__)
+        other.__dict__.update(self.__dict__)
         other.offers = {s: list(o) for s, o in self.offers.items()}
         other.closing = dict(self.closing)
         other.manual = set(self.manual)
@@ -232,6 +234,17 @@ class Match:
         self._enter(self.phase_id)
         self._settle()
 
+    @property
+    def rng(self) -> random.Random:
+        """The match's only source of chance. Handing it out forgets the cached state ``clone`` reads."""
+        self._rng_state = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_state = None
+
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
         declaration = self.game.definition.declaration
@@ -347,10 +360,17 @@ class Match:
         """An independent copy (for search bots); cheap enough to call per decision."""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random(0)
-        other.rng.setstate(self.rng.getstate())
-        other.players = [copy_data(player) for player in self.players]
-        other.state = copy_data(self.state)
+        # The generator's state is read once while nobody draws from it (a search clones one match
+        # many times): the state is cached until the generator is next handed out.
+        state = self.__dict__.get("_rng_state") if self.__class__ is Match else None
+        if state is None:
+            state = self.rng.getstate()
+            self._rng_state = state
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(state)
+        other._rng = rng
+        other._rng_state = state
+        other.players, other.state = copy_state(self.players, self.state)
         other.canvas = self.canvas.copy()
         other.events = list(self.events)
         other.log = list(self.log)
@@ -631,6 +651,19 @@ def copy_data(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     return copy.deepcopy(value)
+
+
+def copy_state(players: list[dict[str, Any]], state: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A deep copy of a match's players and game state, at once.
+
+    They are plain data, which ``marshal`` copies in C, about twice as fast as :func:`copy_data`
+    (objects shared between them stay shared, as in the match copied). Anything ``marshal`` refuses
+    (an object of a rules module's own class) falls back to :func:`copy_data`.
+    """
+    try:
+        return marshal.loads(marshal.dumps((players, state)))  # type: ignore[no-any-return]
+    except ValueError:
+        return [copy_data(player) for player in players], copy_data(state)
 
 
 _CONTAINERS = {dict, list, set, tuple}
