@@ -890,8 +890,23 @@ def compile_expression(text: Any, *, player_fields: set[str] | Mapping[str, Any]
             known = {tuple(str(n).split(".")): ANY for n in names}
     checker = _Checker(text, fields, known)
     kind = checker.check(tree)
-    return Expression(text, _compile(tree), checker.used_fields, checker.used_names, tree, kind,
+    return Expression(text, _generated(tree, text), checker.used_fields, checker.used_names, tree, kind,
                       checker.problems)
+
+
+_GENERATED: dict[str, Callable[[Scope], Any]] = {}
+
+
+def _generated(tree: Node, text: str) -> Callable[[Scope], Any]:
+    """The expression as one generated Python function (``codegen.py``), once per text."""
+    function = _GENERATED.get(text)
+    if function is None:
+        from .codegen import compile_tree  # noqa: PLC0415 - codegen builds on this module's closures
+
+        function = compile_tree(tree, text)[0]
+        if len(_GENERATED) < 20_000:
+            _GENERATED[text] = function
+    return function
 
 
 @dataclass
