@@ -47,7 +47,7 @@ def _contains(container: Any, item: Any) -> bool:
 
 def _walk(value: Any, keys: tuple[str, ...]) -> Any:
     for key in keys:
-        value = value.get(key) if isinstance(value, Mapping) else None
+        value = value.get(key) if value.__class__ is dict or isinstance(value, Mapping) else None
     return value
 
 
@@ -76,8 +76,12 @@ class Writer:
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.name = name
         self._fallbacks = 0
+        #: Whether the source reads ``scope`` (a closure, a built-in name): then ``scope.player``
+        #: must be the player the source reads as ``player``.
+        self.uses_scope = False
 
     def fallback(self, node: Node) -> str:
+        self.uses_scope = True
         key = f"_f{self._fallbacks}"
         self._fallbacks += 1
         self.namespace[key] = _compile(node)
@@ -98,9 +102,11 @@ class Writer:
         if kind == "name":
             path = tuple(node.path)
             if path[0] == "me" and len(path) == 2:
+                self.uses_scope = True
                 return f"_mine(scope, {path[1]!r}, {path!r})"
             if self.name is not None:
                 return self.name(path)
+            self.uses_scope = True
             return f"scope.lookup({path!r})"
         if kind == "list":
             return "[" + ", ".join(self.write(item) for item in node.items) + "]"

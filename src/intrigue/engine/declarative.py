@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..dsl.expressions import EvaluationError, Expression, compile_expression
 from ..dsl.extensions import TEMPLATE, Effect, OptionEntry
+from .compiled import seat_filter
 from .errors import EngineError, RuleError, rule_error
 from .scope import Outcome, Scope, outcome
 from .ui import PUBLIC, Audience
@@ -95,14 +96,7 @@ def _value(text: Any) -> Expression:
 def _matching(match: "Match", test: Expression | None, found: Outcome) -> list[int]:
     if test is None:
         return list(range(len(match.players)))
-    scope = Scope(match, None, None, found)
-    evaluate = test.evaluate
-    chosen = []
-    for seat, player in enumerate(match.players):
-        scope.player = player
-        if evaluate(scope):
-            chosen.append(seat)
-    return chosen
+    return seat_filter(test)(match, found)
 
 
 def _seat_player(match: "Match", seat: int | None) -> Mapping[str, Any] | None:
@@ -140,7 +134,7 @@ Compiler = Callable[[Effect, tuple[Any, ...], Any], Step]
 def _set(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     assert effect.set is not None
     scope_name, _, name = effect.set.partition(".")
-    value_of = _value(effect.to)
+    value_of = _value(effect.to).evaluate
     test = _value(effect.where) if effect.where is not None else None
 
     if scope_name == "game":
@@ -203,7 +197,7 @@ def _most(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     players who answered the decision that closed last); a tie gives null, or with ``tie: random``
     one of the tied values drawn with the match's generator."""
     assert effect.into is not None
-    value_of = _value(effect.most)
+    value_of = _value(effect.most).evaluate
     test = _value(effect.where) if effect.where is not None else None
     into, tie = _game_key(effect.into), effect.tie or "none"
 
@@ -299,7 +293,8 @@ def _viewers(match: "Match", to: Any, owner: int | None, found: Outcome) -> list
         return [owner] if owner is not None else []
     if to == "actor":
         return [found.actor] if found.actor is not None else []
-    return [seat for seat in range(len(match.players)) if match.game.in_group(match, str(to), seat)]
+    group = match.game.groups.get(str(to))
+    return seat_filter(group)(match) if group is not None else []
 
 
 def _audience(viewers: list[int] | None) -> Audience:
@@ -357,7 +352,7 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     carries its template (``key``) and the values put in it (``args``), for translation."""
     assert effect.say is not None
     template = effect.say
-    pieces = [(found.group(0), found.group(1).strip(), _value(found.group(1).strip()))
+    pieces = [(found.group(0), found.group(1).strip(), _value(found.group(1).strip()).evaluate)
               for found in TEMPLATE.finditer(template)]
     test = _value(effect.where) if effect.where is not None else None
 
@@ -384,7 +379,7 @@ def _win(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
 
 def _if(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
-    test = _value(effect.if_)
+    test = _value(effect.if_).evaluate
     then = Program(effect.then or [], path + ("then",), where)
     otherwise = Program(effect.else_ or [], path + ("else",), where)
 
@@ -549,6 +544,7 @@ def declarative_router(phase_id: int) -> Callable[["Match"], int | None]:
                 return target  # None ends the game, as the DSL allows
         raise EngineError("no 'when' holds and there is no fallback")
 
+    route.declarative = True  # type: ignore[attr-defined] - compiled per game at load (compiled.py)
     return route
 
 

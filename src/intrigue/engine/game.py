@@ -42,6 +42,7 @@ class PhasePlan:
     headless_run: list[tuple[Callable[["Match"], Any], str | None, bool]] = field(default_factory=list)
     router: Callable[["Match"], int | None] | None = None
     allowed: frozenset[int | None] = frozenset()  # the phases a conditional next_phase may name
+    select: Callable[["Match"], list[int]] | None = None  # who acts: the compiled target condition
 
     def bind(self, tools: dict[str, Callable[["Match"], None]], display: set[str],
              router: Callable[["Match"], int | None] | None) -> None:
@@ -107,6 +108,7 @@ class Game:
     plans: dict[int, PhasePlan] = field(default_factory=dict)
     #: Newer built-in names (``picked``, ``answer``...) that a game-level name of the same spelling hides.
     shadowed: frozenset[str] = frozenset()
+    compiled: Any = None  # the generated functions (compiled.CompiledGame)
 
     def where(self, path: tuple[Any, ...]) -> str:
         """``file:line`` of a key path of the game's DSL file."""
@@ -144,6 +146,7 @@ class Game:
 
 def load(binding: GameBinding) -> Game:
     """Validate the DSL against the binding; every problem is reported at once."""
+    from .compiled import CompiledGame  # noqa: PLC0415
     from .declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
 
     checked = _validate(binding)
@@ -190,8 +193,10 @@ def load(binding: GameBinding) -> Game:
     game = Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, {},
                 frozenset(name for name in binding.state if name in NEWER_NAMES))
     game.plans = {phase_id: plan(phase, phase_id, game.where) for phase_id, phase in definition.phases.items()}
+    game.compiled = CompiledGame(game)
     for phase_id, phase_plan in game.plans.items():
-        phase_plan.bind(tools, display, binding.routers.get(phase_id))
+        phase_plan.bind(tools, display, game.compiled.routers.get(phase_id) or binding.routers.get(phase_id))
+        phase_plan.select = game.compiled.targets.get(phase_id)
     return game
 
 

@@ -279,7 +279,8 @@ class Match:
             if condition is None or criteria.type == "UI_displayed":
                 self._targets = []
             else:
-                self._targets = self.seats_where(condition)
+                select = self._plan.select
+                self._targets = select(self) if select is not None else self.seats_where(condition)
                 if not self._targets and self._stage == "before":
                     # Nobody to ask: the phase completes as if everyone passed, and
                     # the tools after the prompt see an empty decision.

@@ -99,10 +99,9 @@ class Scope:
         return self._outcome
 
     def lookup(self, path: tuple[str, ...]) -> Any:
-        try:
-            return self._names[path]
-        except KeyError:
-            pass
+        names = self._names
+        if path in names:
+            return names[path]
         head = path[0]
         special = _SPECIAL.get(head)
         if special is not None and head not in self.match.game.shadowed:
@@ -114,14 +113,14 @@ class Scope:
             else:
                 value = None
                 break
-        self._names[path] = value
+        names[path] = value
         return value
 
 
 def _fields(record: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
     value: Any = record
     for key in path[1:]:
-        value = value.get(key) if isinstance(value, Mapping) else None
+        value = value.get(key) if value.__class__ is dict or isinstance(value, Mapping) else None
     return value
 
 
