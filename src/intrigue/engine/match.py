@@ -20,6 +20,9 @@ from .ui import PUBLIC, Audience, Canvas
 
 #: How many phases may pass without a decision before we call it a loop.
 MAX_PHASES_WITHOUT_DECISION = 5_000
+#: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
+_NO_CLOSING: dict[int, frozenset[str]] = {}
+_NO_SEATS: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -107,7 +110,17 @@ class Decision:
 
     @property
     def complete(self) -> bool:
-        return not self.pending
+        if self.closed_by is not None:
+            return True
+        answers = self.answers
+        for seat in self.offers:
+            if seat not in answers:
+                return False
+        return True
+
+    def waits_for(self, seat: int) -> bool:
+        """``seat in self.pending``, without building the list."""
+        return self.closed_by is None and seat in self.offers and seat not in self.answers
 
     def who_chose(self, *options: str) -> list[int]:
         return [seat for seat, answer in self.answers.items() if answer in options]
@@ -148,6 +161,9 @@ class TimedDecision(Decision):
         if self.complete:
             return []
         return [seat for seat in self.offers if seat not in self.answers]
+
+    def waits_for(self, seat: int) -> bool:
+        return seat in self.pending
 
     @property
     def complete(self) -> bool:
@@ -299,7 +315,7 @@ class Match:
 
     def legal(self, seat: int) -> list[str]:
         """The options ``seat`` may choose now (empty if it is not pending)."""
-        if self.decision is None or seat not in self.decision.pending:
+        if self.decision is None or not self.decision.waits_for(seat):
             return []
         return list(self.decision.offers[seat])
 
@@ -350,7 +366,7 @@ class Match:
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
         name = self.names[seat]
-        if decision is None or seat not in decision.pending:
+        if decision is None or not decision.waits_for(seat):
             waiting = ", ".join(self.names[s] for s in self.pending) or "nobody"
             raise Refused("not_pending", f"{name} has no choice to make now (waiting for {waiting})")
         if option not in decision.offers[seat]:
@@ -401,6 +417,8 @@ class Match:
         """
         if self._offers is None:
             self._offers = {}
+            self._closing = {}
+            self._manual = set()
         unique = list(dict.fromkeys(options))
         if unique:
             self._offers[seat] = unique
@@ -460,8 +478,8 @@ class Match:
         self.canvas.begin_phase()
         self._targets = None
         self._offers = None
-        self._closing = {}
-        self._manual = set()
+        self._closing = _NO_CLOSING  # offer() makes its own on the phase's first offer
+        self._manual = _NO_SEATS
         self._named = None
         self._picks = None
         self._standing: frozenset[int] = frozenset()
@@ -573,11 +591,13 @@ class Match:
         nothing by answering for anyone, nor in a timer phase, which waits)."""
         decision = self.decision
         assert decision is not None
-        for seat in list(decision.pending):
-            options = decision.offers[seat]
-            if len(options) == 1 and seat not in decision.manual and decision.closed_by is None:
-                decision.answers[seat] = options[0]
-                if options[0] in decision.closing.get(seat, ()):
+        answers, manual, closing = decision.answers, decision.manual, decision.closing
+        for seat, options in decision.offers.items():
+            if decision.closed_by is not None:
+                return
+            if len(options) == 1 and seat not in answers and seat not in manual:
+                answers[seat] = options[0]
+                if options[0] in closing.get(seat, ()):
                     decision.closed_by = seat
 
     def _settle(self) -> None:
