@@ -16,14 +16,26 @@ returns the same values (``and``/``or`` give booleans; ordered comparisons with
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .expressions import _COMPARE, Node, _compile
+if TYPE_CHECKING:  # pragma: no cover
+    from .expressions import Node
+
+Closure = Callable[["Node"], Callable[[Any], Any]]
 
 #: Comparisons written as Python operators (``==`` and ``!=`` never raise).
 _EQUALITY = {"==": "==", "!=": "!="}
 #: Node kinds whose evaluation cannot raise (so an ordered comparison of them needs no thunks).
 _PURE = {"const", "field", "name"}
+
+
+#: Ordered comparisons as ``expressions.py`` defines them: false with a null.
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "<": lambda a, b: a is not None and b is not None and a < b,
+    "<=": lambda a, b: a is not None and b is not None and a <= b,
+    ">": lambda a, b: a is not None and b is not None and a > b,
+    ">=": lambda a, b: a is not None and b is not None and a >= b,
+}
 
 
 def _ordered(operator: str) -> Callable[[Any, Any], bool]:
@@ -69,10 +81,12 @@ class Writer:
 
     ``name`` may write a game-level name differently (the engine hoists plain game-level
     reads out of its loops over players); by default a name is ``scope.lookup(path)``.
-    Closures for the nodes not written out are collected in ``namespace`` as ``_f<N>``.
+    Closures for the nodes not written out (``closure``: the closure compiler of ``expressions.py``)
+    are collected in ``namespace`` as ``_f<N>``.
     """
 
-    def __init__(self, name: Callable[[tuple[str, ...]], str] | None = None):
+    def __init__(self, closure: Closure, name: Callable[[tuple[str, ...]], str] | None = None):
+        self.closure = closure
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.name = name
         self._fallbacks = 0
@@ -80,14 +94,14 @@ class Writer:
         #: must be the player the source reads as ``player``.
         self.uses_scope = False
 
-    def fallback(self, node: Node) -> str:
+    def fallback(self, node: "Node") -> str:
         self.uses_scope = True
         key = f"_f{self._fallbacks}"
         self._fallbacks += 1
-        self.namespace[key] = _compile(node)
+        self.namespace[key] = self.closure(node)
         return f"{key}(scope)"
 
-    def write(self, node: Node) -> str:  # noqa: PLR0911 - one case per node kind
+    def write(self, node: "Node") -> str:  # noqa: PLR0911 - one case per node kind
         kind = node.kind
         if kind == "const":
             value = node.value
@@ -130,7 +144,7 @@ class Writer:
         return self.fallback(node)
 
 
-def function_source(name: str, tree: Node, text: str, writer: Writer) -> str:
+def function_source(name: str, tree: "Node", text: str, writer: Writer) -> str:
     """``def name(scope)`` returning the expression's value (``text`` is quoted in a comment)."""
     body = writer.write(tree)
     return (f"def {name}(scope):\n"
@@ -151,8 +165,8 @@ def build(source: str, namespace: dict[str, Any], name: str) -> Callable[..., An
     return namespace[name]  # type: ignore[no-any-return]
 
 
-def compile_tree(tree: Node, text: str) -> tuple[Callable[[Any], Any], str]:
+def compile_tree(tree: "Node", text: str, closure: Closure) -> tuple[Callable[[Any], Any], str]:
     """The expression as one generated function of a scope, and its source."""
-    writer = Writer()
+    writer = Writer(closure)
     source = function_source("evaluate", tree, text, writer)
     return build(source, writer.namespace, "evaluate"), source

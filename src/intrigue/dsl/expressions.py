@@ -40,6 +40,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from .codegen import compile_tree
+
 Scope = Any  # .player (Mapping), .lookup(path: tuple) -> Any, .players (list of Mappings)
 
 
@@ -663,6 +665,10 @@ def _compile(node: Node) -> Callable[[Scope], Any]:
     raise AssertionError(kind)  # pragma: no cover
 
 
+#: The closure compiler, for code generators that leave some nodes to it (``codegen.Writer``).
+closure_of = _compile
+
+
 def _constant(value: Any) -> Callable[[Scope], Any]:
     def constant(scope: Scope) -> Any:
         return value
@@ -901,9 +907,7 @@ def _generated(tree: Node, text: str) -> Callable[[Scope], Any]:
     """The expression as one generated Python function (``codegen.py``), once per text."""
     function = _GENERATED.get(text)
     if function is None:
-        from .codegen import compile_tree  # noqa: PLC0415 - codegen builds on this module's closures
-
-        function = compile_tree(tree, text)[0]
+        function = compile_tree(tree, text, _compile)[0]
         if len(_GENERATED) < 20_000:
             _GENERATED[text] = function
     return function

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..dsl.codegen import Writer, build
-from ..dsl.expressions import Expression, Node, compile_expression
+from ..dsl.expressions import Expression, Node, closure_of, compile_expression
 from .errors import EngineError
 from .scope import _SPECIAL, Scope, outcome
 
@@ -44,7 +44,7 @@ def _hoisting_writer() -> tuple[Writer, list[str]]:
             lines.append(f"    {variable} = scope.lookup({path!r})")
         return variable
 
-    writer = Writer(name)
+    writer = Writer(closure_of, name)
     return writer, lines
 
 
@@ -92,7 +92,7 @@ def seat_filter(expression: Expression) -> SeatFilter:
 def router_source(function: str, branches: list[tuple[int | None, Node | None, str | None]]) -> tuple[str, dict[str, Any]]:
     """``def function(match)``: the phase of the first branch whose ``when`` holds (one without
     ``when`` is the fallback), read in the scope of the decision that closed last."""
-    writer = Writer()
+    writer = Writer(closure_of)
     lines = [
         f"def {function}(match):",
         "    found = outcome(match)",

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
+from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
 from .scope import Scope
@@ -492,40 +493,41 @@ class Match:
         Returns True when a decision was opened and the run must wait for it.
         """
         plan = self._plan
-        deciding = plan.deciding and self._stage == "before"
         steps = plan.headless_run if self.headless else plan.run
         index = self._resume
+        if not (plan.deciding and self._stage == "before"):
+            for function, description, _tool in (steps[index:] if index else steps):
+                self.current_action_text = description
+                function(self)
+            self.current_action_text = None
+            self._resume = len(steps)
+            return False
         for function, description, tool in (steps[index:] if index else steps):
             index += 1
             self.current_action_text = description
             function(self)
-            if tool and deciding and self._offers is not None:
+            if tool and self._offers is not None:
                 self._resume = index
                 self._open_decision()
                 return True
         self.current_action_text = None
         self._resume = len(steps)
-        if deciding:
-            # No tool offered anything: the DSL's own options, or an empty target set.
-            from .declarative import offer_declared_options  # noqa: PLC0415
-
-            if plan.seconds is not None:
-                return self._open_clock(plan.seconds)
-            offer_declared_options(self)
-            if self._offers or (plan.secret and self._cover_of_nobody()):
-                self._open_decision()  # a secret phase nobody acts in still takes its time
-                return True
-            if self.targets:
-                raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
-                                  f"{', '.join(self.names[s] for s in self.targets)}")
-            self.last_decision = Decision(self.phase_id, plan.wait_for)
+        # Deciding, and no tool offered anything: the DSL's own options, or an empty target set.
+        if plan.seconds is not None:
+            return self._open_clock(plan.seconds)
+        offer_declared_options(self)
+        if self._offers or (plan.secret and self._cover_of_nobody()):
+            self._open_decision()  # a secret phase nobody acts in still takes its time
+            return True
+        if self.targets:
+            raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
+                              f"{', '.join(self.names[s] for s in self.targets)}")
+        self.last_decision = Decision(self.phase_id, plan.wait_for)
         return False
 
     def _open_clock(self, seconds: float) -> bool:
         """A timer phase: wait for the clock (and the early-end answers it declares), unless the
         match runs without timers: then it ends at once, as if its time had run out."""
-        from .declarative import offer_declared_options  # noqa: PLC0415
-
         options = bool(self.phase.completion_criteria.options)
         if not self.timers:
             if options:
@@ -622,10 +624,10 @@ class Match:
                             self._record(decision)
                 if self._run_tools():
                     continue
-                program = self._plan.effects
-                if program is not None:
-                    program.run(self)
-                nxt = self._next_phase_id()
+                plan = self._plan
+                if plan.effects is not None:
+                    plan.effects.run(self)
+                nxt = self._next_phase_id() if plan.conditional else plan.fixed_next
                 if nxt is None:
                     self.over = True
                     self._targets = []
