@@ -118,13 +118,14 @@ class CompiledGame:
         self.targets: dict[int, SeatFilter] = {}
         self.routers: dict[int, Callable[["Match"], int | None]] = {}
         parts: list[str] = []
-        for phase_id, phase in game.phases.items():
+        for number, (phase_id, phase) in enumerate(game.phases.items()):
+            suffix = phase_id if type(phase_id) is int else f"n{number}"  # a name made of digits only
             condition = game.conditions.get(phase_id)
             if condition is not None and condition.tree is not None:
-                name = f"targets_{phase_id}"
+                name = f"targets_{suffix}"
                 source, namespace = seat_filter_source(name, condition.tree, condition.text)
                 self.targets[phase_id] = build(source, namespace, name)
-                parts.append(f"# phase {phase_id} ({phase.name}): who acts\n{source}")
+                parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: who acts\n{source}")
             router = game.binding.routers.get(phase_id)
             if router is not None and getattr(router, "declarative", False) and isinstance(phase.next_phase, dict):
                 branches = []
@@ -136,9 +137,11 @@ class CompiledGame:
                         continue
                     branches.append((ref.id, when.tree if when is not None else None,
                                      when.text if when is not None else None))
-                name = f"route_{phase_id}"
+                name = f"route_{suffix}"
                 source, namespace = router_source(name, branches)
                 self.routers[phase_id] = build(source, namespace, name)
-                parts.append(f"# phase {phase_id} ({phase.name}): next phase\n{source}")
-        self.source = (f"# {game.id}: generated from {game.checked.source.file} when the game loads\n\n"
+                parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: next phase\n{source}")
+        # Every text of the DSL file in the source is a repr: in a comment, or a literal.
+        self.source = (f"# {str(game.id)!r}, generated from {str(game.checked.source.file)!r} when it loads\n"
+                       "# (expressions the engine evaluates elsewhere run as generated functions too)\n\n"
                        + "\n".join(parts))
