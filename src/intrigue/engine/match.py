@@ -227,7 +227,7 @@ class Match:
         self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
         self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        self.state: dict[str, Any] = copy_data(game.binding.state)
+        self.state: dict[str, Any] = fresh_copy(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self.events: list[Event] = []
         self.log: list[Choice] = []
@@ -269,7 +269,7 @@ class Match:
         table = declaration.player_states_template
         rows = (table.player_states or table.players) if table else None
         if rows:
-            template = copy_data(next(iter(rows.values())))
+            template = fresh_copy(next(iter(rows.values())))
         else:
             for name, spec in declaration.player_states.items():
                 template[name] = _blank(spec.type)
@@ -687,6 +687,15 @@ def copy_state(players: list[dict[str, Any]], state: dict[str, Any]) -> tuple[li
         return marshal.loads(marshal.dumps((players, state)))  # type: ignore[no-any-return]
     except ValueError:
         return [copy_data(player) for player in players], copy_data(state)
+
+
+def fresh_copy(value: Any) -> Any:
+    """A copy of declared plain data (a template) in which nothing is shared, as :func:`copy_data`
+    makes it, in C: ``marshal`` format 2 writes every occurrence of an object on its own."""
+    try:
+        return marshal.loads(marshal.dumps(value, 2))
+    except ValueError:
+        return copy_data(value)
 
 
 _CONTAINERS = {dict, list, set, tuple}
