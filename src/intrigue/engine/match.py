@@ -24,6 +24,11 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
 _NO_CLOSING: dict[int, frozenset[str]] = {}
 _NO_SEATS: frozenset[int] = frozenset()
+#: A phase's own bookkeeping as it starts (every value immutable or never changed in place: ``offer``
+#: makes the phase's own maps on its first offer).
+_PHASE_START: dict[str, Any] = {
+    "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
+    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before"}
 
 
 @dataclass
@@ -477,15 +482,7 @@ class Match:
         self.phase_id = phase_id
         self._plan = plan
         self.canvas.begin_phase()
-        self._targets = None
-        self._offers = None
-        self._closing = _NO_CLOSING  # offer() makes its own on the phase's first offer
-        self._manual = _NO_SEATS
-        self._named = None
-        self._picks = None
-        self._standing: frozenset[int] = frozenset()
-        self._resume = 0
-        self._stage = "before"
+        self.__dict__.update(_PHASE_START)  # what a phase starts with, in one step
 
     def _run_tools(self) -> bool:
         """Run the current phase's tools from the resume point.
