@@ -297,6 +297,15 @@ def _viewers(match: "Match", to: Any, owner: int | None, found: Outcome) -> list
     return seat_filter(group)(match) if group is not None else []
 
 
+def _group_viewers(match: "Match", to: Any) -> list[int] | None:
+    """The seats of an audience group named by ``to`` (the same for every line a statement writes:
+    read once per statement), or None when ``to`` is no group."""
+    if to is None or to in ("everyone", "owner", "actor"):
+        return None
+    group = match.game.groups.get(str(to))
+    return seat_filter(group)(match) if group is not None else []
+
+
 def _audience(viewers: list[int] | None) -> Audience:
     return PUBLIC if viewers is None else Audience.of(viewers)
 
@@ -322,8 +331,9 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
     def show(match: "Match", found: Outcome) -> None:
         seen = match.state.setdefault(SEEN, [])
+        group = _group_viewers(match, effect.to)
         for owner in _matching(match, test, found):
-            viewers = _viewers(match, effect.to, owner, found)
+            viewers = group if group is not None else _viewers(match, effect.to, owner, found)
             for field_name in fields:
                 for viewer in (viewers if viewers is not None else [-1]):
                     if viewer != owner and [viewer, owner, field_name] not in seen:
@@ -358,13 +368,15 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
     def say(match: "Match", found: Outcome) -> None:
         speakers = [found.actor] if test is None else _matching(match, test, found)
+        group = _group_viewers(match, effect.to)
         for seat in speakers:
             scope = Scope(match, _seat_player(match, seat), None, found)
             args = {text: _text(value(scope)) for _, text, value in pieces}
             line = template
             for placeholder, text, _ in pieces:
                 line = line.replace(placeholder, args[text])
-            match.announce(line, _audience(_viewers(match, effect.to, seat, found)), key=template, args=args)
+            viewers = group if group is not None else _viewers(match, effect.to, seat, found)
+            match.announce(line, _audience(viewers), key=template, args=args)
 
     return say
 

@@ -90,7 +90,7 @@ class Scope:
         self.players = match.players
         self.me = me
         self._outcome = found
-        self._names: dict[tuple[str, ...], Any] = {}
+        self._names: dict[tuple[str, ...], Any] | None = None  # game-level names read so far
 
     @property
     def outcome(self) -> Outcome:
@@ -99,13 +99,15 @@ class Scope:
         return self._outcome
 
     def lookup(self, path: tuple[str, ...]) -> Any:
-        names = self._names
-        if path in names:
-            return names[path]
         head = path[0]
         special = _SPECIAL.get(head)
         if special is not None and head not in self.match.game.shadowed:
-            return special(self, path)
+            return special(self, path)  # never kept with the game-level names
+        names = self._names
+        if names is None:
+            names = self._names = {}
+        elif path in names:
+            return names[path]
         value: Any = self.state
         for key in path:
             if value.__class__ is dict:
