@@ -49,13 +49,14 @@ def _hoisting_writer() -> tuple[Writer, list[str]]:
 
 
 def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[str, Any]]:
-    """``def function(match, found=None)``: the seats, in order, for whom the expression holds."""
+    """``def function(match, found=None, me=None)``: the seats, in order, for whom the expression holds
+    (``found``: the outcome it reads; ``me``: the player an option is offered to)."""
     writer, hoisted = _hoisting_writer()
     test = writer.write(tree)
     source = "\n".join([
-        f"def {function}(match, found=None):",
+        f"def {function}(match, found=None, me=None):",
         f"    # {text!r}",
-        "    scope = Scope(match, None, None, found)",
+        "    scope = Scope(match, None, me, found)",
         *hoisted,
         "    chosen = []",
         "    for seat, player in enumerate(match.players):",
@@ -79,7 +80,7 @@ def seat_filter(expression: Expression) -> SeatFilter:
         if expression.tree is None:  # a literal: true or false for everyone
             value = bool(expression.evaluate(None))
 
-            def found(match: "Match", _found: Any = None) -> list[int]:
+            def found(match: "Match", _found: Any = None, _me: Any = None) -> list[int]:
                 return list(range(len(match.players))) if value else []
         else:
             source, namespace = seat_filter_source("seats", expression.tree, expression.text)

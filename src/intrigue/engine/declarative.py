@@ -331,13 +331,15 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
     def show(match: "Match", found: Outcome) -> None:
         seen = match.state.setdefault(SEEN, [])
+        known = {tuple(entry) for entry in seen}  # the same test as 'entry in seen', without a scan each time
         group = _group_viewers(match, effect.to)
         for owner in _matching(match, test, found):
             viewers = group if group is not None else _viewers(match, effect.to, owner, found)
             for field_name in fields:
                 for viewer in (viewers if viewers is not None else [-1]):
-                    if viewer != owner and [viewer, owner, field_name] not in seen:
+                    if viewer != owner and (viewer, owner, field_name) not in known:
                         seen.append([viewer, owner, field_name])
+                        known.add((viewer, owner, field_name))
             if viewers == []:
                 continue
             values = [match.players[owner].get(field_name) for field_name in fields]
@@ -345,12 +347,13 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             audience = _audience(viewers)
             # The templates let a client translate field names and values (docs/protocol.md).
             args = {field_name: _text(value) for field_name, value in zip(fields, values)}
-            title_key = " · ".join(f"{{{field_name}}}" for field_name in fields)
             facts_key = ", ".join(f"{field_name}: {{{field_name}}}" for field_name in fields)
-            match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
-                              title=" · ".join(_text(value) for value in values), text=facts,
-                              player=match.names[owner], msg={"title": {"key": title_key, "args": args},
-                                                              "text": {"key": facts_key, "args": args}})
+            if not match.headless:  # a headless match shows no components
+                title_key = " · ".join(f"{{{field_name}}}" for field_name in fields)
+                match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
+                                  title=" · ".join(_text(value) for value in values), text=facts,
+                                  player=match.names[owner], msg={"title": {"key": title_key, "args": args},
+                                                                  "text": {"key": facts_key, "args": args}})
             match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — " + facts_key,
                            args={"player": match.names[owner], **args})
 
@@ -454,7 +457,8 @@ class OptionPlan:
             entry = OptionEntry(option=entry)
         self.option: str | None = entry.option
         self.when = _compiled(entry.if_).evaluate if entry.if_ is not None else None
-        self.players = _compiled(entry.players).evaluate if entry.players is not None else None
+        #: The players a ``players`` entry names, for the player ``me`` it is offered to.
+        self.players = seat_filter(_compiled(entry.players)) if entry.players is not None else None
         self.items = _compiled(entry.items).evaluate if entry.items is not None else None
         self.except_self = entry.except_self
         self.choose = _compiled(entry.choose).evaluate if entry.choose is not None else None
@@ -512,12 +516,9 @@ def offer_declared_options(match: "Match") -> None:
                 if entry.closes:
                     closing += texts
                 continue
-            test = entry.players
-            pool = []
-            for other, player in enumerate(players):
-                scope.player = player
-                if test(scope) and not (entry.except_self and other == seat):
-                    pool.append(other)
+            pool = entry.players(match, found, me)
+            if entry.except_self and seat in pool:
+                pool.remove(seat)
             if entry.choose is None:
                 for other in pool:
                     named[names[other]] = (other,)
