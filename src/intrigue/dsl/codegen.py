@@ -68,9 +68,27 @@ def _mine(scope: Any, name: str, path: tuple[str, ...]) -> Any:
     return me.get(name) if me is not None else scope.lookup(path)
 
 
+def _over_players(scope: Any, inner: Callable[[Any], Any], counting: bool) -> Any:
+    """``count(c)`` / ``sum(e)``: ``inner`` for each player in turn (``scope.player`` too, for the
+    closures inside it), restored afterwards."""
+    saved = scope.player
+    total = 0
+    try:
+        for player in scope.players:
+            scope.player = player
+            value = inner(player)
+            if counting:
+                total += 1 if value else 0
+            elif value is not None:
+                total += value
+    finally:
+        scope.player = saved
+    return total
+
+
 #: What generated code may call besides the fallbacks: fixed helpers, never user text.
 HELPERS: dict[str, Any] = {
-    "_walk": _walk, "_mine": _mine, "_contains": _contains,
+    "_walk": _walk, "_mine": _mine, "_contains": _contains, "_over_players": _over_players,
     "_lt": _ordered("<"), "_le": _ordered("<="), "_gt": _ordered(">"), "_ge": _ordered(">="),
 }
 _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
@@ -141,6 +159,10 @@ class Writer:
                     return f"{_ORDERED[node.op]}({self.write(left)}, {self.write(right)})"
                 test = f"_contains({self.write(right)}, {self.write(left)})"
                 return f"(not {test})" if node.op == "not in" else test
+        if kind == "call" and node.op in ("count", "sum"):
+            self.uses_scope = True
+            counting = node.op == "count"
+            return f"_over_players(scope, lambda player: {self.write(node.items[0])}, {counting!r})"
         return self.fallback(node)
 
 
