@@ -52,15 +52,15 @@ class Event:
     audience: Audience = PUBLIC
     data: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def entry(self) -> dict[str, Any]:
-        """The line as an observation carries it (data keys starting with ``_`` stay private).
-        Built when first read (headless runs never read it) and shared by every observation: read-only."""
-        entry = self.__dict__.get("_entry")
-        if entry is None:
-            entry = self.__dict__["_entry"] = {
-                "version": self.version, "text": self.text,
-                **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+    def __getattr__(self, name: str) -> Any:
+        """``entry``: the line as an observation carries it (data keys starting with ``_`` stay
+        private). Built when first read (headless runs never read it), then an attribute like any
+        other, shared by every observation: read-only."""
+        if name != "entry":
+            raise AttributeError(name)
+        entry = self.__dict__["entry"] = {
+            "version": self.version, "text": self.text,
+            **{key: value for key, value in self.data.items() if not key.startswith("_")}}
         return entry
 
 
