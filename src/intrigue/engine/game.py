@@ -36,31 +36,23 @@ class PhasePlan:
     acknowledge: str = ACKNOWLEDGE
     joint: Expression | None = None
     options: Any = None            # the declared options, compiled
-    #: The steps bound once the tools are known: (function of the match, description, whether it is a
-    #: tool: a decision may open after it). ``headless_run`` leaves out the display-only tools.
-    run: list[tuple[Callable[["Match"], Any], str | None, bool]] = field(default_factory=list)
-    headless_run: list[tuple[Callable[["Match"], Any], str | None, bool]] = field(default_factory=list)
+    #: The steps a headless match runs: ``steps`` without the display-only tools (they build UI only).
+    headless_steps: list[tuple[str | None, str | None, Any]] = field(default_factory=list)
+    #: The router the binding had at load (a declarative one) and the generated function run in its place.
+    declared_router: Callable[["Match"], int | None] | None = None
     router: Callable[["Match"], int | None] | None = None
     allowed: frozenset[int | None] = frozenset()  # the phases a conditional next_phase may name
     select: Callable[["Match"], list[int]] | None = None  # who acts: the compiled target condition
 
-    def bind(self, tools: dict[str, Callable[["Match"], None]], display: set[str],
-             router: Callable[["Match"], int | None] | None) -> None:
-        """Resolve each step's tool once (a display-only tool is no step at all in a headless match)."""
-        self.run, self.headless_run = [], []
-        for tool, description, program in self.steps:
-            if tool is None:
-                step = (program.run, description, False)
-                self.run.append(step)
-                self.headless_run.append(step)
-                continue
-            step = (tools[tool], description, True)
-            self.run.append(step)
-            if tool not in display:
-                self.headless_run.append(step)
+    def bind(self, display: set[str], declared: Callable[["Match"], int | None] | None,
+             compiled: Callable[["Match"], int | None] | None) -> None:
+        """What the game knows once loaded: the display-only tools (no step at all in a headless
+        match; the others are looked up by name as they run, so a test may replace one), and a
+        generated router standing in for the declarative one the binding holds."""
+        self.headless_steps = [step for step in self.steps if step[0] is None or step[0] not in display]
         if self.conditional:
             assert isinstance(self.phase.next_phase, dict)
-            self.router = router
+            self.declared_router, self.router = declared, compiled
             self.allowed = frozenset(ref.id for ref in self.phase.next_phase.values())
 
 
@@ -195,7 +187,7 @@ def load(binding: GameBinding) -> Game:
     game.plans = {phase_id: plan(phase, phase_id, game.where) for phase_id, phase in definition.phases.items()}
     game.compiled = CompiledGame(game)
     for phase_id, phase_plan in game.plans.items():
-        phase_plan.bind(tools, display, game.compiled.routers.get(phase_id) or binding.routers.get(phase_id))
+        phase_plan.bind(display, binding.routers.get(phase_id), game.compiled.routers.get(phase_id))
         phase_plan.select = game.compiled.targets.get(phase_id)
     return game
 

@@ -490,20 +490,29 @@ class Match:
         Returns True when a decision was opened and the run must wait for it.
         """
         plan = self._plan
-        steps = plan.headless_run if self.headless else plan.run
+        if self.headless:
+            steps, tools = plan.headless_steps, self.game.headless_tools
+        else:
+            steps, tools = plan.steps, self.game.tools
         index = self._resume
         if not (plan.deciding and self._stage == "before"):
-            for function, description, _tool in (steps[index:] if index else steps):
+            for tool, description, program in (steps[index:] if index else steps):
                 self.current_action_text = description
-                function(self)
+                if tool is None:
+                    program.run(self)
+                else:
+                    tools[tool](self)
             self.current_action_text = None
             self._resume = len(steps)
             return False
-        for function, description, tool in (steps[index:] if index else steps):
+        for tool, description, program in (steps[index:] if index else steps):
             index += 1
             self.current_action_text = description
-            function(self)
-            if tool and self._offers is not None:
+            if tool is None:
+                program.run(self)
+                continue
+            tools[tool](self)
+            if self._offers is not None:
                 self._resume = index
                 self._open_decision()
                 return True
@@ -652,7 +661,9 @@ class Match:
         plan = self._plan
         if not plan.conditional:
             return plan.fixed_next
-        chosen = plan.router(self)
+        router = self.game.binding.routers[self.phase_id]
+        # the generated router in place of the declarative one it was compiled from (a test may set another)
+        chosen = plan.router(self) if router is plan.declared_router and plan.router is not None else router(self)
         if chosen not in plan.allowed:
             allowed = [ref.id for ref in plan.phase.next_phase.values()]
             raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
