@@ -38,6 +38,7 @@ SAYS = {
     "scenario": "passed, 0 failed", "tournament": "heuristic", "demo": "wins",
     "import": "imported as match 1", "replay": "Winner: Casey", "export": "wrote match 1 to match.json",
     "backup": "backed up intrigue.db to copy.db", "bench": "", "arena": "remote:heuristic", "schema": "",
+    "compile": "def targets_1(",
 }
 #: The tests that run the long-running and server-bound commands.
 COVERED_BY = {

@@ -161,6 +161,12 @@ def scenario(files: List[Path] = typer.Argument(..., help="Scenario files (YAML)
     raise typer.Exit(1 if failed else 0)
 
 
+@app.command(name="compile")
+def compile_command(game: str = typer.Argument(..., help="An installed game id, or a game's YAML file.")) -> None:
+    """Print the Python a game's phase plans are compiled to when it loads (who acts, 'when' routing)."""
+    print(_game(game).compiled.source, end="")
+
+
 def _expand(files: List[Path]) -> List[Path]:
     found: List[Path] = []
     for file in files:

@@ -46,6 +46,7 @@ def designer(tmp_path, monkeypatch):
 
 def test_the_page_names_the_commands_this_test_runs():
     assert COMMANDS == [
+        "intrigue compile my_game.yaml",
         "intrigue demo --game my_game.yaml --players 5",
         "intrigue graph coup",
         "intrigue graph my_game.yaml -o my_game.svg",
@@ -85,6 +86,8 @@ def test_each_command_runs(designer, command, capsys):
         assert out.strip().endswith("1 passed, 0 failed")
     if words[0] == "simulate":
         assert "20 games" in out and "Thief Wins" in out
+    if words[0] == "compile":
+        assert "def targets_1(" in out and "'player.is_active == true'" in out
     if words[0] == "validate" and "variants" not in words[1]:
         assert out.strip().endswith("ok (7 phases)")
 

@@ -40,6 +40,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from .codegen import compile_tree
+
 Scope = Any  # .player (Mapping), .lookup(path: tuple) -> Any, .players (list of Mappings)
 
 
@@ -674,6 +676,10 @@ def _compile(node: Node) -> Callable[[Scope], Any]:
     raise AssertionError(kind)  # pragma: no cover
 
 
+#: The closure compiler, for code generators that leave some nodes to it (``codegen.Writer``).
+closure_of = _compile
+
+
 def _constant(value: Any) -> Callable[[Scope], Any]:
     def constant(scope: Scope) -> Any:
         return value
@@ -901,8 +907,21 @@ def compile_expression(text: Any, *, player_fields: set[str] | Mapping[str, Any]
             known = {tuple(str(n).split(".")): ANY for n in names}
     checker = _Checker(text, fields, known)
     kind = checker.check(tree)
-    return Expression(text, _compile(tree), checker.used_fields, checker.used_names, tree, kind,
+    return Expression(text, _generated(tree, text), checker.used_fields, checker.used_names, tree, kind,
                       checker.problems)
+
+
+_GENERATED: dict[str, Callable[[Scope], Any]] = {}
+
+
+def _generated(tree: Node, text: str) -> Callable[[Scope], Any]:
+    """The expression as one generated Python function (``codegen.py``), once per text."""
+    function = _GENERATED.get(text)
+    if function is None:
+        function = compile_tree(tree, text, _compile)[0]
+        if len(_GENERATED) < 20_000:
+            _GENERATED[text] = function
+    return function
 
 
 @dataclass

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..dsl.expressions import EvaluationError, Expression, compile_expression
 from ..dsl.extensions import TEMPLATE, Effect, OptionEntry
+from .compiled import seat_filter
 from .errors import EngineError, RuleError, rule_error
 from .scope import Outcome, Scope, outcome
 from .ui import PUBLIC, Audience
@@ -95,14 +96,7 @@ def _value(text: Any) -> Expression:
 def _matching(match: "Match", test: Expression | None, found: Outcome) -> list[int]:
     if test is None:
         return list(range(len(match.players)))
-    scope = Scope(match, None, None, found)
-    evaluate = test.evaluate
-    chosen = []
-    for seat, player in enumerate(match.players):
-        scope.player = player
-        if evaluate(scope):
-            chosen.append(seat)
-    return chosen
+    return seat_filter(test)(match, found)
 
 
 def _seat_player(match: "Match", seat: int | None) -> Mapping[str, Any] | None:
@@ -143,7 +137,7 @@ Compiler = Callable[[Effect, tuple[Any, ...], Any], Step]
 def _set(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     assert effect.set is not None
     scope_name, _, name = effect.set.partition(".")
-    value_of = _value(effect.to)
+    value_of = _value(effect.to).evaluate
     test = _value(effect.where) if effect.where is not None else None
 
     if scope_name == "game":
@@ -206,7 +200,7 @@ def _most(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     players who answered the decision that closed last); a tie gives null, or with ``tie: random``
     one of the tied values drawn with the match's generator."""
     assert effect.into is not None
-    value_of = _value(effect.most)
+    value_of = _value(effect.most).evaluate
     test = _value(effect.where) if effect.where is not None else None
     into, tie = _game_key(effect.into), effect.tie or "none"
 
@@ -302,7 +296,17 @@ def _viewers(match: "Match", to: Any, owner: int | None, found: Outcome) -> list
         return [owner] if owner is not None else []
     if to == "actor":
         return [found.actor] if found.actor is not None else []
-    return [seat for seat in range(len(match.players)) if match.game.in_group(match, str(to), seat)]
+    group = match.game.groups.get(str(to))
+    return seat_filter(group)(match) if group is not None else []
+
+
+def _group_viewers(match: "Match", to: Any) -> list[int] | None:
+    """The seats of an audience group named by ``to`` (the same for every line a statement writes:
+    read once per statement), or None when ``to`` is no group."""
+    if to is None or to in ("everyone", "owner", "actor"):
+        return None
+    group = match.game.groups.get(str(to))
+    return seat_filter(group)(match) if group is not None else []
 
 
 def _audience(viewers: list[int] | None) -> Audience:
@@ -330,12 +334,15 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
     def show(match: "Match", found: Outcome) -> None:
         seen = match.state.setdefault(SEEN, [])
+        known = {tuple(entry) for entry in seen}  # the same test as 'entry in seen', without a scan each time
+        group = _group_viewers(match, effect.to)
         for owner in _matching(match, test, found):
-            viewers = _viewers(match, effect.to, owner, found)
+            viewers = group if group is not None else _viewers(match, effect.to, owner, found)
             for field_name in fields:
                 for viewer in (viewers if viewers is not None else [-1]):
-                    if viewer != owner and [viewer, owner, field_name] not in seen:
+                    if viewer != owner and (viewer, owner, field_name) not in known:
                         seen.append([viewer, owner, field_name])
+                        known.add((viewer, owner, field_name))
             if viewers == []:
                 continue
             values = [match.players[owner].get(field_name) for field_name in fields]
@@ -343,12 +350,13 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             audience = _audience(viewers)
             # The templates let a client translate field names and values (docs/protocol.md).
             args = {field_name: _text(value) for field_name, value in zip(fields, values)}
-            title_key = " · ".join(f"{{{field_name}}}" for field_name in fields)
             facts_key = ", ".join(f"{field_name}: {{{field_name}}}" for field_name in fields)
-            match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
-                              title=" · ".join(_text(value) for value in values), text=facts,
-                              player=match.names[owner], msg={"title": {"key": title_key, "args": args},
-                                                              "text": {"key": facts_key, "args": args}})
+            if not match.headless:  # a headless match shows no components
+                title_key = " · ".join(f"{{{field_name}}}" for field_name in fields)
+                match.canvas.show("character_card", audience, key=f"shown-{owner}-{audience.describe()}",
+                                  title=" · ".join(_text(value) for value in values), text=facts,
+                                  player=match.names[owner], msg={"title": {"key": title_key, "args": args},
+                                                                  "text": {"key": facts_key, "args": args}})
             match.announce(f"{match.names[owner]} — {facts}", audience, key="{player} — " + facts_key,
                            args={"player": match.names[owner], **args})
 
@@ -360,19 +368,21 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     carries its template (``key``) and the values put in it (``args``), for translation."""
     assert effect.say is not None
     template = effect.say
-    pieces = [(found.group(0), found.group(1).strip(), _value(found.group(1).strip()))
+    pieces = [(found.group(0), found.group(1).strip(), _value(found.group(1).strip()).evaluate)
               for found in TEMPLATE.finditer(template)]
     test = _value(effect.where) if effect.where is not None else None
 
     def say(match: "Match", found: Outcome) -> None:
         speakers = [found.actor] if test is None else _matching(match, test, found)
+        group = _group_viewers(match, effect.to)
         for seat in speakers:
             scope = Scope(match, _seat_player(match, seat), None, found)
             args = {text: _text(value(scope)) for _, text, value in pieces}
             line = template
             for placeholder, text, _ in pieces:
                 line = line.replace(placeholder, args[text])
-            match.announce(line, _audience(_viewers(match, effect.to, seat, found)), key=template, args=args)
+            viewers = group if group is not None else _viewers(match, effect.to, seat, found)
+            match.announce(line, _audience(viewers), key=template, args=args)
 
     return say
 
@@ -387,7 +397,7 @@ def _win(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
 
 def _if(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
-    test = _value(effect.if_)
+    test = _value(effect.if_).evaluate
     then = Program(effect.then or [], path + ("then",), where)
     otherwise = Program(effect.else_ or [], path + ("else",), where)
 
@@ -450,7 +460,8 @@ class OptionPlan:
             entry = OptionEntry(option=entry)
         self.option: str | None = entry.option
         self.when = _compiled(entry.if_).evaluate if entry.if_ is not None else None
-        self.players = _compiled(entry.players).evaluate if entry.players is not None else None
+        #: The players a ``players`` entry names, for the player ``me`` it is offered to.
+        self.players = seat_filter(_compiled(entry.players)) if entry.players is not None else None
         self.items = _compiled(entry.items).evaluate if entry.items is not None else None
         self.except_self = entry.except_self
         self.choose = _compiled(entry.choose).evaluate if entry.choose is not None else None
@@ -508,12 +519,9 @@ def offer_declared_options(match: "Match") -> None:
                 if entry.closes:
                     closing += texts
                 continue
-            test = entry.players
-            pool = []
-            for other, player in enumerate(players):
-                scope.player = player
-                if test(scope) and not (entry.except_self and other == seat):
-                    pool.append(other)
+            pool = entry.players(match, found, me)
+            if entry.except_self and seat in pool:
+                pool.remove(seat)
             if entry.choose is None:
                 for other in pool:
                     named[names[other]] = (other,)
@@ -552,6 +560,7 @@ def declarative_router(phase_id: int) -> Callable[["Match"], int | None]:
                 return target  # None ends the game, as the DSL allows
         raise EngineError("no 'when' holds and there is no fallback")
 
+    route.declarative = True  # type: ignore[attr-defined] - compiled per game at load (compiled.py)
     return route
 
 

@@ -36,6 +36,24 @@ class PhasePlan:
     acknowledge: str = ACKNOWLEDGE
     joint: Expression | None = None
     options: Any = None            # the declared options, compiled
+    #: The steps a headless match runs: ``steps`` without the display-only tools (they build UI only).
+    headless_steps: list[tuple[str | None, str | None, Any]] = field(default_factory=list)
+    #: The router the binding had at load (a declarative one) and the generated function run in its place.
+    declared_router: Callable[["Match"], int | None] | None = None
+    router: Callable[["Match"], int | None] | None = None
+    allowed: frozenset[int | None] = frozenset()  # the phases a conditional next_phase may name
+    select: Callable[["Match"], list[int]] | None = None  # who acts: the compiled target condition
+
+    def bind(self, display: set[str], declared: Callable[["Match"], int | None] | None,
+             compiled: Callable[["Match"], int | None] | None) -> None:
+        """What the game knows once loaded: the display-only tools (no step at all in a headless
+        match; the others are looked up by name as they run, so a test may replace one), and a
+        generated router standing in for the declarative one the binding holds."""
+        self.headless_steps = [step for step in self.steps if step[0] is None or step[0] not in display]
+        if self.conditional:
+            assert isinstance(self.phase.next_phase, dict)
+            self.declared_router, self.router = declared, compiled
+            self.allowed = frozenset(ref.id for ref in self.phase.next_phase.values())
 
 
 def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str] | None = None) -> PhasePlan:
@@ -82,6 +100,7 @@ class Game:
     plans: dict[int, PhasePlan] = field(default_factory=dict)
     #: Newer built-in names (``picked``, ``answer``...) that a game-level name of the same spelling hides.
     shadowed: frozenset[str] = frozenset()
+    compiled: Any = None  # the generated functions (compiled.CompiledGame)
 
     def where(self, path: tuple[Any, ...]) -> str:
         """``file:line`` of a key path of the game's DSL file."""
@@ -119,6 +138,7 @@ class Game:
 
 def load(binding: GameBinding) -> Game:
     """Validate the DSL against the binding; every problem is reported at once."""
+    from .compiled import CompiledGame  # noqa: PLC0415
     from .declarative import DECLARATIVE_TOOLS, declarative_router  # noqa: PLC0415
 
     checked = _validate(binding)
@@ -165,6 +185,10 @@ def load(binding: GameBinding) -> Game:
     game = Game(binding, definition, checked, conditions, groups, tools, min(definition.phases), headless, {},
                 frozenset(name for name in binding.state if name in NEWER_NAMES))
     game.plans = {phase_id: plan(phase, phase_id, game.where) for phase_id, phase in definition.phases.items()}
+    game.compiled = CompiledGame(game)
+    for phase_id, phase_plan in game.plans.items():
+        phase_plan.bind(display, binding.routers.get(phase_id), game.compiled.routers.get(phase_id))
+        phase_plan.select = game.compiled.targets.get(phase_id)
     return game
 
 

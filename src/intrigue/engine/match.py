@@ -8,10 +8,12 @@ accepted choices). It does no I/O and reads no clock; all chance comes from
 from __future__ import annotations
 
 import copy
+import marshal
 import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
+from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
 from .scope import Scope
@@ -19,6 +21,14 @@ from .ui import PUBLIC, Audience, Canvas
 
 #: How many phases may pass without a decision before we call it a loop.
 MAX_PHASES_WITHOUT_DECISION = 5_000
+#: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
+_NO_CLOSING: dict[int, frozenset[str]] = {}
+_NO_SEATS: frozenset[int] = frozenset()
+#: A phase's own bookkeeping as it starts (every value immutable or never changed in place: ``offer``
+#: makes the phase's own maps on its first offer).
+_PHASE_START: dict[str, Any] = {
+    "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
+    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before"}
 
 
 @dataclass
@@ -42,11 +52,16 @@ class Event:
     audience: Audience = PUBLIC
     data: dict[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        #: The line as an observation carries it (data keys starting with ``_`` stay
-        #: private). Built once and shared by every observation: read-only.
-        self.entry = {"version": self.version, "text": self.text,
-                      **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+    def __getattr__(self, name: str) -> Any:
+        """``entry``: the line as an observation carries it (data keys starting with ``_`` stay
+        private). Built when first read (headless runs never read it), then an attribute like any
+        other, shared by every observation: read-only."""
+        if name != "entry":
+            raise AttributeError(name)
+        entry = self.__dict__["entry"] = {
+            "version": self.version, "text": self.text,
+            **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+        return entry
 
 
 #: The pseudo-seat of the clock: ``choose(CLOCK, TIME_UP)`` says a timer phase ran out of time.
@@ -101,7 +116,17 @@ class Decision:
 
     @property
     def complete(self) -> bool:
-        return not self.pending
+        if self.closed_by is not None:
+            return True
+        answers = self.answers
+        for seat in self.offers:
+            if seat not in answers:
+                return False
+        return True
+
+    def waits_for(self, seat: int) -> bool:
+        """``seat in self.pending``, without building the list."""
+        return self.closed_by is None and seat in self.offers and seat not in self.answers
 
     def who_chose(self, *options: str) -> list[int]:
         return [seat for seat, answer in self.answers.items() if answer in options]
@@ -110,7 +135,8 @@ class Decision:
         return self.answers.get(seat)
 
     def copy(self) -> "Decision":
-        other = copy.copy(self)
+        other = object.__new__(self.__class__)
+        other.__dict__.update(self.__dict__)
         other.offers = {s: list(o) for s, o in self.offers.items()}
         other.closing = dict(self.closing)
         other.manual = set(self.manual)
@@ -141,6 +167,9 @@ class TimedDecision(Decision):
         if self.complete:
             return []
         return [seat for seat in self.offers if seat not in self.answers]
+
+    def waits_for(self, seat: int) -> bool:
+        return seat in self.pending
 
     @property
     def complete(self) -> bool:
@@ -203,7 +232,7 @@ class Match:
         self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
         self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        self.state: dict[str, Any] = copy_data(game.binding.state)
+        self.state: dict[str, Any] = fresh_copy(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self.events: list[Event] = []
         self.log: list[Choice] = []
@@ -227,6 +256,17 @@ class Match:
         self._enter(self.phase_id)
         self._settle()
 
+    @property
+    def rng(self) -> random.Random:
+        """The match's only source of chance. Handing it out forgets the cached state ``clone`` reads."""
+        self._rng_state = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_state = None
+
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
         declaration = self.game.definition.declaration
@@ -234,7 +274,7 @@ class Match:
         table = declaration.player_states_template
         rows = (table.player_states or table.players) if table else None
         if rows:
-            template = copy_data(next(iter(rows.values())))
+            template = fresh_copy(next(iter(rows.values())))
         else:
             for name, spec in declaration.player_states.items():
                 template[name] = _blank(spec.type)
@@ -261,7 +301,8 @@ class Match:
             if condition is None or criteria.type == "UI_displayed":
                 self._targets = []
             else:
-                self._targets = self.seats_where(condition)
+                select = self._plan.select
+                self._targets = select(self) if select is not None else self.seats_where(condition)
                 if not self._targets and self._stage == "before":
                     # Nobody to ask: the phase completes as if everyone passed, and
                     # the tools after the prompt see an empty decision.
@@ -280,7 +321,7 @@ class Match:
 
     def legal(self, seat: int) -> list[str]:
         """The options ``seat`` may choose now (empty if it is not pending)."""
-        if self.decision is None or seat not in self.decision.pending:
+        if self.decision is None or not self.decision.waits_for(seat):
             return []
         return list(self.decision.offers[seat])
 
@@ -331,7 +372,7 @@ class Match:
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
         name = self.names[seat]
-        if decision is None or seat not in decision.pending:
+        if decision is None or not decision.waits_for(seat):
             waiting = ", ".join(self.names[s] for s in self.pending) or "nobody"
             raise Refused("not_pending", f"{name} has no choice to make now (waiting for {waiting})")
         if option not in decision.offers[seat]:
@@ -342,10 +383,17 @@ class Match:
         """An independent copy (for search bots); cheap enough to call per decision."""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random(0)
-        other.rng.setstate(self.rng.getstate())
-        other.players = [copy_data(player) for player in self.players]
-        other.state = copy_data(self.state)
+        # The generator's state is read once while nobody draws from it (a search clones one match
+        # many times): the state is cached until the generator is next handed out.
+        state = self.__dict__.get("_rng_state") if self.__class__ is Match else None
+        if state is None:
+            state = self.rng.getstate()
+            self._rng_state = state
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(state)
+        other._rng = rng
+        other._rng_state = state
+        other.players, other.state = copy_state(self.players, self.state)
         other.canvas = self.canvas.copy()
         other.events = list(self.events)
         other.log = list(self.log)
@@ -375,6 +423,8 @@ class Match:
         """
         if self._offers is None:
             self._offers = {}
+            self._closing = {}
+            self._manual = set()
         unique = list(dict.fromkeys(options))
         if unique:
             self._offers[seat] = unique
@@ -432,15 +482,7 @@ class Match:
         self.phase_id = phase_id
         self._plan = plan
         self.canvas.begin_phase()
-        self._targets = None
-        self._offers = None
-        self._closing = {}
-        self._manual = set()
-        self._named = None
-        self._picks = None
-        self._standing: frozenset[int] = frozenset()
-        self._resume = 0
-        self._stage = "before"
+        self.__dict__.update(_PHASE_START)  # what a phase starts with, in one step
 
     def _run_tools(self) -> bool:
         """Run the current phase's tools from the resume point.
@@ -448,44 +490,50 @@ class Match:
         Returns True when a decision was opened and the run must wait for it.
         """
         plan = self._plan
-        deciding = plan.deciding and self._stage == "before"
-        tools = self.game.headless_tools if self.headless else self.game.tools
-        steps = plan.steps
+        if self.headless:
+            steps, tools = plan.headless_steps, self.game.headless_tools
+        else:
+            steps, tools = plan.steps, self.game.tools
         index = self._resume
-        for tool, description, program in steps[index:]:
+        if not (plan.deciding and self._stage == "before"):
+            for tool, description, program in (steps[index:] if index else steps):
+                self.current_action_text = description
+                if tool is None:
+                    program.run(self)
+                else:
+                    tools[tool](self)
+            self.current_action_text = None
+            self._resume = len(steps)
+            return False
+        for tool, description, program in (steps[index:] if index else steps):
             index += 1
             self.current_action_text = description
             if tool is None:
                 program.run(self)
                 continue
             tools[tool](self)
-            if deciding and self._offers is not None:
+            if self._offers is not None:
                 self._resume = index
                 self._open_decision()
                 return True
         self.current_action_text = None
         self._resume = len(steps)
-        if deciding:
-            # No tool offered anything: the DSL's own options, or an empty target set.
-            from .declarative import offer_declared_options  # noqa: PLC0415
-
-            if plan.seconds is not None:
-                return self._open_clock(plan.seconds)
-            offer_declared_options(self)
-            if self._offers or (plan.secret and self._cover_of_nobody()):
-                self._open_decision()  # a secret phase nobody acts in still takes its time
-                return True
-            if self.targets:
-                raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
-                                  f"{', '.join(self.names[s] for s in self.targets)}")
-            self.last_decision = Decision(self.phase_id, plan.wait_for)
+        # Deciding, and no tool offered anything: the DSL's own options, or an empty target set.
+        if plan.seconds is not None:
+            return self._open_clock(plan.seconds)
+        offer_declared_options(self)
+        if self._offers or (plan.secret and self._cover_of_nobody()):
+            self._open_decision()  # a secret phase nobody acts in still takes its time
+            return True
+        if self.targets:
+            raise EngineError(f"phase {self.phase_id} ({plan.phase.name}): no option was offered to "
+                              f"{', '.join(self.names[s] for s in self.targets)}")
+        self.last_decision = Decision(self.phase_id, plan.wait_for)
         return False
 
     def _open_clock(self, seconds: float) -> bool:
         """A timer phase: wait for the clock (and the early-end answers it declares), unless the
         match runs without timers: then it ends at once, as if its time had run out."""
-        from .declarative import offer_declared_options  # noqa: PLC0415
-
         options = bool(self.phase.completion_criteria.options)
         if not self.timers:
             if options:
@@ -551,11 +599,13 @@ class Match:
         nothing by answering for anyone, nor in a timer phase, which waits)."""
         decision = self.decision
         assert decision is not None
-        for seat in list(decision.pending):
-            options = decision.offers[seat]
-            if len(options) == 1 and seat not in decision.manual and decision.closed_by is None:
-                decision.answers[seat] = options[0]
-                if options[0] in decision.closing.get(seat, ()):
+        answers, manual, closing = decision.answers, decision.manual, decision.closing
+        for seat, options in decision.offers.items():
+            if decision.closed_by is not None:
+                return
+            if len(options) == 1 and seat not in answers and seat not in manual:
+                answers[seat] = options[0]
+                if options[0] in closing.get(seat, ()):
                     decision.closed_by = seat
 
     def _settle(self) -> None:
@@ -580,10 +630,10 @@ class Match:
                             self._record(decision)
                 if self._run_tools():
                     continue
-                program = self._plan.effects
-                if program is not None:
-                    program.run(self)
-                nxt = self._next_phase_id()
+                plan = self._plan
+                if plan.effects is not None:
+                    plan.effects.run(self)
+                nxt = self._next_phase_id() if plan.conditional else plan.fixed_next
                 if nxt is None:
                     self.over = True
                     self._targets = []
@@ -612,9 +662,10 @@ class Match:
         if not plan.conditional:
             return plan.fixed_next
         router = self.game.binding.routers[self.phase_id]
-        chosen = router(self)
-        allowed = [ref.id for ref in plan.phase.next_phase.values()]
-        if chosen not in allowed:
+        # the generated router in place of the declarative one it was compiled from (a test may set another)
+        chosen = plan.router(self) if router is plan.declared_router and plan.router is not None else router(self)
+        if chosen not in plan.allowed:
+            allowed = [ref.id for ref in plan.phase.next_phase.values()]
             raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
                               f"the DSL allows {allowed}")
         return chosen
@@ -631,6 +682,28 @@ def copy_data(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     return copy.deepcopy(value)
+
+
+def copy_state(players: list[dict[str, Any]], state: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A deep copy of a match's players and game state, at once.
+
+    They are plain data, which ``marshal`` copies in C, about twice as fast as :func:`copy_data`
+    (objects shared between them stay shared, as in the match copied). Anything ``marshal`` refuses
+    (an object of a rules module's own class) falls back to :func:`copy_data`.
+    """
+    try:
+        return marshal.loads(marshal.dumps((players, state)))  # type: ignore[no-any-return]
+    except ValueError:
+        return [copy_data(player) for player in players], copy_data(state)
+
+
+def fresh_copy(value: Any) -> Any:
+    """A copy of declared plain data (a template) in which nothing is shared, as :func:`copy_data`
+    makes it, in C: ``marshal`` format 2 writes every occurrence of an object on its own."""
+    try:
+        return marshal.loads(marshal.dumps(value, 2))
+    except ValueError:
+        return copy_data(value)
 
 
 _CONTAINERS = {dict, list, set, tuple}

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .ui import PUBLIC
+
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
@@ -29,7 +31,8 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
     state = game.binding.observe(match, seat) if game.binding.observe else default_state(match, seat)
     events: list[dict[str, Any]] = []
     for event in reversed(match.events):  # the tail only: playouts observe long logs often
-        if event.audience.includes(match, seat):
+        audience = event.audience
+        if audience is PUBLIC or audience.includes(match, seat):
             events.append(event.entry)
             if len(events) == LOG_TAIL:
                 break

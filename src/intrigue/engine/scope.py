@@ -90,7 +90,7 @@ class Scope:
         self.players = match.players
         self.me = me
         self._outcome = found
-        self._names: dict[tuple[str, ...], Any] = {}
+        self._names: dict[tuple[str, ...], Any] | None = None  # game-level names read so far
 
     @property
     def outcome(self) -> Outcome:
@@ -99,14 +99,15 @@ class Scope:
         return self._outcome
 
     def lookup(self, path: tuple[str, ...]) -> Any:
-        try:
-            return self._names[path]
-        except KeyError:
-            pass
         head = path[0]
         special = _SPECIAL.get(head)
         if special is not None and head not in self.match.game.shadowed:
-            return special(self, path)
+            return special(self, path)  # never kept with the game-level names
+        names = self._names
+        if names is None:
+            names = self._names = {}
+        elif path in names:
+            return names[path]
         value: Any = self.state
         for key in path:
             if value.__class__ is dict:
@@ -114,14 +115,14 @@ class Scope:
             else:
                 value = None
                 break
-        self._names[path] = value
+        names[path] = value
         return value
 
 
 def _fields(record: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
     value: Any = record
     for key in path[1:]:
-        value = value.get(key) if isinstance(value, Mapping) else None
+        value = value.get(key) if value.__class__ is dict or isinstance(value, Mapping) else None
     return value
 
 

@@ -1,0 +1,148 @@
+"""A game's phase plans compiled to Python at load: who acts, and where a ``when`` routes.
+
+For each phase, the target condition becomes one generated function that walks
+the players once, with every game-level name it reads (``current_turn.player_id``)
+read once before the walk instead of once per player; a ``next_phase`` written
+with ``when`` becomes one function testing each branch in order. Statements'
+``where`` filters use the same seat filters. The source is written from the
+checked expression trees only (:mod:`..dsl.codegen`: literals and name paths via
+``repr``); ``intrigue compile GAME`` prints it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..dsl.codegen import Writer, build
+from ..dsl.expressions import Expression, Node, closure_of, compile_expression
+from .errors import EngineError
+from .scope import _SPECIAL, Scope, outcome
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+    from .match import Match
+
+SeatFilter = Callable[..., list[int]]
+
+
+def _hoisting_writer() -> tuple[Writer, list[str]]:
+    """A writer reading each plain game-level name once per call (``_n<K>`` before the loop).
+
+    Only names that are no built-in name (``choice``, ``answer``, ...) are hoisted: they are pure
+    reads of the game state, which nothing changes while the players are walked.
+    """
+    hoisted: dict[tuple[str, ...], str] = {}
+    lines: list[str] = []
+
+    def name(path: tuple[str, ...]) -> str:
+        if path[0] in _SPECIAL:
+            writer.uses_scope = True
+            return f"scope.lookup({path!r})"
+        variable = hoisted.get(path)
+        if variable is None:
+            variable = hoisted[path] = f"_n{len(hoisted)}"
+            lines.append(f"    {variable} = scope.lookup({path!r})")
+        return variable
+
+    writer = Writer(closure_of, name)
+    return writer, lines
+
+
+def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[str, Any]]:
+    """``def function(match, found=None, me=None)``: the seats, in order, for whom the expression holds
+    (``found``: the outcome it reads; ``me``: the player an option is offered to)."""
+    writer, hoisted = _hoisting_writer()
+    test = writer.write(tree)
+    source = "\n".join([
+        f"def {function}(match, found=None, me=None):",
+        f"    # {text!r}",
+        "    scope = Scope(match, None, me, found)",
+        *hoisted,
+        "    chosen = []",
+        "    for seat, player in enumerate(match.players):",
+        *(["        scope.player = player"] if writer.uses_scope else []),
+        f"        if {test}:",
+        "            chosen.append(seat)",
+        "    return chosen",
+        "",
+    ])
+    writer.namespace["Scope"] = Scope
+    return source, writer.namespace
+
+
+_FILTERS: dict[str, SeatFilter] = {}
+
+
+def seat_filter(expression: Expression) -> SeatFilter:
+    """The generated seat filter of an expression, built once per text."""
+    found = _FILTERS.get(expression.text)
+    if found is None:
+        if expression.tree is None:  # a literal: true or false for everyone
+            value = bool(expression.evaluate(None))
+
+            def found(match: "Match", _found: Any = None, _me: Any = None) -> list[int]:
+                return list(range(len(match.players))) if value else []
+        else:
+            source, namespace = seat_filter_source("seats", expression.tree, expression.text)
+            found = build(source, namespace, "seats")
+        if len(_FILTERS) < 20_000:
+            _FILTERS[expression.text] = found
+    return found
+
+
+def router_source(function: str, branches: list[tuple[int | None, Node | None, str | None]]) -> tuple[str, dict[str, Any]]:
+    """``def function(match)``: the phase of the first branch whose ``when`` holds (one without
+    ``when`` is the fallback), read in the scope of the decision that closed last."""
+    writer = Writer(closure_of)
+    lines = [
+        f"def {function}(match):",
+        "    found = outcome(match)",
+        "    actor = found.actor",
+        "    scope = Scope(match, match.players[actor] if actor is not None else None, None, found)",
+        "    player = scope.player",
+    ]
+    for target, tree, text in branches:
+        if tree is None:
+            lines.append(f"    return {target!r}")
+            break
+        lines += [f"    # {text!r}", f"    if {writer.write(tree)}:", f"        return {target!r}"]
+    else:
+        lines.append("    raise EngineError(\"no 'when' holds and there is no fallback\")")
+    writer.namespace.update(Scope=Scope, outcome=outcome, EngineError=EngineError)
+    return "\n".join(lines) + "\n", writer.namespace
+
+
+class CompiledGame:
+    """The generated functions of one game and their source (what ``intrigue compile`` prints)."""
+
+    def __init__(self, game: "Game"):
+        self.targets: dict[int, SeatFilter] = {}
+        self.routers: dict[int, Callable[["Match"], int | None]] = {}
+        parts: list[str] = []
+        for number, (phase_id, phase) in enumerate(game.phases.items()):
+            suffix = phase_id if type(phase_id) is int else f"n{number}"  # a name made of digits only
+            condition = game.conditions.get(phase_id)
+            if condition is not None and condition.tree is not None:
+                name = f"targets_{suffix}"
+                source, namespace = seat_filter_source(name, condition.tree, condition.text)
+                self.targets[phase_id] = build(source, namespace, name)
+                parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: who acts\n{source}")
+            router = game.binding.routers.get(phase_id)
+            if router is not None and getattr(router, "declarative", False) and isinstance(phase.next_phase, dict):
+                branches = []
+                for ref in phase.next_phase.values():
+                    when = compile_expression(ref.when) if ref.when is not None else None
+                    if when is not None and when.tree is None:  # a literal: 'when: true' or 'when: false'
+                        if when.evaluate(None):
+                            branches.append((ref.id, None, None))
+                        continue
+                    branches.append((ref.id, when.tree if when is not None else None,
+                                     when.text if when is not None else None))
+                name = f"route_{suffix}"
+                source, namespace = router_source(name, branches)
+                self.routers[phase_id] = build(source, namespace, name)
+                parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: next phase\n{source}")
+        # Every text of the DSL file in the source is a repr: in a comment, or a literal.
+        self.source = (f"# {str(game.id)!r}, generated from {str(game.checked.source.file)!r} when it loads\n"
+                       "# (expressions the engine evaluates elsewhere run as generated functions too)\n\n"
+                       + "\n".join(parts))

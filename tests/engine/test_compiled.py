@@ -1,0 +1,110 @@
+"""The generated code means what the interpreted closures mean, and never runs the author's text."""
+
+import ast
+import random
+import subprocess
+import sys
+
+import pytest
+
+from intrigue import games
+from intrigue.dsl.codegen import compile_tree
+from intrigue.dsl.expressions import MappingScope, closure_of, compile_expression
+from intrigue.engine import Match
+from intrigue.engine.compiled import seat_filter
+from intrigue.engine.scope import Scope
+
+GAMES = sorted(games.installed())
+
+
+def _states(game, count=6, seed=5):
+    """Matches of ``game`` stopped at many points of random play (options and all)."""
+    players = list(range(game.min_players, min(game.max_players, 8) + 1))
+    for index in range(count):
+        rng = random.Random(seed + index)
+        match = Match(game, [f"P{i}" for i in range(players[index % len(players)])], seed + index, headless=True)
+        while not match.over:
+            yield match
+            pending = match.pending
+            if not pending:
+                break
+            seat = rng.choice(pending)
+            match.choose(seat, rng.choice(match.legal(seat)))
+        yield match
+
+
+def _closure_seats(match, expression):
+    scope = Scope(match)
+    test = closure_of(expression.tree)
+    chosen = []
+    for seat, player in enumerate(match.players):
+        scope.player = player
+        if test(scope):
+            chosen.append(seat)
+    return chosen
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_generated_selections_agree_with_the_closures(game_id):
+    game = games.get(game_id)
+    expressions = [e for e in list(game.conditions.values()) + list(game.groups.values()) if e.tree is not None]
+    checked = 0
+    for match in _states(game):
+        for expression in expressions:
+            expected = _closure_seats(match, expression)
+            assert seat_filter(expression)(match) == expected, expression.text
+            scope = Scope(match)
+            for player in match.players:
+                scope.player = player
+                assert expression.evaluate(scope) == closure_of(expression.tree)(scope), expression.text
+            checked += 1
+        phase_id = match.phase_id
+        compiled = game.compiled.targets.get(phase_id)
+        if compiled is not None:
+            assert compiled(match) == _closure_seats(match, game.conditions[phase_id])
+    assert checked > 0 or not expressions
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if games.get(g).compiled.routers])  # Coup, BANG!: Python
+def test_generated_routers_route_as_the_declared_whens(game_id):
+    game = games.get(game_id)
+    routed = 0
+    for match in _states(game, count=4):
+        for phase_id, router in game.compiled.routers.items():
+            interpreted = game.binding.routers[phase_id]
+            outcomes = []
+            for route in (router, interpreted):
+                try:
+                    outcomes.append(("phase", route(match)))
+                except Exception as exc:  # noqa: BLE001 - both must fail alike
+                    outcomes.append(("error", type(exc).__name__))
+            assert outcomes[0] == outcomes[1], phase_id
+            routed += 1
+    assert routed
+
+
+@pytest.mark.parametrize("text", [
+    "player.name == \"x'); import os; os._exit(3); ('\"",
+    "player.name == 'a\\nb' or player.points >= 2",
+    "if player.points > 1 then 'a\"b' else \"c'd\"",
+    "player.name in ['\\x00', \"'''\", '\"\"\"'] and not (player.points < 0)",
+])
+def test_text_in_an_expression_only_ever_becomes_a_literal(text):
+    expression = compile_expression(text)
+    function, source = compile_tree(expression.tree, text, closure_of)
+    tree = ast.parse(source)
+    calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert calls <= {"bool", "_walk", "_lt", "_le", "_gt", "_ge", "_contains", "_mine"} | {f"_f{i}" for i in range(9)}
+    for player in ({"name": "x'); import os; os._exit(3); ('", "points": 3}, {"name": "a\nb", "points": 0}, {}):
+        scope = MappingScope(player)
+        assert function(scope) == closure_of(expression.tree)(scope)
+
+
+def test_intrigue_compile_prints_the_generated_python():
+    run = subprocess.run([sys.executable, "-m", "intrigue.cli", "compile", "coup"], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    tree = ast.parse(run.stdout)  # it is Python
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert {"targets_3", "targets_4"} <= functions  # who declares an action, who may challenge it
+    assert "'player.id == current_turn.player_id and player.is_alive == true'" in run.stdout
