@@ -36,7 +36,8 @@ class Bus:
         self.prefix = prefix
         self.queue: deque[tuple[str, str]] = deque()
         self.wake = asyncio.Event()
-        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.waiting: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
+        self.asked: dict[int, str] = {}  # request id → the node it was sent to
         self.ids = itertools.count(1)
         self.tasks: list[asyncio.Task[None]] = []
         self.pubsub: Any = None
@@ -68,7 +69,8 @@ class Bus:
 
     async def request(self, to: str, message: dict[str, Any], timeout: float,
                       still: Callable[[], bool] | None = None, every: float = 1.0) -> dict[str, Any] | None:
-        """Send ``message`` with a reply address and wait for the answer; None if none came.
+        """Send ``message`` with a reply address and wait for the answer; None if none came
+        (or :meth:`abandon` gave up on the node).
 
         Without ``still`` it waits ``timeout`` seconds. With it, it asks
         ``still()`` every ``every`` seconds (is the other node alive?) and keeps
@@ -77,8 +79,9 @@ class Bus:
         """
         ident = next(self.ids)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        future: asyncio.Future[dict[str, Any] | None] = loop.create_future()
         self.waiting[ident] = future
+        self.asked[ident] = to
         self.send(to, {**message, "rid": ident, "reply": self.me})
         deadline = loop.time() + timeout
         try:
@@ -93,6 +96,14 @@ class Bus:
                         return None
         finally:
             self.waiting.pop(ident, None)
+            self.asked.pop(ident, None)
+
+    def abandon(self, to: str) -> None:
+        """The node holding lease ``to`` is dead: every request waiting for its answer gets None now."""
+        for ident, node in list(self.asked.items()):
+            future = self.waiting.get(ident)
+            if node == to and future is not None and not future.done():
+                future.set_result(None)
 
     def answer(self, request: dict[str, Any], message: dict[str, Any]) -> None:
         self.send(request["reply"], {**message, "k": "answer", "rid": request["rid"]})

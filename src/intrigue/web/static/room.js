@@ -105,11 +105,9 @@ async function handle(message) {
   tableHooks.emit("message", {message});
   switch (message.type) {
     case "welcome":
-      // The server follows every welcome with the room's recent chat: start the list afresh.
-      if (!state.welcome || state.welcome.room !== message.room || state.chatFrom !== state.socket) {
-        fill($("#chat"));
-        state.chatFrom = state.socket;
-      }
+      // The server follows every welcome with the room's recent chat: start the list afresh (a
+      // welcome comes again on the same socket when a cluster moves the room to another node).
+      fill($("#chat"));
       state.welcome = message;
       state.retries = 0;
       setConnection("online", message.spectator ? "conn.watching" : "conn.online");
