@@ -38,6 +38,7 @@ import contextlib
 import itertools
 import logging
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import games
@@ -47,6 +48,7 @@ from ..cluster.leases import Lease, preferred
 from ..store import Store
 from .protocol import Refusal
 from .recovery import restore
+from .room import RECENT_CHAT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..store import ChoiceRecord, MatchRecord, RoomRecord
@@ -66,6 +68,8 @@ BUSY_OWNER = 30.0
 LOOP_STALL = 30.0
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
+#: Connections a gateway moves to their room's new owner at once after a node died.
+FOLLOW_AT_ONCE = 25
 LISTED = ("waiting", "playing", "finished")
 #: Seconds between two refreshes of this node's held-seat entries (they lapse after HOLD_SECONDS).
 HOLD_REFRESH = 60.0
@@ -146,6 +150,9 @@ class Node:
         self.taken = 0  # rooms taken over from dead nodes (for the logs and the tests)
         #: rooms claimed and read but not yet brought to life: room → (record, match and log, fencing token)
         self.pending: dict[str, tuple["RoomRecord", "tuple[MatchRecord, list[ChoiceRecord]] | None", int]] = {}
+        self.chats: dict[str, list[Any]] = {}  # …and their recent chat, read with them
+        #: connections being moved to a room's new owner at once (the others wait their turn)
+        self.following = asyncio.Semaphore(FOLLOW_AT_ONCE)
         self.rejoin = False  # the lease was lost: take a new one at the next tick
         self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
         self.holds_refreshed = time.monotonic()
@@ -246,6 +253,7 @@ class Node:
         self.sinks.clear()
         self.held.clear()
         self.pending.clear()
+        self.chats.clear()
         self.rejoin = True
 
     async def _rejoin(self) -> None:
@@ -286,7 +294,9 @@ class Node:
         node is lost (it was never acknowledged), and the new view lets it choose again."""
         old = conn.room
         try:
-            await self._hello(conn, old.hello)
+            async with self.following:  # a few at a time: sockets, moves and health checks go on meanwhile
+                if getattr(conn, "closing", None) is None:
+                    await self._hello(conn, old.hello)
         except Exception as exc:  # noqa: BLE001 - Refusal, PostgreSQL or Redis away: the client reconnects
             log.info("could not move a connection of room %s to its new owner: %s", old.code, exc)
         if conn.room is old:
@@ -316,12 +326,13 @@ class Node:
             self.adopt(claimed)
 
     def adopt(self, claimed: dict[str, int]) -> list[str]:
-        """Take rooms this node just claimed: read them at once (four queries) and re-execute their
+        """Take rooms this node just claimed: read them at once (five queries) and re-execute their
         logs in the background, a chunk at a time between yields to the event loop. Meanwhile a room
         someone asks for (a hello, a relayed command, an HTTP call) is re-executed first, on the spot
         (:meth:`local`), so the clients of a thousand rooms do not wait for the last of them."""
         records = self.store.load_rooms(list(claimed))
         loaded = self.store.load_matches([r.match for r in records if r.match is not None])
+        self.chats.update(self.store.recent_chats([r.code for r in records], RECENT_CHAT))
         waiting = []
         for record in records:
             if record.status != "closed" and record.code not in self.lobby.rooms:
@@ -350,10 +361,13 @@ class Node:
 
     def _bring_to_life(self, code: str) -> bool:
         record, loaded, token = self.pending.pop(code)
+        chat = self.chats.pop(code, None)
         if code in self.lobby.rooms:
             return False
         try:
             room = restore(self.lobby, record, loaded, self.store.fenced(code, token))
+            if chat is not None:
+                room.recent_chat = deque(chat, maxlen=RECENT_CHAT)
         except Exception as exc:  # noqa: BLE001 - one bad room must not stop the others
             problem = f"room {code} could not be taken over and was left as stored: {exc}"
             log.error(problem)
