@@ -2,7 +2,8 @@
 
 A node subscribes to ``<prefix>to:<lease name>``. :meth:`Bus.send` may be
 called from synchronous code (a room method): it queues the message and one
-task publishes the queue in order, many messages per round trip (a pipeline),
+task publishes the queue in order, many messages per round trip (a pipeline;
+the messages queued for one node go in one PUBLISH, as a JSON array),
 so a room never waits for Redis and the messages of one connection arrive in
 the order they were sent. :meth:`Bus.request` sends a message carrying a
 reply address and waits (with a time limit) for the answer.
@@ -115,9 +116,12 @@ class Bus:
             while self.queue:
                 batch = [self.queue.popleft() for _ in range(min(len(self.queue), 500))]
                 try:
+                    grouped: dict[str, list[str]] = {}  # one PUBLISH per node: a JSON array, in order
+                    for channel, data in batch:
+                        grouped.setdefault(channel, []).append(data)
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
-                            pipe.publish(channel, data)
+                        for channel, items in grouped.items():
+                            pipe.publish(channel, items[0] if len(items) == 1 else "[" + ",".join(items) + "]")
                         await pipe.execute()
                     self.sent += len(batch)
                 except Exception:  # noqa: BLE001 - Redis away: these messages are lost, the next may pass
@@ -136,18 +140,25 @@ class Bus:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            self.received += 1
             try:
                 data = json.loads(message["data"])
             except ValueError:
                 log.error("a message on the bus is not JSON; ignored")
                 continue
-            if data.get("k") == "answer":
-                future = self.waiting.get(data.get("rid"))
-                if future is not None and not future.done():
-                    future.set_result(data)
-                continue
-            try:
-                self.handler(data)
-            except Exception:  # noqa: BLE001 - one bad message must not stop the bus
-                log.exception("handling a bus message failed: %s", str(data)[:200])
+            for item in data if isinstance(data, list) else [data]:
+                self._receive(item)
+
+    def _receive(self, data: Any) -> None:
+        self.received += 1
+        if not isinstance(data, dict):
+            log.error("a message on the bus is not an object; ignored")
+            return
+        if data.get("k") == "answer":
+            future = self.waiting.get(data.get("rid"))
+            if future is not None and not future.done():
+                future.set_result(data)
+            return
+        try:
+            self.handler(data)
+        except Exception:  # noqa: BLE001 - one bad message must not stop the bus
+            log.exception("handling a bus message failed: %s", str(data)[:200])
