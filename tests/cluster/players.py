@@ -20,6 +20,7 @@ class Table:
     versions: dict[str, int] = field(default_factory=dict)   # room → highest version seen
     finished: dict[str, dict[str, Any]] = field(default_factory=dict)  # room → final view
     reconnects: int = 0
+    moved: int = 0  # connections their gateway moved to the room's new owner (a welcome on an open socket)
     errors: dict[str, int] = field(default_factory=dict)
 
 
@@ -28,7 +29,9 @@ async def player(url: str, room: str, token: str, table: Table, seed: int, pace:
     """Play random legal moves for one seat until the match is over, reconnecting whenever the connection drops.
 
     A move is acknowledged once a view shows a higher version than the one it was sent at (in a
-    two-player match only one seat is ever pending, so that move is this seat's).
+    two-player match only one seat is ever pending, so that move is this seat's). A second ``welcome``
+    on the same connection means its gateway moved it to the room's new owner: a move sent before it
+    may have been lost, and is sent again if the view that follows still asks for it.
     """
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
@@ -38,6 +41,7 @@ async def player(url: str, room: str, token: str, table: Table, seed: int, pace:
     started = False
     while loop.time() < stop_at:
         connection += 1
+        welcomed = 0
         try:
             async with connect(url, open_timeout=5, max_size=2 ** 22, compression=None, proxy=None) as ws:
                 await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
@@ -47,6 +51,12 @@ async def player(url: str, room: str, token: str, table: Table, seed: int, pace:
                 while True:
                     raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - loop.time()))
                     message = json.loads(raw)
+                    if message["type"] == "welcome":
+                        welcomed += 1
+                        if welcomed > 1:
+                            table.moved += 1
+                            connection += 1  # a new session on this socket
+                        continue
                     if message["type"] == "error":
                         table.errors[message["code"]] = table.errors.get(message["code"], 0) + 1
                         continue
@@ -65,6 +75,8 @@ async def player(url: str, room: str, token: str, table: Table, seed: int, pace:
                         if pace:
                             await asyncio.sleep(rng.uniform(0, 2 * pace))
                         option = rng.choice(options)
+                        if sent is not None and sent[:2] == (match, view["version"]) and sent[3] in options:
+                            option = sent[3]  # sent again in a new session: the same move (if both arrive, one is stale)
                         sent = (match, view["version"], connection, option)
                         await ws.send(json.dumps({"type": "choose", "token": token, "version": view["version"],
                                                   "option": option}))

@@ -52,3 +52,51 @@ def test_quotas_and_codes_are_shared_between_nodes(redis_server):
     assert two.held("9.9.9.9") == 2
     two.hold({}, {"9.9.9.9": {"K7QX:1"}})
     assert one.held("9.9.9.9") == 1
+
+
+HOLDER = """
+import sys, time, redis
+from intrigue.cluster.leases import Lease
+lease = Lease(redis.Redis.from_url(sys.argv[1]), sys.argv[2], ttl=float(sys.argv[3]), prefix=sys.argv[4])
+print(lease.acquire(), flush=True)
+lease.keep(alive=lambda: True)
+time.sleep(120)
+"""
+
+
+def test_a_killed_holder_loses_its_lease_at_once_a_paused_one_only_after_the_ttl(redis_server):
+    """kill -9 closes the holder's connections to Redis: its lease ends within a fraction of the ttl.
+    A paused holder keeps its connections open: its lease lives until the ttl runs out."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    prefix = f"t{uuid.uuid4().hex[:8]}:"
+    ttl = 3.0
+    holders = {name: subprocess.Popen([sys.executable, "-c", HOLDER, redis_server.url, name, str(ttl), prefix],
+                                      stdout=subprocess.PIPE, text=True) for name in ("killed", "paused")}
+    try:
+        names = {name: proc.stdout.readline().strip() for name, proc in holders.items()}
+        watcher = Lease(redis.Redis.from_url(redis_server.url), "watcher", ttl=ttl, prefix=prefix)
+        watcher.acquire()
+        watcher.keep(alive=lambda: True)
+        assert sorted(watcher.live()) == sorted([*names.values(), watcher.name])
+        holders["paused"].send_signal(signal.SIGSTOP)
+        os.kill(holders["killed"].pid, signal.SIGKILL)
+        holders["killed"].wait(5)
+        stopped = time.monotonic()
+        while names["killed"] in watcher.live():
+            assert time.monotonic() - stopped < ttl / 2, "the killed holder's lease lived on"
+            time.sleep(0.05)
+        assert names["paused"] in watcher.live(), "a paused holder's lease ended before its ttl"
+        while names["paused"] in watcher.live():
+            time.sleep(0.1)
+        assert time.monotonic() - stopped >= ttl * 0.7, "the paused holder's lease ended before its ttl ran out"
+        assert watcher.live() == [watcher.name]
+        watcher.release()
+    finally:
+        for proc in holders.values():
+            proc.send_signal(signal.SIGCONT)
+            proc.kill()
+            proc.wait(5)

@@ -46,6 +46,8 @@ def test_a_new_database_gets_the_schema_and_keeps_every_record(pg_url):
     assert (record.players, record.bots, record.seed, record.options, record.moves) == \
         (["A", "B"], [None, "random"], 42, {"x": 1}, 3)
     assert [c.text for c in again.recent_chat("ABCD")] == ["hello"]
+    assert {room: [c.text for c in lines] for room, lines in again.recent_chats(["ABCD", "NONE"]).items()} == \
+        {"ABCD": ["hello"], "NONE": []}  # what a node taking rooms over replays, in one query
     assert [r.code for r in again.open_rooms()] == ["ABCD"]
     finished = replace(room, status="finished", votes=[0])
     again.finish_match(match, [1], "end", finished)  # the result and the room's status, together

@@ -96,7 +96,7 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
 
 
 @bench.command("cluster")
-def cluster(nodes: str = typer.Option("1,2,3", help="Node counts to measure throughput with."),
+def cluster(nodes: str = typer.Option("1,2,3", help="Node counts to measure throughput with (0: skip)."),
             matches: int = typer.Option(100, "--matches", "-m", help="Live 4-player Coup matches per run."),
             seconds: float = typer.Option(10.0, "--seconds", "-s", help="How long each run plays."),
             think: float = typer.Option(0.0, help="Mean seconds a player waits before clicking (0: stress)."),
@@ -106,9 +106,10 @@ def cluster(nodes: str = typer.Option("1,2,3", help="Node counts to measure thro
     """Nodes on PostgreSQL and Redis behind HAProxy: moves/s and p99 for 1, 2, 3 nodes; failover after kill -9."""
     from .cluster import run
 
-    counts = [int(n) for n in nodes.split(",") if n.strip()]
-    if not counts or any(not 1 <= n <= 3 for n in counts):
-        console.print("[red]error:[/] --nodes takes counts from 1 to 3, comma-separated (e.g. 1,2,3)")
+    counts = [int(n) for n in nodes.split(",") if n.strip() and n.strip() != "0"]
+    if (not counts and not failover) or any(not 1 <= n <= 3 for n in counts):
+        console.print("[red]error:[/] --nodes takes counts from 1 to 3, comma-separated (e.g. 1,2,3), "
+                      "or 0 with --failover")
         raise typer.Exit(2)
     figures = run(counts, matches, seconds, think, failover, lease)
     if as_json:
@@ -116,18 +117,21 @@ def cluster(nodes: str = typer.Option("1,2,3", help="Node counts to measure thro
         return
     console.print(f"load average before {figures['load_average_before']}, after {figures['load_average_after']} "
                   f"({figures['cpus']} CPUs)")
-    table = Table("nodes", "clients", "moves/s", "p50 ms", "p95 ms", "p99 ms", "nodes' CPU %")
-    for row in figures["throughput"]:
-        latency = row["latency_ms"]
-        table.add_row(str(row["nodes"]), str(row["clients"]), f"{row['moves_per_second']:,.1f}",
-                      str(latency["p50"]), str(latency["p95"]), str(latency["p99"]), str(row["nodes_cpu_percent"]))
-    console.print(table)
+    if figures["throughput"]:
+        table = Table("nodes", "clients", "moves/s", "p50 ms", "p95 ms", "p99 ms", "nodes' CPU %")
+        for row in figures["throughput"]:
+            latency = row["latency_ms"]
+            table.add_row(str(row["nodes"]), str(row["clients"]), f"{row['moves_per_second']:,.1f}",
+                          str(latency["p50"]), str(latency["p95"]), str(latency["p99"]),
+                          str(row["nodes_cpu_percent"]))
+        console.print(table)
     if "failover" in figures:
         f = figures["failover"]
         console.print(f"failover: kill -9 of the node owning {f['matches']} live matches; {f['recovered']} accepted "
                       f"a move again on another node, all within {f['seconds_to_all']} s (p50 {f['p50']} s, "
                       f"p99 {f['p99']} s; lease {f['lease']} s); {f['acknowledged_moves']} acknowledged moves "
-                      f"checked: {f['missing_in_log']} missing, {f['different_in_log']} different")
+                      f"checked: {f['missing_in_log']} missing, {f['different_in_log']} different; "
+                      f"{f['reconnects']} reconnections, {f['moved']} connections moved by their gateway")
 
 
 @bench.command("coach")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import re
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
@@ -174,9 +175,11 @@ class Client:
             await self.socket.close()
 
     async def _reconnect(self) -> None:
-        delay = 0.1
+        delay = 0.25
         for attempt in range(self.retries):
-            await asyncio.sleep(delay)
+            # full jitter: the first try within a quarter second (a cluster's node died and the proxy sends
+            # us to another), and the clients of a dead node do not all come back in the same instant
+            await asyncio.sleep(random.uniform(0, delay))
             try:
                 await self.connect()
             except ClientError as exc:

@@ -2,7 +2,8 @@
 
 A node subscribes to ``<prefix>to:<lease name>``. :meth:`Bus.send` may be
 called from synchronous code (a room method): it queues the message and one
-task publishes the queue in order, many messages per round trip (a pipeline),
+task publishes the queue in order, many messages per round trip (a pipeline;
+the messages queued for one node go in one PUBLISH, as a JSON array),
 so a room never waits for Redis and the messages of one connection arrive in
 the order they were sent. :meth:`Bus.request` sends a message carrying a
 reply address and waits (with a time limit) for the answer.
@@ -36,7 +37,8 @@ class Bus:
         self.prefix = prefix
         self.queue: deque[tuple[str, str]] = deque()
         self.wake = asyncio.Event()
-        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.waiting: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
+        self.asked: dict[int, str] = {}  # request id → the node it was sent to
         self.ids = itertools.count(1)
         self.tasks: list[asyncio.Task[None]] = []
         self.pubsub: Any = None
@@ -68,7 +70,8 @@ class Bus:
 
     async def request(self, to: str, message: dict[str, Any], timeout: float,
                       still: Callable[[], bool] | None = None, every: float = 1.0) -> dict[str, Any] | None:
-        """Send ``message`` with a reply address and wait for the answer; None if none came.
+        """Send ``message`` with a reply address and wait for the answer; None if none came
+        (or :meth:`abandon` gave up on the node).
 
         Without ``still`` it waits ``timeout`` seconds. With it, it asks
         ``still()`` every ``every`` seconds (is the other node alive?) and keeps
@@ -77,8 +80,9 @@ class Bus:
         """
         ident = next(self.ids)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        future: asyncio.Future[dict[str, Any] | None] = loop.create_future()
         self.waiting[ident] = future
+        self.asked[ident] = to
         self.send(to, {**message, "rid": ident, "reply": self.me})
         deadline = loop.time() + timeout
         try:
@@ -93,6 +97,14 @@ class Bus:
                         return None
         finally:
             self.waiting.pop(ident, None)
+            self.asked.pop(ident, None)
+
+    def abandon(self, to: str) -> None:
+        """The node holding lease ``to`` is dead: every request waiting for its answer gets None now."""
+        for ident, node in list(self.asked.items()):
+            future = self.waiting.get(ident)
+            if node == to and future is not None and not future.done():
+                future.set_result(None)
 
     def answer(self, request: dict[str, Any], message: dict[str, Any]) -> None:
         self.send(request["reply"], {**message, "k": "answer", "rid": request["rid"]})
@@ -104,9 +116,12 @@ class Bus:
             while self.queue:
                 batch = [self.queue.popleft() for _ in range(min(len(self.queue), 500))]
                 try:
+                    grouped: dict[str, list[str]] = {}  # one PUBLISH per node: a JSON array, in order
+                    for channel, data in batch:
+                        grouped.setdefault(channel, []).append(data)
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, data in batch:
-                            pipe.publish(channel, data)
+                        for channel, items in grouped.items():
+                            pipe.publish(channel, items[0] if len(items) == 1 else "[" + ",".join(items) + "]")
                         await pipe.execute()
                     self.sent += len(batch)
                 except Exception:  # noqa: BLE001 - Redis away: these messages are lost, the next may pass
@@ -125,18 +140,25 @@ class Bus:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            self.received += 1
             try:
                 data = json.loads(message["data"])
             except ValueError:
                 log.error("a message on the bus is not JSON; ignored")
                 continue
-            if data.get("k") == "answer":
-                future = self.waiting.get(data.get("rid"))
-                if future is not None and not future.done():
-                    future.set_result(data)
-                continue
-            try:
-                self.handler(data)
-            except Exception:  # noqa: BLE001 - one bad message must not stop the bus
-                log.exception("handling a bus message failed: %s", str(data)[:200])
+            for item in data if isinstance(data, list) else [data]:
+                self._receive(item)
+
+    def _receive(self, data: Any) -> None:
+        self.received += 1
+        if not isinstance(data, dict):
+            log.error("a message on the bus is not an object; ignored")
+            return
+        if data.get("k") == "answer":
+            future = self.waiting.get(data.get("rid"))
+            if future is not None and not future.done():
+                future.set_result(data)
+            return
+        try:
+            self.handler(data)
+        except Exception:  # noqa: BLE001 - one bad message must not stop the bus
+            log.exception("handling a bus message failed: %s", str(data)[:200])

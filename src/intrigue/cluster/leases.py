@@ -7,6 +7,14 @@ or that lost its lease during a pause, gets a new name and never revives the
 old one. The renewal is a compare-and-set (extend only if the key still exists),
 so a node that paused past its lease learns it lost it instead of recreating it.
 
+A lease also ends as soon as its holder's process is gone: the lease's
+connections to Redis carry its name (``CLIENT SETNAME``), and when none is
+left on two looks a fifth of the ttl apart (``CLIENT LIST``) the lease is
+deleted. A ``kill -9`` closes a process's sockets at once, so its death is
+seen in a fraction of the ttl instead of after it; a paused (SIGSTOP) or hung
+process keeps its connections open, and only the ttl ends its lease. Either
+way the old holder cannot write any more: that is the fencing token's job.
+
 Which node writes a room is recorded in the store with a fencing token
 (:meth:`~intrigue.store.postgres.PostgresStore.claim`); this lease only says
 whether that node is still alive. :func:`preferred` spreads a dead node's rooms
@@ -52,6 +60,8 @@ class Lease:
         self.lost = threading.Event()  # set once a renewal found the lease gone (or Redis away past the ttl)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._named: Any = None  # our own client whose connections carry the lease's name
+        self.absent: dict[str, float] = {}  # lease → when it was first seen with no connection left
 
     def key(self, name: str) -> str:
         return f"{self.prefix}lease:{name}"
@@ -64,11 +74,24 @@ class Lease:
         """Take a new lease (a new incarnation) and return its name."""
         name = f"{self.node}.{secrets.token_hex(4)}"
         value = json.dumps({"node": self.node, **self.info})
+        self.stop_keeping()  # the old lease's thread must not renew through the connections closed next
+        self._name_connections(name)  # before the key exists: a lease is never seen without its connection
         self.redis.set(self.key(name), value, px=int(self.ttl * 1000), nx=True)
         self.redis.sadd(self.members, name)
         self.name, self.renewed = name, time.monotonic()
         self.lost.clear()
         return name
+
+    def _name_connections(self, name: str) -> None:
+        """From now on the lease talks to Redis on connections named ``name`` (set again on every reconnection)."""
+        import redis  # noqa: PLC0415 - the cluster extra
+
+        pool = self.redis.connection_pool
+        named = redis.Redis(connection_pool=type(pool)(connection_class=pool.connection_class,
+                                                       **{**pool.connection_kwargs, "client_name": name}))
+        if self._named is not None:
+            self._named.close()
+        self.redis = self._named = named
 
     def renew(self) -> bool:
         """Extend the lease; False if it had expired (then every room it held may have been taken)."""
@@ -121,15 +144,34 @@ class Lease:
                     return
 
     def live(self) -> list[str]:
-        """The names of the leases alive now (forgetting the expired ones)."""
+        """The names of the leases alive now (forgetting the expired ones, ending those whose holder is gone)."""
         names = sorted(n.decode() if isinstance(n, bytes) else n for n in self.redis.smembers(self.members))
         if not names:
             return []
         values = self.redis.mget([self.key(n) for n in names])
         dead = [n for n, v in zip(names, values) if v is None]
+        alive = [n for n, v in zip(names, values) if v is not None]
+        gone = self._disconnected(alive)
+        if gone:
+            log.warning("lease %s: the connections of %s are closed: %s", self.name, ", ".join(gone),
+                        "its process is gone" if len(gone) == 1 else "their processes are gone")
+            self.redis.delete(*[self.key(n) for n in gone])
+            dead += gone
         if dead:
             self.redis.srem(self.members, *dead)
-        return [n for n, v in zip(names, values) if v is not None]
+        return [n for n in alive if n not in gone]
+
+    def _disconnected(self, alive: list[str]) -> list[str]:
+        """The leases among ``alive`` (not ours) with no connection to Redis left, on two looks at least
+        a fifth of the ttl apart (a live holder whose connection broke reconnects at its next renewal)."""
+        try:
+            connected = {client.get("name") for client in self.redis.client_list()}
+        except Exception:  # noqa: BLE001 - CLIENT LIST refused (a managed Redis): the ttl alone ends leases
+            return []
+        now = time.monotonic()
+        missing = [n for n in alive if n != self.name and n not in connected]
+        self.absent = {n: self.absent.get(n, now) for n in missing}
+        return [n for n in missing if now - self.absent[n] >= self.ttl / 5]
 
     def release(self) -> None:
         """Give the lease up at once (a clean stop): the node's rooms are free to be taken."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+import weakref
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -23,9 +24,25 @@ log = logging.getLogger("intrigue.server")
 _WARNED: set[tuple[int, str]] = set()
 
 
+_VERSIONS: dict[int, tuple["weakref.ref[Game]", str]] = {}
+
+
 def game_version(game: Game) -> str:
     """A fingerprint of the rules a match was played with: the DSL file, its extension
-    files and, for a game with a rules module, every Python and YAML file of its package."""
+    files and, for a game with a rules module, every Python and YAML file of its package.
+
+    Computed once per loaded game (a node taking over a thousand rooms would otherwise
+    read and hash those files a thousand times): the rules loaded are the rules run."""
+    known = _VERSIONS.get(id(game))
+    if known is not None and known[0]() is game:
+        return known[1]
+    version = _fingerprint(game)
+    _VERSIONS[id(game)] = (weakref.ref(game), version)
+    weakref.finalize(game, _VERSIONS.pop, id(game), None)
+    return version
+
+
+def _fingerprint(game: Game) -> str:
     binding = game.binding
     files = [binding.dsl_path, *binding.extension_paths]
     if binding.module_file and binding.module_file.endswith(".py"):

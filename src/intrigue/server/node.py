@@ -17,11 +17,18 @@ and its message flows. In short:
   :class:`RemoteRoom` here). HTTP commands on a room (join, leave, start) are
   forwarded to its owner the same way.
 - **Failover.** Every ``ttl / 5`` seconds a node renews its lease, reads which
-  leases are alive, and claims the open rooms whose owner's lease is gone
-  (each survivor first those it is the preferred taker of), re-executing their
-  logs as a restart does; timers go on from the stored time their decision
-  opened. Connections that were attached to a dead owner are closed, so the
-  clients reconnect (through the proxy) and reach the new owner.
+  leases are alive (a lease ends when its ttl runs out, or as soon as its
+  holder's connections to Redis are closed: a killed process), and claims the
+  open rooms whose owner's lease is gone that it is the preferred taker of
+  (any of them after ANY_TAKER_AFTER), reading them in four queries and
+  re-executing their logs as a restart does: a room anyone asks for first, the
+  others in the background; timers go on from the stored time their decision
+  opened. A connection this node relayed to the dead owner is not closed: the
+  node says its hello again to the room's new owner (the client sees a second
+  ``welcome`` on the same socket). Clients of the dead node itself reconnect
+  through the proxy; their gateway sends them to the room's preferred taker
+  without asking the store, and that node claims the room then if its tick
+  has not yet.
 """
 
 from __future__ import annotations
@@ -31,16 +38,20 @@ import contextlib
 import itertools
 import logging
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import games
 from ..cluster.bus import Bus
 from ..cluster.directory import Directory
 from ..cluster.leases import Lease, preferred
 from ..store import Store
 from .protocol import Refusal
 from .recovery import restore
+from .room import RECENT_CHAT
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..store import ChoiceRecord, MatchRecord, RoomRecord
     from ..store.postgres import PostgresStore
     from .lobby import Lobby
     from .room import Room
@@ -57,6 +68,8 @@ BUSY_OWNER = 30.0
 LOOP_STALL = 30.0
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
+#: Connections a gateway moves to their room's new owner at once after a node died.
+FOLLOW_AT_ONCE = 25
 LISTED = ("waiting", "playing", "finished")
 #: Seconds between two refreshes of this node's held-seat entries (they lapse after HOLD_SECONDS).
 HOLD_REFRESH = 60.0
@@ -83,10 +96,12 @@ class RelaySink:
 
 
 class RemoteRoom:
-    """On the gateway: the room a connection follows, owned by the node holding lease ``owner``."""
+    """On the gateway: the room a connection follows, owned by the node holding lease ``owner``
+    (``hello``: what the client said, to say it again to the room's next owner)."""
 
-    def __init__(self, node: "Node", owner: str, code: str, cid: int):
-        self.node, self.owner, self.code, self.cid = node, owner, code, cid
+    def __init__(self, node: "Node", owner: str, code: str, cid: int, hello: dict[str, Any]):
+        self.node, self.owner, self.code, self.cid, self.hello = node, owner, code, cid, hello
+        self.attached = False  # the owner said yes (until then, the hello that made it is still waiting)
 
     def detach(self, conn: Any, announce: bool = True) -> None:
         if self.node.links.pop(self.cid, None) is not None:
@@ -127,7 +142,17 @@ class Node:
         self.held: dict[str, dict[str, set[str]]] = {}  # room → address → "room:seat" holds published
         self.flush_wanted = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
+        self.background: set[asyncio.Task[Any]] = set()  # revivals and re-attachments under way
+        self.wanted: dict[str, set[str]] = {}  # rooms a hello asked for whose owner is dead → their holders
+        self.holders: dict[str, str] = {}  # room → the lease holding it, as of the last tick (or asked since)
+        self.attaching: dict[tuple[str, int], list[dict[str, Any]]] = {}  # relayed commands held until attached
+        self.claiming: asyncio.Future[None] | None = None
         self.taken = 0  # rooms taken over from dead nodes (for the logs and the tests)
+        #: rooms claimed and read but not yet brought to life: room → (record, match and log, fencing token)
+        self.pending: dict[str, tuple["RoomRecord", "tuple[MatchRecord, list[ChoiceRecord]] | None", int]] = {}
+        self.chats: dict[str, list[Any]] = {}  # …and their recent chat, read with them
+        #: connections being moved to a room's new owner at once (the others wait their turn)
+        self.following = asyncio.Semaphore(FOLLOW_AT_ONCE)
         self.rejoin = False  # the lease was lost: take a new one at the next tick
         self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
         self.holds_refreshed = time.monotonic()
@@ -139,6 +164,9 @@ class Node:
 
     # -- life ----------------------------------------------------------------------------
     async def start(self) -> None:
+        for game in games.installed():  # a takeover must not wait for parsing rules (0.2 s a game)
+            with contextlib.suppress(Exception):  # a broken game is reported when a room uses it
+                games.get(game)
         self.lease.acquire()
         self.lease.keep(self._loop_alive)
         self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
@@ -158,9 +186,10 @@ class Node:
 
     async def stop(self) -> None:
         """A clean stop: give the lease up so that the other nodes take the rooms at once."""
-        for task in self.tasks:
+        tasks = [*self.tasks, *self.background]
+        for task in tasks:
             task.cancel()
-        for task in self.tasks:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         with contextlib.suppress(Exception):
@@ -196,7 +225,10 @@ class Node:
             await self._rejoin()
             return
         live = self.lease.live()
+        gone = self.live - set(live)
         self.live = set(live)
+        for lease in gone:  # hellos and calls waiting for a dead node's answer: ask again now
+            self.bus.abandon(lease)
         if time.monotonic() - self.holds_refreshed > HOLD_REFRESH:  # held seats lapse unless refreshed
             self.holds_refreshed = time.monotonic()
             merged: dict[str, set[str]] = {}
@@ -204,8 +236,10 @@ class Node:
                 for address, members in holds.items():
                     merged.setdefault(address, set()).update(members)
             self.directory.hold(merged, {})
-        self._drop_dead_peers()
+        moving = self._drop_dead_peers()
         await self._take_orphans(live)
+        for conn in moving:
+            self._spawn(self._follow(conn))
 
     def _let_go_of_everything(self) -> None:
         """Our lease expired (a pause, Redis away): other nodes may own our rooms now. Let all of them
@@ -218,6 +252,8 @@ class Node:
             conn.close(1012, "the server lost its lease: reconnect")
         self.sinks.clear()
         self.held.clear()
+        self.pending.clear()
+        self.chats.clear()
         self.rejoin = True
 
     async def _rejoin(self) -> None:
@@ -230,24 +266,52 @@ class Node:
         self.rejoin = False
         log.info("node %s holds lease %s", self.node, self.name)
 
-    def _drop_dead_peers(self) -> None:
-        for cid, conn in list(self.links.items()):  # we relay for a dead owner: the client must reconnect
+    def _drop_dead_peers(self) -> list[Any]:
+        """Forget what a dead peer was to us; returns the connections we relayed to a dead owner."""
+        moving = []
+        for cid, conn in list(self.links.items()):
             room = conn.room
-            if isinstance(room, RemoteRoom) and room.owner not in self.live:
+            if isinstance(room, RemoteRoom) and room.attached and room.owner not in self.live:
                 self.links.pop(cid, None)
-                conn.close(1012, "the room's server stopped: reconnect")
+                moving.append(conn)
         for key, sink in list(self.sinks.items()):  # a dead gateway's clients are gone
             if key[0] not in self.live:
                 self.sinks.pop(key, None)
                 sink.closed = True
                 if sink.room is not None:
                     sink.room.detach(sink)
+        return moving
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _follow(self, conn: Any) -> None:
+        """A connection we relayed to a node that died: say its hello again, to the room's new owner
+        (this node or another), instead of closing it. The client sees a new ``welcome`` and the
+        room's chat, ``room`` and ``view`` again, on the same socket; a command it sent to the dead
+        node is lost (it was never acknowledged), and the new view lets it choose again."""
+        old = conn.room
+        try:
+            async with self.following:  # a few at a time: sockets, moves and health checks go on meanwhile
+                if getattr(conn, "closing", None) is None:
+                    await self._hello(conn, old.hello)
+        except Exception as exc:  # noqa: BLE001 - Refusal, PostgreSQL or Redis away: the client reconnects
+            log.info("could not move a connection of room %s to its new owner: %s", old.code, exc)
+        if conn.room is old:
+            conn.close(1012, "the room's server stopped: reconnect")
+        elif getattr(conn, "closing", None) is not None and conn.room is not None:
+            conn.room.detach(conn)  # the client left while we moved it
 
     async def _take_orphans(self, live: list[str]) -> None:
+        """Claim, in one statement, the open rooms whose holder is dead that this node is the preferred
+        taker of (so the survivors share them evenly), and any left orphaned for ANY_TAKER_AFTER."""
         holders = self.store.holders()
+        self.holders = dict(holders)
         now = time.monotonic()
         orphans = {room: holder for room, holder in holders.items()
-                   if holder not in self.live and room not in self.lobby.rooms}
+                   if holder not in self.live and room not in self.lobby.rooms and room not in self.pending}
         self.seen = {room: self.seen.get(room, now) for room in orphans}
         mine = [room for room in orphans
                 if preferred(room, live) == self.name or now - self.seen[room] > ANY_TAKER_AFTER]
@@ -255,37 +319,65 @@ class Node:
             return
         dead = sorted({orphans[r] for r in mine})
         claimed = self.store.claim_many(mine, self.name, holders=dead)
+        self.holders.update(dict.fromkeys(claimed, self.name))
         if claimed:
             log.info("node %s claimed %d rooms of %s (live: %s)", self.node, len(claimed), ", ".join(dead),
                      ", ".join(sorted(self.live)))
-            await self.adopt(claimed)
+            self.adopt(claimed)
 
-    async def adopt(self, claimed: dict[str, int]) -> list[str]:
-        """Bring rooms this node just claimed to life here: their logs re-executed, timers and bots resumed."""
+    def adopt(self, claimed: dict[str, int]) -> list[str]:
+        """Take rooms this node just claimed: read them at once (five queries) and re-execute their
+        logs in the background, a chunk at a time between yields to the event loop. Meanwhile a room
+        someone asks for (a hello, a relayed command, an HTTP call) is re-executed first, on the spot
+        (:meth:`local`), so the clients of a thousand rooms do not wait for the last of them."""
         records = self.store.load_rooms(list(claimed))
         loaded = self.store.load_matches([r.match for r in records if r.match is not None])
-        adopted = []
-        for index, record in enumerate(records):
+        self.chats.update(self.store.recent_chats([r.code for r in records], RECENT_CHAT))
+        waiting = []
+        for record in records:
+            if record.status != "closed" and record.code not in self.lobby.rooms:
+                self.pending[record.code] = (record, loaded.get(record.match) if record.match else None,
+                                             claimed[record.code])
+                waiting.append(record.code)
+        if waiting:
+            self._spawn(self._revive(waiting))
+        return waiting
+
+    async def _revive(self, codes: list[str]) -> None:
+        started, revived = time.perf_counter(), 0
+        for index, code in enumerate(codes):
             if index and index % ADOPT_CHUNK == 0:
-                await asyncio.sleep(0)  # keep serving (and renewing the lease) while taking over many
-            if record.status == "closed" or record.code in self.lobby.rooms:
-                continue
-            try:
-                room = restore(self.lobby, record, loaded.get(record.match) if record.match else None,
-                               self.store.fenced(record.code, claimed[record.code]))
-            except Exception as exc:  # noqa: BLE001 - one bad room must not stop the others
-                problem = f"room {record.code} could not be taken over and was left as stored: {exc}"
-                log.error(problem)
-                self.lobby.problems.append(problem)
-                continue
-            self.lobby.rooms[room.code] = room
-            room.after_change()
-            self.room_changed(room)
-            adopted.append(room.code)
-        self.taken += len(adopted)
-        if adopted:
-            log.info("node %s took over %d rooms", self.node, len(adopted))
-        return adopted
+                await asyncio.sleep(0)  # keep serving while taking over many
+            if code in self.pending and self._bring_to_life(code):
+                revived += 1
+        log.info("node %s took over %d rooms (%d of them in the background, in %.2f s)", self.node, len(codes),
+                 revived, time.perf_counter() - started)
+
+    def local(self, code: str) -> bool:
+        """Whether room ``code`` lives here, bringing it to life first if it was claimed and is waiting."""
+        if code in self.lobby.rooms:
+            return True
+        return code in self.pending and self._bring_to_life(code)
+
+    def _bring_to_life(self, code: str) -> bool:
+        record, loaded, token = self.pending.pop(code)
+        chat = self.chats.pop(code, None)
+        if code in self.lobby.rooms:
+            return False
+        try:
+            room = restore(self.lobby, record, loaded, self.store.fenced(code, token))
+            if chat is not None:
+                room.recent_chat = deque(chat, maxlen=RECENT_CHAT)
+        except Exception as exc:  # noqa: BLE001 - one bad room must not stop the others
+            problem = f"room {code} could not be taken over and was left as stored: {exc}"
+            log.error(problem)
+            self.lobby.problems.append(problem)
+            return False
+        self.lobby.rooms[code] = room
+        room.after_change()
+        self.room_changed(room)
+        self.taken += 1
+        return True
 
     # -- the lobby's hooks ---------------------------------------------------------------------
     def created(self, client: str) -> int:
@@ -352,21 +444,56 @@ class Node:
                 self.flush_wanted.set()
 
     # -- routing -------------------------------------------------------------------------------
-    async def route(self, code: str) -> str | None:
-        """Where room ``code`` lives: LOCAL (taken over here if its owner is dead), the owner's lease, or None."""
-        if code in self.lobby.rooms:
+    async def route(self, code: str, fresh: bool = False) -> str | None:
+        """Where room ``code`` lives: LOCAL (taken over here if its owner is dead), the owner's lease, or None.
+
+        The holder comes from the last tick's list (no query), or from the store when ``fresh`` (the
+        node we asked said the room is not there) or unknown. A room whose holder is dead goes to its
+        preferred taker among the live nodes, which claims it when asked if its own tick has not yet:
+        after a node dies, a thousand reconnecting clients cost their gateways no query, and the rooms
+        stay spread evenly over the survivors."""
+        if self.local(code):
             return LOCAL
-        holder = self.store.holder(code)
-        if holder is not None and holder[0] != self.name and (
-                holder[0] in self.live or self.sync_redis.exists(self.lease.key(holder[0]))):
-            return holder[0]  # alive as of the last tick (a dead one does not answer: the caller asks again)
+        holder = None if fresh else self.holders.get(code)
+        if holder is None:
+            stored = self.store.holder(code)
+            holder = stored[0] if stored else None
+            if holder is not None:
+                self.holders[code] = holder
+            if holder is not None and holder != self.name and holder not in self.live \
+                    and self.sync_redis.exists(self.lease.key(holder)):
+                return holder  # a node younger than our last tick
+        if holder is not None and holder != self.name and holder in self.live:
+            return holder  # alive as of the last tick (a dead one does not answer: the caller asks again)
+        taker = preferred(code, sorted(self.live))
+        if not fresh and taker is not None and taker != self.name:
+            return taker
         record = self.store.load_room(code)
         if record is None or record.status == "closed":
             return None
-        claimed = self.store.claim_many([code], self.name, holders=[holder[0]] if holder else [])
-        if claimed:
-            await self.adopt(claimed)
-        return LOCAL if code in self.lobby.rooms else await self.route(code)
+        await self._claim(code, holder)
+        return LOCAL if self.local(code) else await self.route(code, fresh=True)
+
+    async def _claim(self, code: str, holder: str | None) -> None:
+        """Claim room ``code`` from its dead ``holder``, together with the other rooms asked for in the
+        same moment (a thousand clients saying hello again after a node died: one statement)."""
+        self.wanted.setdefault(code, set()).update([holder] if holder else [])
+        if self.claiming is None or self.claiming.done():
+            self.claiming = asyncio.ensure_future(self._claim_wanted())
+        await asyncio.shield(self.claiming)
+
+    async def _claim_wanted(self) -> None:
+        await asyncio.sleep(0)  # let this moment's other hellos join the batch
+        wanted, self.wanted = self.wanted, {}
+        wanted = {code: holders for code, holders in wanted.items() if not self.local(code)}
+        if wanted:
+            holders = sorted({h for hs in wanted.values() for h in hs})
+            claimed = self.store.claim_many(list(wanted), self.name, holders=holders)
+            self.holders.update(dict.fromkeys(claimed, self.name))
+            if claimed:
+                log.info("node %s claimed %d rooms asked for (of %s)", self.node, len(claimed),
+                         ", ".join(holders) or "nobody")
+                self.adopt(claimed)
 
     def _code(self, value: Any) -> str:
         if not isinstance(value, str):
@@ -377,8 +504,9 @@ class Node:
         """Run the room command ``op`` where the room lives (here, or forwarded to its owner)."""
         code = self._code(room)
         deadline = time.monotonic() + BUSY_OWNER
+        fresh = False
         while True:
-            where = await self.route(code)
+            where = await self.route(code, fresh)
             if where is None:
                 raise Refusal("no_room", f"there is no open room {room[:12]!r}", 404)
             if where == LOCAL:
@@ -390,6 +518,7 @@ class Node:
                     error = answer["error"]
                     raise Refusal(error["code"], error["message"], error["status"])
                 return answer["value"]
+            fresh = self._ask_store(where, answer)
             if time.monotonic() > deadline:
                 raise Refusal("unavailable", f"the server of room {code} does not answer; try again", 503)
             await asyncio.sleep(0.05)
@@ -411,8 +540,9 @@ class Node:
     async def _hello(self, conn: Any, message: dict[str, Any]) -> None:
         code = self._code(message["room"])
         deadline = time.monotonic() + BUSY_OWNER
+        fresh = False
         while True:
-            where = await self.route(code)
+            where = await self.route(code, fresh)
             if where is None:
                 raise Refusal("no_room", f"there is no open room {code!r}", 404)
             if where == LOCAL:
@@ -420,24 +550,37 @@ class Node:
                 return
             cid = next(self.cids)
             self.links[cid] = conn  # before asking: the owner's first messages may come before its answer
+            previous = conn.room
+            remote = RemoteRoom(self, where, code, cid, message)
+            early = previous is None or (isinstance(previous, RemoteRoom) and previous.code == code)
+            if early:  # the client's commands go after the attach on the bus: it may answer the view at once
+                conn.room = remote
             answer = await self.bus.request(where, {"k": "attach", "g": self.name, "c": cid, "m": message},
                                             BUSY_OWNER, self._alive(where), self.ttl / 5)
             if answer is not None and answer.get("ok"):
-                previous = conn.room
                 if previous is not None:
                     previous.detach(conn)
-                conn.room = RemoteRoom(self, where, code, cid)
+                conn.room = remote
+                remote.attached = True
                 return
             self.links.pop(cid, None)
+            if early and conn.room is remote:
+                conn.room = previous
             if answer is not None and "error" in answer:
                 conn.send(answer["error"])
                 return
+            fresh = self._ask_store(where, answer)
             if time.monotonic() > deadline:
                 raise Refusal("unavailable", f"the server of room {code} does not answer; try again", 503)
             await asyncio.sleep(0.05)
 
+    def _ask_store(self, where: str, answer: dict[str, Any] | None) -> bool:
+        """After a node did not take a room: ask the store who holds it next time, unless that node died
+        (then the last tick's list and the preferred taker are right, and no query is needed)."""
+        return answer is not None or where in self.live
+
     def _alive(self, lease: str) -> Callable[[], bool]:
-        return lambda: bool(self.sync_redis.exists(self.lease.key(lease)))
+        return lambda: lease in self.live or bool(self.sync_redis.exists(self.lease.key(lease)))
 
     # -- messages from other nodes -----------------------------------------------------------------
     def on_message(self, message: dict[str, Any]) -> None:
@@ -455,6 +598,10 @@ class Node:
             if conn is not None:
                 conn.close(message.get("code", 1012), message.get("reason", ""))
         elif kind == "cmd":
+            held = self.attaching.get((message["g"], message["c"]))
+            if held is not None:  # its attach waits for the room to be claimed here: after it
+                held.append(message)
+                return
             sink = self.sinks.get((message["g"], message["c"]))
             if sink is None or sink.room is None or self.lobby.rooms.get(sink.room.code) is not sink.room:
                 self.bus.send(message["g"], {"k": "close", "c": message["c"], "code": 1012,
@@ -468,17 +615,11 @@ class Node:
                 log.exception("unexpected error handling a relayed message")
                 sink.send({"type": "error", "code": "internal", "message": "the server could not handle that"})
         elif kind == "attach":
-            if self._code(message["m"].get("room")) not in self.lobby.rooms:
-                self.bus.answer(message, {"moved": True})
-                return
-            sink = RelaySink(self, message["g"], message["c"])
-            try:
-                self.commands(self.lobby, sink, message["m"])
-            except Refusal as refusal:
-                self.bus.answer(message, {"error": refusal.message_json()})
-                return
-            self.sinks[(message["g"], message["c"])] = sink
-            self.bus.answer(message, {"ok": True})
+            if self.local(self._code(message["m"].get("room"))):
+                self._attach(message)
+            else:  # maybe an orphan we are the preferred taker of, not claimed yet: see in a task
+                self.attaching[(message["g"], message["c"])] = []
+                self._spawn(self._when_ours(message, self._code(message["m"].get("room"))))
         elif kind == "detach":
             sink = self.sinks.pop((message["g"], message["c"]), None)
             if sink is not None:
@@ -486,13 +627,45 @@ class Node:
                 if sink.room is not None:
                     sink.room.detach(sink)
         elif kind == "call":
-            if message["room"] not in self.lobby.rooms:
-                self.bus.answer(message, {"moved": True})
-                return
-            try:
-                value = self.ops[message["op"]](message["room"], **message["args"])
-            except Refusal as refusal:
-                self.bus.answer(message, {"error": {"code": refusal.code, "message": refusal.message,
-                                                    "status": refusal.status}})
-                return
-            self.bus.answer(message, {"value": value})
+            if self.local(message["room"]):
+                self._call(message)
+            else:
+                self._spawn(self._when_ours(message, message["room"]))
+
+    async def _when_ours(self, message: dict[str, Any], code: str) -> None:
+        """An attach or call for a room not here: served if the room turns out to be ours to take
+        (its holder is dead and we are its preferred taker), else answered ``moved``."""
+        key = (message.get("g", ""), message.get("c", 0))
+        try:
+            where = await self.route(code)
+        except Exception:  # noqa: BLE001 - PostgreSQL away: the gateway asks again
+            log.exception("could not route room %s", code)
+            where = None
+        held = self.attaching.pop(key, []) if message["k"] == "attach" else []
+        if where != LOCAL:
+            self.bus.answer(message, {"moved": True})
+        elif message["k"] == "call":
+            self._call(message)
+        elif self._attach(message):
+            for command in held:
+                self.on_message(command)
+
+    def _attach(self, message: dict[str, Any]) -> bool:
+        sink = RelaySink(self, message["g"], message["c"])
+        try:
+            self.commands(self.lobby, sink, message["m"])
+        except Refusal as refusal:
+            self.bus.answer(message, {"error": refusal.message_json()})
+            return False
+        self.sinks[(message["g"], message["c"])] = sink
+        self.bus.answer(message, {"ok": True})
+        return True
+
+    def _call(self, message: dict[str, Any]) -> None:
+        try:
+            value = self.ops[message["op"]](message["room"], **message["args"])
+        except Refusal as refusal:
+            self.bus.answer(message, {"error": {"code": refusal.code, "message": refusal.message,
+                                                "status": refusal.status}})
+            return
+        self.bus.answer(message, {"value": value})

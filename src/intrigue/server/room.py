@@ -27,6 +27,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from .. import games as game_registry
@@ -45,6 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .lobby import Lobby
 
 log = logging.getLogger("intrigue.server")
+#: Chat lines replayed to every connection that says hello.
+RECENT_CHAT = 50
 
 
 class Room:
@@ -72,6 +75,8 @@ class Room:
         self.next_seed: int | None = None
         #: In a cluster: the store handle carrying this node's fencing token for the room.
         self.fenced: Store | None = None
+        #: The recent chat every attach replays, read from the store once (this room is its only writer).
+        self.recent_chat: deque[ChatRecord] | None = None
 
     # -- facts -----------------------------------------------------------------
     @property
@@ -286,7 +291,9 @@ class Room:
             self.spectators.append(sink)
         sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
                    "name": seat.name if seat else None, "spectator": seat is None})
-        for chat in self.store.recent_chat(self.code):
+        if self.recent_chat is None:
+            self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
+        for chat in self.recent_chat:
             sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
         self.broadcast_room()
         if self.after_change():  # a grace timer ends when its player is back: everyone is told
@@ -467,6 +474,8 @@ class Room:
             raise self.moved(exc) from exc
         except StoreError as exc:
             raise Refusal("storage", f"your message could not be stored ({exc})", 503) from exc
+        if self.recent_chat is not None:
+            self.recent_chat.append(record)
         message = {"type": "chat", "from": record.name, "seat": record.seat, "text": record.text, "at": record.at}
         for sink in self._all_sinks():
             sink.send(message)

@@ -369,6 +369,15 @@ class PostgresStore:
                           (room, limit))
         return [ChatRecord(*row) for row in reversed(rows)]
 
+    def recent_chats(self, rooms: list[str], limit: int = 50) -> dict[str, list[ChatRecord]]:
+        """:meth:`recent_chat` of several rooms in one query (a node taking over many rooms at once)."""
+        chats: dict[str, list[ChatRecord]] = {room: [] for room in rooms}
+        for row in self._read("SELECT room, seat, name, text, at FROM (SELECT *, row_number() OVER "
+                              "(PARTITION BY room ORDER BY id DESC) AS n FROM chat WHERE room = ANY(%s)) c "
+                              "WHERE n <= %s ORDER BY room, id", (list(rooms), limit)):
+            chats[row[0]].append(ChatRecord(*row))
+        return chats
+
     # -- fencing (cluster) ---------------------------------------------------------
     def claim(self, room: str, node: str, holders: list[str] | None = None) -> int | None:
         """Make ``node`` the room's writer with a new, larger fencing token; returns it.

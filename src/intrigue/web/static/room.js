@@ -77,7 +77,11 @@ function connect() {
     }
     state.retries += 1;
     setConnection("offline", "conn.reconnecting");
-    setTimeout(connect, Math.min(5000, 300 * 2 ** Math.min(state.retries, 5)));
+    // The first try after 100 to 350 ms (a cluster's node died and the proxy sends us to another), then
+    // backing off; always with jitter, so that the players of a dead node do not all come back at once.
+    const delay = state.retries === 1 ? 100 + 250 * Math.random()
+      : Math.random() * Math.min(5000, 300 * 2 ** Math.min(state.retries, 5));
+    setTimeout(connect, delay);
   });
 }
 
@@ -105,11 +109,9 @@ async function handle(message) {
   tableHooks.emit("message", {message});
   switch (message.type) {
     case "welcome":
-      // The server follows every welcome with the room's recent chat: start the list afresh.
-      if (!state.welcome || state.welcome.room !== message.room || state.chatFrom !== state.socket) {
-        fill($("#chat"));
-        state.chatFrom = state.socket;
-      }
+      // The server follows every welcome with the room's recent chat: start the list afresh (a
+      // welcome comes again on the same socket when a cluster moves the room to another node).
+      fill($("#chat"));
       state.welcome = message;
       state.retries = 0;
       setConnection("online", message.spectator ? "conn.watching" : "conn.online");
