@@ -402,20 +402,29 @@ class Outbox:
     A view replaces any view still waiting (a client needs only the newest
     one), so a slow reader costs at most one view plus the other messages.
     ``None`` asks the pump to close the socket.
+
+    Only the event loop changes the queue. :meth:`qsize` and :meth:`views` read
+    counters, never the deque itself, so a monitor or a test in another thread can
+    ask while the loop queues (iterating a deque the loop is appending to raises
+    "deque mutated during iteration").
     """
 
     def __init__(self, limit: int):
         self.limit = limit
         self.items: collections.deque[tuple[bool, str | None]] = collections.deque()
+        self.waiting_views = 0
         self.ready = asyncio.Event()
 
     def put(self, text: str | None, view: bool = False) -> bool:
         """Queue ``text``; False if the client let too many messages pile up."""
-        if view and any(is_view for is_view, _ in self.items):
+        if view and self.waiting_views:
             self.items = collections.deque(item for item in self.items if not item[0])
+            self.waiting_views = 0
         if text is not None and len(self.items) >= self.limit:
             return False
         self.items.append((view, text))
+        if view:
+            self.waiting_views += 1
         self.ready.set()
         return True
 
@@ -423,13 +432,16 @@ class Outbox:
         return len(self.items)
 
     def views(self) -> int:
-        return sum(1 for is_view, _ in self.items if is_view)
+        return self.waiting_views
 
     async def get(self) -> str | None:
         while not self.items:
             self.ready.clear()
             await self.ready.wait()
-        return self.items.popleft()[1]
+        view, text = self.items.popleft()
+        if view:
+            self.waiting_views -= 1
+        return text
 
 
 class Connection:
