@@ -78,6 +78,7 @@ def register(app: typer.Typer) -> None:
                                                                 "disconnected player's choice is made for them."),
               sockets_per_address: int = typer.Option(100, help="WebSockets one address may hold open."),
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
+              max_rooms: int = typer.Option(2000, help="Rooms the server holds at once (waiting and playing)."),
               message_rate: float = typer.Option(10.0, help="WebSocket messages per second one connection may "
                                                             "send (with a burst of four seconds' worth)."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
@@ -142,7 +143,7 @@ def register(app: typer.Typer) -> None:
         store = _store(location, synchronous=synchronous)
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address,
-                            message_rate=message_rate, message_burst=4 * message_rate)
+                            message_rate=message_rate, message_burst=4 * message_rate, max_rooms=max_rooms)
         application = create_app(store, settings, cluster=cluster)
         for line in application.state.restored:
             typer.echo(f"restored room {line}", err=True)
