@@ -16,7 +16,7 @@ def test_a_waiting_view_is_replaced_by_the_newer_one_and_other_messages_keep_the
         box.put("chat")
         box.put("view 2", view=True)
         assert box.views() == 1 and box.qsize() == 3
-        return [await box.get() for _ in range(3)]
+        return [(await box.get())[0] for _ in range(3)]
 
     assert asyncio.run(scenario()) == ["room 1", "chat", "view 2"]
 

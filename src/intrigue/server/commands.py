@@ -27,14 +27,15 @@ def _add_games(folders: list[Path]) -> None:
             typer.echo(f"serving {game_id} from {folder}", err=True)
 
 
-def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
+def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL",  # noqa: ANN202
+           sync_later: bool = False):
     from ..store import StoreError, is_url, open_store  # noqa: PLC0415
 
     if must_exist and not is_url(str(db)) and not Path(db).exists():
         typer.echo(f"error: {db} does not exist", err=True)
         raise typer.Exit(2)
     try:
-        return open_store(str(db), synchronous=synchronous)
+        return open_store(str(db), synchronous=synchronous, sync_later=sync_later)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -140,7 +141,7 @@ def register(app: typer.Typer) -> None:
                            err=True)
                 raise typer.Exit(2)
             _restore(restore, db)
-        store = _store(location, synchronous=synchronous)
+        store = _store(location, synchronous=synchronous, sync_later=True)  # group commit: server/durability.py
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address,
                             message_rate=message_rate, message_burst=4 * message_rate, max_rooms=max_rooms)
