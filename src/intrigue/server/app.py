@@ -31,7 +31,7 @@ from ..games import tutorials
 from ..store import Store
 from . import coach, history
 from .durability import Durability
-from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
+from .protocol import MAX_MESSAGE, Bucket, Prepared, Refusal, encode, parse
 from .lobby import Lobby
 from .settings import TIMER_OPTIONS, Settings
 
@@ -472,7 +472,8 @@ class Connection:
         if self.closing:
             return
         ticket = self.durability.ticket() if self.durability is not None else 0
-        if not self.outbox.put(encode(message), view=message.get("type") == "view", ticket=ticket):
+        text = message.wire() if isinstance(message, Prepared) else encode(message)  # a view: built once
+        if not self.outbox.put(text, view=message.get("type") == "view", ticket=ticket):
             self.close(1008, "too slow: messages piled up")
 
     def close(self, code: int, reason: str) -> None:

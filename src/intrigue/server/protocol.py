@@ -25,8 +25,8 @@ MAX_DEPTH = 2
 MAX_NAME = 24
 MAX_CHAT = 300
 
-__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Refusal", "clean_chat",
-           "clean_line", "clean_name", "encode", "parse"]
+__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "LogLines", "Prepared", "Refusal",
+           "clean_chat", "clean_line", "clean_name", "encode", "parse"]
 
 
 class Refusal(Exception):
@@ -96,13 +96,88 @@ def clean_chat(text: str) -> str:
     return cleaned
 
 
-def encode(message: dict[str, Any]) -> str:
+#: ``json.dumps(..., ensure_ascii=True, separators=(",", ":"))`` builds this encoder on every call; one is enough.
+_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
+
+
+def encode(message: Any) -> str:
     """The exact text sent on the wire (one place, so tests can check what is sent).
 
     ASCII-escaped, so even a lone surrogate a client smuggled into an option
-    string is sent back as valid JSON and valid UTF-8.
+    string is sent back as valid JSON and valid UTF-8. The same text as
+    ``json.dumps(message, ensure_ascii=True, separators=(",", ":"))``.
     """
-    return json.dumps(message, ensure_ascii=True, separators=(",", ":"))
+    return _ENCODER.encode(message)
+
+
+class LogLines:
+    """The wire text of a match's log lines, each encoded once.
+
+    An observation carries the log's lines as the engine's own ``Event.entry`` dicts:
+    built once, shared by every observation and never changed. Most of a view's
+    bytes are those lines, the same for every seat that may read them, so each is
+    encoded once for the whole match instead of once per seat per change. Only the
+    encoding is shared: which lines a seat gets is still its own observation's.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[dict[str, Any], str]] = {}
+
+    def text(self, entry: dict[str, Any]) -> str:
+        known = self._texts.get(id(entry))
+        if known is not None and known[0] is entry:
+            return known[1]
+        text = encode(entry)
+        self._texts[id(entry)] = (entry, text)  # holding the entry keeps its id from being reused
+        return text
+
+    def clear(self) -> None:
+        self._texts.clear()
+
+
+class Prepared(dict):  # type: ignore[type-arg]
+    """A ``view`` message that builds its wire text once, however many connections it goes to.
+
+    ``wire()`` is exactly ``encode(self)``: compact JSON joins its parts with nothing
+    between them, so the view's object is written key by key, its log from
+    :class:`LogLines`, everything else by :func:`encode`.
+    """
+
+    def __init__(self, message: dict[str, Any], lines: LogLines):
+        super().__init__(message)
+        self._lines = lines
+        self._wire: str | None = None
+
+    def wire(self) -> str:
+        if self._wire is None:
+            self._wire = _object(self, lambda key, value: _view(value, self._lines) if key == "view" else encode(value))
+        return self._wire
+
+
+def _view(view: dict[str, Any], lines: LogLines) -> str:
+    if type(view) is not dict:
+        return encode(view)
+    return _object(view, lambda key, value: "[" + ",".join(lines.text(entry) for entry in value) + "]"
+                   if key == "log" and type(value) is list else encode(value))
+
+
+def _object(items: dict[str, Any], part: Any) -> str:
+    if not all(type(key) is str for key in items):  # json.dumps turns other keys into strings: let it
+        return encode(items)
+    return "{" + ",".join(_key(key) + ":" + part(key, value) for key, value in items.items()) + "}"
+
+
+_KEYS: dict[str, str] = {}
+
+
+def _key(key: str) -> str:
+    """A view's keys are a handful of fixed names: ``"key"`` with its quotes, encoded once."""
+    text = _KEYS.get(key)
+    if text is None:
+        text = encode(key)
+        if len(_KEYS) < 256:
+            _KEYS[key] = text
+    return text
 
 
 @dataclass
