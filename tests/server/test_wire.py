@@ -40,3 +40,11 @@ def test_odd_values_are_sent_as_encode_sends_them():
     lines = LogLines()
     assert Prepared(message, lines).wire() == encode(message)
     assert Prepared({"type": "view", "view": {2: "x"}}, lines).wire() == encode({"type": "view", "view": {2: "x"}})
+
+
+def test_a_view_holding_the_log_marker_itself_is_still_sent_exactly():
+    from intrigue.server.protocol import _LOG_MARK
+
+    entry = {"version": 0, "text": _LOG_MARK}
+    message = {"type": "view", "view": {"state": {"x": _LOG_MARK}, "log": [entry]}}
+    assert Prepared(message, LogLines()).wire() == encode(message)

@@ -11,6 +11,7 @@ saying what was wrong.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -136,11 +137,11 @@ class LogLines:
 
 
 class Prepared(dict):  # type: ignore[type-arg]
-    """A ``view`` message that builds its wire text once, however many connections it goes to.
+    """A ``view`` message that builds its wire text once, however many connections it goes to (read-only).
 
-    ``wire()`` is exactly ``encode(self)``: compact JSON joins its parts with nothing
-    between them, so the view's object is written key by key, its log from
-    :class:`LogLines`, everything else by :func:`encode`.
+    ``wire()`` is exactly ``encode(self)``: the message is encoded with a marker in place
+    of the view's log, and the marker replaced by the log's lines from :class:`LogLines`
+    (compact JSON writes a list as its items' texts joined by commas, nothing else).
     """
 
     def __init__(self, message: dict[str, Any], lines: LogLines):
@@ -150,34 +151,22 @@ class Prepared(dict):  # type: ignore[type-arg]
 
     def wire(self) -> str:
         if self._wire is None:
-            self._wire = _object(self, lambda key, value: _view(value, self._lines) if key == "view" else encode(value))
+            self._wire = self._build()
         return self._wire
 
-
-def _view(view: dict[str, Any], lines: LogLines) -> str:
-    if type(view) is not dict:
-        return encode(view)
-    return _object(view, lambda key, value: "[" + ",".join(lines.text(entry) for entry in value) + "]"
-                   if key == "log" and type(value) is list else encode(value))
-
-
-def _object(items: dict[str, Any], part: Any) -> str:
-    if not all(type(key) is str for key in items):  # json.dumps turns other keys into strings: let it
-        return encode(items)
-    return "{" + ",".join(_key(key) + ":" + part(key, value) for key, value in items.items()) + "}"
+    def _build(self) -> str:
+        view = self.get("view")
+        if type(view) is dict and type(view.get("log")) is list:
+            text = encode({**self, "view": {**view, "log": _LOG_MARK}})
+            if text.count(_LOG_MARK_TEXT) == 1:
+                return text.replace(_LOG_MARK_TEXT, "[" + ",".join(map(self._lines.text, view["log"])) + "]")
+        return encode(self)
 
 
-_KEYS: dict[str, str] = {}
-
-
-def _key(key: str) -> str:
-    """A view's keys are a handful of fixed names: ``"key"`` with its quotes, encoded once."""
-    text = _KEYS.get(key)
-    if text is None:
-        text = encode(key)
-        if len(_KEYS) < 256:
-            _KEYS[key] = text
-    return text
+#: Stands for a view's log while the rest is encoded: a string no game or player can write
+#: (a control character no name or chat keeps, and a secret), and its text is checked to occur once.
+_LOG_MARK = "\x00log:" + secrets.token_hex(16)
+_LOG_MARK_TEXT = encode(_LOG_MARK)
 
 
 @dataclass
