@@ -109,8 +109,19 @@ class Load:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-async def player(port: int, room: str, token: str, host: bool, load: Load, stop: asyncio.Event,
-                 ready: asyncio.Event, seed: int, think: float, welcomed: list[int] | None = None) -> None:
+@dataclass
+class Stages:
+    """One client process's players go through these together: attached, started, then playing."""
+
+    start: asyncio.Event = field(default_factory=asyncio.Event)  # hosts start their matches
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # everyone plays (the clock runs)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    welcomed: int = 0
+    started: int = 0  # players who have their first match's first view
+
+
+async def player(port: int, room: str, token: str, host: bool, load: Load, stages: Stages, seed: int,
+                 think: float) -> None:
     from websockets.asyncio.client import connect  # noqa: PLC0415
 
     rng = random.Random(seed)
@@ -118,27 +129,29 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stop:
     current_match = None
     async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
-        if welcomed is not None:  # count the players the server has attached (nothing is played yet)
-            while json.loads(await ws.recv())["type"] != "welcome":
-                pass
-            welcomed[0] += 1
-        await ready.wait()
+        while json.loads(await ws.recv())["type"] != "welcome":  # attached: nothing is played yet
+            pass
+        stages.welcomed += 1
+        await stages.start.wait()
         if host:
             await ws.send(json.dumps({"type": "start", "token": token}))
         voted_for = None
-        closer = asyncio.create_task(_close_when(stop, ws))
+        closer = asyncio.create_task(_close_when(stages.stop, ws))
         async for raw in ws:
-            if stop.is_set():
+            if stages.stop.is_set():
                 break
             message = json.loads(raw)
             if message["type"] == "error":
                 load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
                 if os.environ.get("BENCH_DEBUG"):
-                    print(message)
+                    print(message, file=sys.stderr)
                 continue
             if message["type"] != "view":
                 continue
             view = message["view"]
+            if current_match is None:
+                stages.started += 1
+                await stages.go.wait()  # every match has started: the measured play begins
             if message["match"] != current_match:  # a rematch starts again at version 0
                 current_match, sent = message["match"], {}
             now = time.perf_counter()
@@ -174,9 +187,10 @@ def open_tables(port: int, matches: int) -> list[tuple[str, list[str]]]:
 
 async def play(port: int, pid: int, matches: int, seconds: float, think: float,
                attached: bool = True, processes: int = CLIENT_PROCESSES) -> dict[str, Any]:
-    """Open the tables, connect the players in ``processes`` client processes, start measuring once every
-    player has been welcomed, then measure for ``seconds``. (``attached`` is kept for callers: the clock
-    always waits for every player now.)"""
+    """Open the tables, connect the players in ``processes`` client processes, start every match once
+    every player has been welcomed, and measure for ``seconds`` once every match has shown its first view:
+    the figures are of play, not of a thousand matches starting at once. (``attached`` is kept for
+    callers: the clock always waits for every player now.)"""
     baseline = rss_kib(pid)
     tables = open_tables(port, matches)
     groups = [tables[index::processes] for index in range(max(1, processes)) if tables[index::processes]]
@@ -187,6 +201,11 @@ async def play(port: int, pid: int, matches: int, seconds: float, think: float,
             raise RuntimeError(f"only {welcomed} of {matches * PLAYERS} players were welcomed within 120 s")
         await asyncio.sleep(0.5)  # the last room messages delivered
         idle = rss_kib(pid)
+        for client in clients:
+            client.tell("start")
+        started = sum([await client.started() for client in clients])
+        if started < matches * PLAYERS:
+            raise RuntimeError(f"only {started} of {matches * PLAYERS} players saw their match start within 120 s")
         load_before = os.getloadavg()
         for client in clients:
             client.tell("go")
@@ -255,6 +274,9 @@ class ClientProcess:
     async def attached(self) -> int:
         return int((await self._read())["welcomed"])
 
+    async def started(self) -> int:
+        return int((await self._read())["started"])
+
     async def report(self) -> dict[str, Any]:
         return await self._read()
 
@@ -280,20 +302,26 @@ async def _clients() -> None:
 
     task = await order()
     port, think = task["port"], task["think"]
-    load, stop, ready, welcomed = Load(), asyncio.Event(), asyncio.Event(), [0]
-    players = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat)),
-                                          think, welcomed))
+    load, stages = Load(), Stages()
+    players = [asyncio.create_task(player(port, room, token, seat == 0, load, stages, hash((room, seat)), think))
                for room, tokens in task["tables"] for seat, token in enumerate(tokens)]
-    deadline = time.perf_counter() + 120
-    while welcomed[0] < len(players) and time.perf_counter() < deadline and not all(p.done() for p in players):
-        await asyncio.sleep(0.05)
-    print(json.dumps({"welcomed": welcomed[0]}), flush=True)
+
+    async def until(count: Any) -> int:
+        deadline = time.perf_counter() + 120
+        while count() < len(players) and time.perf_counter() < deadline and not all(p.done() for p in players):
+            await asyncio.sleep(0.05)
+        return count()
+
+    print(json.dumps({"welcomed": await until(lambda: stages.welcomed)}), flush=True)
+    await order()  # start
+    stages.start.set()
+    print(json.dumps({"started": await until(lambda: stages.started)}), flush=True)
     await order()  # go
     cpu = time.process_time()
-    ready.set()
+    stages.go.set()
     await order()  # stop
     cpu = time.process_time() - cpu
-    stop.set()
+    stages.stop.set()
     await asyncio.gather(*players, return_exceptions=True)
     print(json.dumps({"latencies": load.latencies, "finished": load.finished, "errors": load.errors,
                       "cpu_seconds": cpu}), flush=True)
