@@ -10,7 +10,9 @@ saying what was wrong.
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 import secrets
 import time
 import unicodedata
@@ -18,6 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..protocol import COMMANDS, ProtocolError, command
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; the standard library writes the same text
+    orjson = None  # type: ignore[assignment]
 
 #: Largest client message (bytes of UTF-8); larger ones are refused unread.
 MAX_MESSAGE = 64 * 1024
@@ -99,16 +106,57 @@ def clean_chat(text: str) -> str:
 
 #: ``json.dumps(..., ensure_ascii=True, separators=(",", ":"))`` builds this encoder on every call; one is enough.
 _ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
+#: orjson hands the types the standard library refuses back to us (and so to it): the same error as before.
+_ORJSON = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+           if orjson is not None else 0)
+#: Single-digit negative exponents: orjson writes 1e-7 where the standard library writes 1e-07.
+_SHORT_EXPONENT = re.compile(rb"e-[1-9](?![0-9])")
 
 
 def encode(message: Any) -> str:
     """The exact text sent on the wire (one place, so tests can check what is sent).
 
     ASCII-escaped, so even a lone surrogate a client smuggled into an option
-    string is sent back as valid JSON and valid UTF-8. The same text as
+    string is sent back as valid JSON and valid UTF-8: the text of
     ``json.dumps(message, ensure_ascii=True, separators=(",", ":"))``.
+
+    orjson writes it about ten times faster: its UTF-8 is escaped to ASCII as the
+    standard library escapes it (DEL and every character past ASCII as ``\\uXXXX``,
+    lowercase, astral ones as surrogate pairs). Where the two could differ, a float
+    below 1e-4, and for anything orjson refuses (a lone surrogate, an int past 64
+    bits, a key that is not a string), the standard library writes it. One
+    difference is left, for values JSON has no words for: NaN and infinities are
+    sent as ``null`` (the standard library writes ``NaN``, which no JSON parser reads).
     """
+    if orjson is not None:
+        try:
+            data = orjson.dumps(message, option=_ORJSON)
+        except TypeError:  # orjson.JSONEncodeError is one
+            pass
+        else:
+            if b".0000" not in data and (b"e-" not in data or not _SHORT_EXPONENT.search(data)):
+                if not data.isascii():  # orjson writes UTF-8: escape what ensure_ascii escapes
+                    data = data.decode("utf-8").encode("ascii", "intrigue-json")
+                text = data.decode("ascii")
+                return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
     return _ENCODER.encode(message)
+
+
+def _escape(error: UnicodeError) -> tuple[str, int]:
+    """The ``intrigue-json`` codec error handler: characters past ASCII as ``json.dumps`` writes them."""
+    assert isinstance(error, UnicodeEncodeError)
+    escaped = []
+    for char in error.object[error.start:error.end]:
+        code = ord(char)
+        if code < 0x10000:
+            escaped.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            escaped.append(f"\\u{0xd800 | (code >> 10):04x}\\u{0xdc00 | (code & 0x3ff):04x}")
+    return "".join(escaped), error.end
+
+
+codecs.register_error("intrigue-json", _escape)
 
 
 class LogLines:
