@@ -74,11 +74,13 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
            synchronous: str = typer.Option("full", help="The server's SQLite synchronous mode."),
            think: float = typer.Option(0.0, help="Mean seconds a player waits before clicking "
                                                  "(0: as fast as possible)."),
+           client_processes: int = typer.Option(2, "--client-processes", min=1, max=64,
+                                                help="Processes the clients run in (never the server's)."),
            as_json: bool = typer.Option(False, "--json")) -> None:
     """Real WebSocket clients on loopback: moves/s, latency percentiles, CPU, memory per match."""
     from .server import run
 
-    figures = run(matches, seconds, restart, synchronous, think)
+    figures = run(matches, seconds, restart, synchronous, think, client_processes)
     if as_json:
         print(json.dumps(figures, indent=2))
         return
@@ -88,8 +90,11 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
                   f"({figures['finished_matches']} matches finished; refusals: {figures['errors'] or 'none'})")
     console.print(f"command → view latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
                   f"p99 {latency['p99']} ms")
-    console.print(f"server CPU {figures['server_cpu_percent']}%, "
+    console.print(f"server CPU {figures['server_cpu_percent']}%, clients' CPU {figures['clients_cpu_percent']}% "
+                  f"({figures['client_processes']} processes), "
                   f"{figures['kib_per_idle_match']} KiB resident per idle live match")
+    console.print(f"load average before {figures['load_average_before']}, after {figures['load_average_after']} "
+                  f"({figures['cpus']} CPUs)")
     if "restart" in figures:
         console.print(f"restart with {figures['restart']['unfinished_matches']} unfinished matches: "
                       f"{figures['restart']['restart_seconds']} s to serving")

@@ -3,10 +3,15 @@
 ``intrigue bench server`` starts ``intrigue serve`` as a subprocess on a free
 port with a temporary database, opens four real WebSocket clients per match,
 and lets them play random legal moves (rematching when a match ends) for a
-bounded time. It reports accepted moves per second, the latency from sending a
-``choose`` to receiving the view it produced (p50/p95/p99), the server's CPU use,
-its resident memory per idle live match, and, with ``--restart N``, how long the
-server takes to come back with N unfinished matches in its store after
+bounded time. The clients run in processes of their own (``--client-processes``,
+the tables dealt out among them), never in the server's, so the server's figures
+are its own and one client process's queue is not the measured latency.
+
+It reports accepted moves per second, the latency from sending a ``choose`` to
+receiving the view it produced (p50/p95/p99), the CPU the server and the clients
+used, the load average before and after (other work on the machine shows there),
+the server's resident memory per idle live match, and, with ``--restart N``, how
+long the server takes to come back with N unfinished matches in its store after
 ``kill -9``. Everything stops by itself; only 127.0.0.1 is ever contacted.
 """
 
@@ -24,9 +29,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 HOST = "127.0.0.1"
 PLAYERS = 4
@@ -36,7 +44,9 @@ PLAYERS = 4
 #: A load test plays from one address at machine speed (``--think 0``): its server takes quotas
 #: no single person needs (the defaults stay as they are for everyone else).
 LOAD_TEST_QUOTAS = ["--bot-delay", "0", "--room-quota", "1000000", "--seats-per-address", "1000000",
-                    "--sockets-per-address", "100000", "--message-rate", "1000"]
+                    "--sockets-per-address", "1000000", "--message-rate", "1000", "--max-rooms", "1000000"]
+#: Processes the load's WebSocket clients run in (the tables are dealt out among them).
+CLIENT_PROCESSES = 2
 
 
 def free_port() -> int:
@@ -101,8 +111,19 @@ class Load:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-async def player(port: int, room: str, token: str, host: bool, load: Load, stop: asyncio.Event,
-                 ready: asyncio.Event, seed: int, think: float, welcomed: list[int] | None = None) -> None:
+@dataclass
+class Stages:
+    """One client process's players go through these together: attached, started, then playing."""
+
+    start: asyncio.Event = field(default_factory=asyncio.Event)  # hosts start their matches
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # everyone plays (the clock runs)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    welcomed: int = 0
+    started: int = 0  # players who have their first match's first view
+
+
+async def player(port: int, room: str, token: str, host: bool, load: Load, stages: Stages, seed: int,
+                 think: float) -> None:
     from websockets.asyncio.client import connect  # noqa: PLC0415
 
     rng = random.Random(seed)
@@ -110,27 +131,29 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stop:
     current_match = None
     async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
-        if welcomed is not None:  # count the players the server has attached (nothing is played yet)
-            while json.loads(await ws.recv())["type"] != "welcome":
-                pass
-            welcomed[0] += 1
-        await ready.wait()
+        while json.loads(await ws.recv())["type"] != "welcome":  # attached: nothing is played yet
+            pass
+        stages.welcomed += 1
+        await stages.start.wait()
         if host:
             await ws.send(json.dumps({"type": "start", "token": token}))
         voted_for = None
-        closer = asyncio.create_task(_close_when(stop, ws))
+        closer = asyncio.create_task(_close_when(stages.stop, ws))
         async for raw in ws:
-            if stop.is_set():
+            if stages.stop.is_set():
                 break
-            message = json.loads(raw)
+            message = orjson.loads(raw)  # the load generator shares the CPUs: it parses fast
             if message["type"] == "error":
                 load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
                 if os.environ.get("BENCH_DEBUG"):
-                    print(message)
+                    print(message, file=sys.stderr)
                 continue
             if message["type"] != "view":
                 continue
             view = message["view"]
+            if current_match is None:
+                stages.started += 1
+                await stages.go.wait()  # every match has started: the measured play begins
             if message["match"] != current_match:  # a rematch starts again at version 0
                 current_match, sent = message["match"], {}
             now = time.perf_counter()
@@ -158,47 +181,152 @@ async def _close_when(stop: asyncio.Event, ws: Any) -> None:
     await ws.close()
 
 
+def open_tables(port: int, matches: int) -> list[tuple[str, list[str]]]:
+    """``open_table`` ``matches`` times, a few requests at a time (a big load test opens thousands of seats)."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(lambda _: open_table(port), range(matches)))
+
+
 async def play(port: int, pid: int, matches: int, seconds: float, think: float,
-               attached: bool = False) -> dict[str, Any]:
-    """Open the tables, connect the players, then measure for ``seconds``. ``attached``: start only
-    once every player has been welcomed (a cluster's relayed attaches take longer than a fixed wait)."""
+               attached: bool = True, processes: int = CLIENT_PROCESSES) -> dict[str, Any]:
+    """Open the tables, connect the players in ``processes`` client processes, start every match once
+    every player has been welcomed, and measure for ``seconds`` once every match has shown its first view:
+    the figures are of play, not of a thousand matches starting at once. (``attached`` is kept for
+    callers: the clock always waits for every player now.)"""
     baseline = rss_kib(pid)
-    tables = [open_table(port) for _ in range(matches)]
-    load, stop, ready = Load(), asyncio.Event(), asyncio.Event()
-    welcomed = [0] if attached else None
-    tasks = [asyncio.create_task(player(port, room, token, seat == 0, load, stop, ready, hash((room, seat)), think,
-                                        welcomed))
-             for room, tokens in tables for seat, token in enumerate(tokens)]
-    if welcomed is not None:
-        deadline = time.perf_counter() + 120
-        while welcomed[0] < len(tasks) and time.perf_counter() < deadline:
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)  # the last room and view messages delivered
-    else:
-        await asyncio.sleep(1.0 + matches / 200)  # every client attached, nobody playing yet
-    idle = rss_kib(pid)
-    ready.set()
-    cpu_before, started = cpu_seconds(pid), time.perf_counter()
-    await asyncio.sleep(seconds)
-    stop.set()
-    elapsed = time.perf_counter() - started
-    cpu = cpu_seconds(pid) - cpu_before
-    await asyncio.gather(*tasks, return_exceptions=True)
-    latencies = sorted(load.latencies)
+    tables = open_tables(port, matches)
+    groups = [tables[index::processes] for index in range(max(1, processes)) if tables[index::processes]]
+    clients = [await ClientProcess.start(port, group, think) for group in groups]
+    try:
+        welcomed = sum([await client.attached() for client in clients])
+        if welcomed < matches * PLAYERS:
+            raise RuntimeError(f"only {welcomed} of {matches * PLAYERS} players were welcomed within 120 s")
+        await asyncio.sleep(0.5)  # the last room messages delivered
+        idle = rss_kib(pid)
+        for client in clients:
+            client.tell("start")
+        started = sum([await client.started() for client in clients])
+        if started < matches * PLAYERS:
+            raise RuntimeError(f"only {started} of {matches * PLAYERS} players saw their match start within 120 s")
+        load_before = os.getloadavg()
+        for client in clients:
+            client.tell("go")
+        cpu_before, started = cpu_seconds(pid), time.perf_counter()
+        await asyncio.sleep(seconds)
+        for client in clients:
+            client.tell("stop")
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(pid) - cpu_before
+        load_after = os.getloadavg()
+        reports = [await client.report() for client in clients]
+    finally:
+        for client in clients:
+            await client.end()
+    latencies = sorted(latency for report in reports for latency in report["latencies"])
+    errors: dict[str, int] = {}
+    for report in reports:
+        for code, count in report["errors"].items():
+            errors[code] = errors.get(code, 0) + count
 
     def pct(p: float) -> float:
         return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000, 2) if latencies else 0.0
 
     return {
-        "matches": matches, "clients": matches * PLAYERS, "seconds": round(elapsed, 2), "think": think,
+        "matches": matches, "clients": matches * PLAYERS, "client_processes": len(clients),
+        "seconds": round(elapsed, 2), "think": think,
         "moves": len(latencies), "moves_per_second": round(len(latencies) / elapsed, 1),
-        "finished_matches": load.finished, "errors": load.errors,
+        "finished_matches": sum(report["finished"] for report in reports), "errors": errors,
         "latency_ms": {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
                        "mean": round(statistics.fmean(latencies) * 1000, 2) if latencies else 0.0},
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "clients_cpu_percent": round(100 * sum(report["cpu_seconds"] for report in reports) / elapsed, 1),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in load_after], "cpus": os.cpu_count(),
         "rss_baseline_kib": baseline, "rss_idle_kib": idle,
         "kib_per_idle_match": round((idle - baseline) / matches, 1),
     }
+
+
+class ClientProcess:
+    """One process of load clients (:func:`clients_main`), driven over its stdin and stdout, a JSON line each."""
+
+    def __init__(self, process: asyncio.subprocess.Process):
+        self.process = process
+
+    @classmethod
+    async def start(cls, port: int, tables: list[tuple[str, list[str]]], think: float) -> "ClientProcess":
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "from intrigue.bench.server import clients_main; clients_main()",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2 ** 28)
+        client = cls(process)
+        client.tell({"port": port, "tables": tables, "think": think})
+        return client
+
+    def tell(self, message: Any) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+
+    async def _read(self) -> Any:
+        assert self.process.stdout is not None
+        line = await self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"a client process ended early (exit code {await self.process.wait()})")
+        return json.loads(line)
+
+    async def attached(self) -> int:
+        return int((await self._read())["welcomed"])
+
+    async def started(self) -> int:
+        return int((await self._read())["started"])
+
+    async def report(self) -> dict[str, Any]:
+        return await self._read()
+
+    async def end(self) -> None:
+        if self.process.returncode is None:
+            try:
+                await asyncio.wait_for(self.process.wait(), 30)
+            except asyncio.TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def clients_main() -> None:
+    """A client process: play the tables it is given, report what its players measured (see ClientProcess)."""
+    asyncio.run(_clients())
+
+
+async def _clients() -> None:
+    loop = asyncio.get_running_loop()
+
+    async def order() -> Any:
+        return json.loads(await loop.run_in_executor(None, sys.stdin.readline))
+
+    task = await order()
+    port, think = task["port"], task["think"]
+    load, stages = Load(), Stages()
+    players = [asyncio.create_task(player(port, room, token, seat == 0, load, stages, hash((room, seat)), think))
+               for room, tokens in task["tables"] for seat, token in enumerate(tokens)]
+
+    async def until(count: Any) -> int:
+        deadline = time.perf_counter() + 120
+        while count() < len(players) and time.perf_counter() < deadline and not all(p.done() for p in players):
+            await asyncio.sleep(0.05)
+        return count()
+
+    print(json.dumps({"welcomed": await until(lambda: stages.welcomed)}), flush=True)
+    await order()  # start
+    stages.start.set()
+    print(json.dumps({"started": await until(lambda: stages.started)}), flush=True)
+    await order()  # go
+    cpu = time.process_time()
+    stages.go.set()
+    await order()  # stop
+    cpu = time.process_time() - cpu
+    stages.stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    print(json.dumps({"latencies": load.latencies, "finished": load.finished, "errors": load.errors,
+                      "cpu_seconds": cpu}), flush=True)
 
 
 def restart(port: int, db: Path, matches: int) -> dict[str, Any]:
@@ -222,13 +350,13 @@ def restart(port: int, db: Path, matches: int) -> dict[str, Any]:
 
 
 def run(matches: int = 100, seconds: float = 15.0, restart_matches: int = 0,
-        synchronous: str = "full", think: float = 0.0) -> dict[str, Any]:
+        synchronous: str = "full", think: float = 0.0, processes: int = CLIENT_PROCESSES) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server = start_server(port, Path(folder) / "bench.db", synchronous)
         try:
             wait_until_serving(port)
-            figures = asyncio.run(play(port, server.pid, matches, seconds, think))
+            figures = asyncio.run(play(port, server.pid, matches, seconds, think, processes=processes))
             figures["synchronous"] = synchronous
         finally:
             server.terminate()

@@ -30,7 +30,8 @@ from .. import protocol as wire
 from ..games import tutorials
 from ..store import Store
 from . import coach, history
-from .protocol import MAX_MESSAGE, Bucket, Refusal, encode, parse
+from .durability import Durability
+from .protocol import MAX_MESSAGE, Bucket, Prepared, Refusal, encode, parse
 from .lobby import Lobby
 from .settings import TIMER_OPTIONS, Settings
 
@@ -106,6 +107,7 @@ class ClusterOptions:
 def create_app(store: Store, settings: Settings | None = None, static: Path | None = None,
                cluster: ClusterOptions | None = None) -> FastAPI:
     lobby = Lobby(store, settings)
+    durability = Durability(store)
     node = None
     if cluster is None:
         restored = lobby.recover()
@@ -133,6 +135,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
                   description="Lobby, history and replay routes; live play is on the /ws WebSocket "
                               "(docs/protocol.md).")
     app.state.lobby = lobby
+    app.state.durability = durability
     app.state.node = node
     app.state.restored = restored
     app.add_middleware(BodyLimit, limit=MAX_MESSAGE)
@@ -218,6 +221,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         """A private practice room playing the game's guided first game, started at once."""
         client = request.client.host if request.client else "?"
         room, token = coach.open_tutorial(lobby, client, game, body.name)
+        await durability.acknowledged()
         return SeatJoined(room=room.code, seat=0, token=token, url=f"/room/{room.code}")
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
@@ -225,6 +229,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         client = request.client.host if request.client else "?"
         room, token = lobby.create(client, body.game, body.name, body.seats,
                                    [b.model_dump() for b in body.bots], dict(body.options), body.private)
+        await durability.acknowledged()
         return SeatJoined(room=room.code, seat=0, token=token, url=f"/room/{room.code}")
 
     @app.get("/api/rooms")
@@ -267,7 +272,9 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     async def on_owner(op: str, room: str, **args: Any) -> dict[str, Any]:
         if node is None or (isinstance(room, str) and room.strip().upper() in lobby.rooms):
-            return ops[op](room, **args)
+            answer = ops[op](room, **args)
+            await durability.acknowledged()  # an answer reports a stored change only once it is on disk
+            return answer
         return await node.call(op, room, args)
 
     if node is not None:
@@ -309,7 +316,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
             return
         open_sockets[address] = open_sockets.get(address, 0) + 1
         try:
-            await serve_socket(lobby, socket, node)
+            await serve_socket(lobby, socket, node, durability)
         finally:
             open_sockets[address] -= 1
             if not open_sockets[address]:
@@ -402,20 +409,32 @@ class Outbox:
     A view replaces any view still waiting (a client needs only the newest
     one), so a slow reader costs at most one view plus the other messages.
     ``None`` asks the pump to close the socket.
+
+    Each message carries its durability ticket (:mod:`.durability`): the pump writes
+    it once the changes committed before it was queued are on disk.
+
+    Only the event loop changes the queue. :meth:`qsize` and :meth:`views` read
+    counters, never the deque itself, so a monitor or a test in another thread can
+    ask while the loop queues (iterating a deque the loop is appending to raises
+    "deque mutated during iteration").
     """
 
     def __init__(self, limit: int):
         self.limit = limit
-        self.items: collections.deque[tuple[bool, str | None]] = collections.deque()
+        self.items: collections.deque[tuple[bool, str | None, int]] = collections.deque()
+        self.waiting_views = 0
         self.ready = asyncio.Event()
 
-    def put(self, text: str | None, view: bool = False) -> bool:
+    def put(self, text: str | None, view: bool = False, ticket: int = 0) -> bool:
         """Queue ``text``; False if the client let too many messages pile up."""
-        if view and any(is_view for is_view, _ in self.items):
+        if view and self.waiting_views:
             self.items = collections.deque(item for item in self.items if not item[0])
+            self.waiting_views = 0
         if text is not None and len(self.items) >= self.limit:
             return False
-        self.items.append((view, text))
+        self.items.append((view, text, ticket))
+        if view:
+            self.waiting_views += 1
         self.ready.set()
         return True
 
@@ -423,20 +442,25 @@ class Outbox:
         return len(self.items)
 
     def views(self) -> int:
-        return sum(1 for is_view, _ in self.items if is_view)
+        return self.waiting_views
 
-    async def get(self) -> str | None:
+    async def get(self) -> tuple[str | None, int]:
+        """The oldest message and its ticket."""
         while not self.items:
             self.ready.clear()
             await self.ready.wait()
-        return self.items.popleft()[1]
+        view, text, ticket = self.items.popleft()
+        if view:
+            self.waiting_views -= 1
+        return text, ticket
 
 
 class Connection:
     """A room's :class:`~intrigue.server.seats.Sink` for one WebSocket: an outbox drained by one task."""
 
-    def __init__(self, socket: WebSocket, settings: Settings):
+    def __init__(self, socket: WebSocket, settings: Settings, durability: Durability | None = None):
         self.socket = socket
+        self.durability = durability
         self.seat: int | None = None
         self.room: Any = None
         self.outbox = Outbox(OUTBOX)
@@ -447,7 +471,9 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
-        if not self.outbox.put(encode(message), view=message.get("type") == "view"):
+        ticket = self.durability.ticket() if self.durability is not None else 0
+        text = message.wire() if isinstance(message, Prepared) else encode(message)  # a view: built once
+        if not self.outbox.put(text, view=message.get("type") == "view", ticket=ticket):
             self.close(1008, "too slow: messages piled up")
 
     def close(self, code: int, reason: str) -> None:
@@ -458,7 +484,9 @@ class Connection:
     async def pump(self) -> None:
         with contextlib.suppress(Exception):
             while True:
-                text = await self.outbox.get()
+                text, ticket = await self.outbox.get()
+                if self.durability is not None and ticket:
+                    await self.durability.wait(ticket)
                 if text is None:
                     code, reason = self.closing or (1000, "")
                     await self.socket.close(code=code, reason=reason)
@@ -466,9 +494,10 @@ class Connection:
                 await self.socket.send_text(text)
 
 
-async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None) -> None:
+async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None,
+                       durability: Durability | None = None) -> None:
     await socket.accept()
-    conn = Connection(socket, lobby.settings)
+    conn = Connection(socket, lobby.settings, durability)
     pump = asyncio.create_task(conn.pump())
     try:
         while conn.closing is None:

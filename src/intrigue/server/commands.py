@@ -27,14 +27,15 @@ def _add_games(folders: list[Path]) -> None:
             typer.echo(f"serving {game_id} from {folder}", err=True)
 
 
-def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL"):  # noqa: ANN202
+def _store(db: Path | str, must_exist: bool = False, synchronous: str = "FULL",  # noqa: ANN202
+           sync_later: bool = False):
     from ..store import StoreError, is_url, open_store  # noqa: PLC0415
 
     if must_exist and not is_url(str(db)) and not Path(db).exists():
         typer.echo(f"error: {db} does not exist", err=True)
         raise typer.Exit(2)
     try:
-        return open_store(str(db), synchronous=synchronous)
+        return open_store(str(db), synchronous=synchronous, sync_later=sync_later)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -78,6 +79,7 @@ def register(app: typer.Typer) -> None:
                                                                 "disconnected player's choice is made for them."),
               sockets_per_address: int = typer.Option(100, help="WebSockets one address may hold open."),
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
+              max_rooms: int = typer.Option(2000, help="Rooms the server holds at once (waiting and playing)."),
               message_rate: float = typer.Option(10.0, help="WebSocket messages per second one connection may "
                                                             "send (with a burst of four seconds' worth)."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
@@ -139,10 +141,10 @@ def register(app: typer.Typer) -> None:
                            err=True)
                 raise typer.Exit(2)
             _restore(restore, db)
-        store = _store(location, synchronous=synchronous)
+        store = _store(location, synchronous=synchronous, sync_later=True)  # group commit: server/durability.py
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address,
-                            message_rate=message_rate, message_burst=4 * message_rate)
+                            message_rate=message_rate, message_burst=4 * message_rate, max_rooms=max_rooms)
         application = create_app(store, settings, cluster=cluster)
         for line in application.state.restored:
             typer.echo(f"restored room {line}", err=True)

@@ -37,7 +37,7 @@ from ..engine.timing import timeout_choice
 from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
-from .protocol import Bucket, Refusal, clean_chat, clean_name
+from .protocol import Bucket, LogLines, Prepared, Refusal, clean_chat, clean_name
 from .seats import Seat, Sink, token_hash
 from .settings import TIMER_OPTIONS, now_iso
 from .timers import DecisionTimer
@@ -69,6 +69,8 @@ class Room:
         self.match_id: int | None = record.match
         self.votes: set[int] = set(record.votes)
         self.timer = DecisionTimer(self)
+        #: The current match's log lines as sent (each encoded once: protocol.LogLines).
+        self.lines = LogLines()
         self.autoplay = Autoplay(self)
         self.idle_since: float = time.monotonic()
         #: The seed of the next match, when it must be a fixed deal (a tutorial's first match).
@@ -273,6 +275,7 @@ class Room:
 
     def _install(self, match: Match, match_id: int) -> None:
         self.match, self.match_id = match, match_id
+        self.lines.clear()
         self.autoplay.seat_bots(match.seed)
         self.timer.cancel()
         self.timer.timeouts = []
@@ -340,8 +343,8 @@ class Room:
             timer = {**timer, "default": timeout_choice(self.match, seat, self.match.legal(seat))}
         timeouts = [{"version": t["version"], "player": t["player"]} for t in self.timer.timeouts
                     if t["public"] or t["seat"] == seat]
-        return {"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": timer,
-                "timeouts": timeouts}
+        return Prepared({"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": timer,
+                         "timeouts": timeouts}, self.lines)
 
     def send_view(self, sink: Sink) -> None:
         if self.match is not None:

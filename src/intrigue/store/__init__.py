@@ -142,15 +142,16 @@ def is_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(path: str, synchronous: str = "FULL", busy_timeout: float = 5.0) -> "Store":
-    """Open (creating and migrating if needed) the store at ``path``: a SQLite file or a ``postgresql://`` URL."""
+def open_store(path: str, synchronous: str = "FULL", busy_timeout: float = 5.0, sync_later: bool = False) -> "Store":
+    """Open (creating and migrating if needed) the store at ``path``: a SQLite file or a ``postgresql://`` URL.
+    ``sync_later``: a SQLite store's commits are synced by its ``flush`` (the server's group commit)."""
     if is_url(path):
         from .postgres import PostgresStore  # noqa: PLC0415
 
         return PostgresStore(path)
     from .sqlite import SQLiteStore  # noqa: PLC0415
 
-    return SQLiteStore(path, synchronous=synchronous, busy_timeout=busy_timeout)
+    return SQLiteStore(path, synchronous=synchronous, busy_timeout=busy_timeout, sync_later=sync_later)
 
 
 __all__ = ["ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "Fenced", "is_url", "MatchRecord", "RoomRecord",

@@ -9,6 +9,15 @@ edited), and opening a database runs the ones it lacks, each in its own
 transaction. A damaged file raises :class:`CorruptStore` naming the file and
 what is wrong; nothing is rewritten or dropped.
 
+``sync_later=True`` (``intrigue serve`` uses it) keeps that durability without
+making the caller wait for the disk: with ``synchronous=FULL`` the connection
+commits as ``NORMAL`` does (into the WAL, no fsync) and counts its commits in
+``commits``; :meth:`flush`, called from another thread, syncs the WAL and so
+makes every commit counted before it started as durable as ``FULL`` would have.
+The server tells nobody of a change until a flush has covered it
+(``server/durability.py``), so one fsync covers the commits of many rooms
+instead of each waiting for its own on the event loop.
+
 Crash tests need the process to die *inside* a transaction, between two of its
 statements. ``INTRIGUE_TEST_CRASH_AT=start_match`` (or ``finish_match``, or
 ``start_match:2`` for the second time) makes the process kill itself with
@@ -98,9 +107,14 @@ SCHEMA_VERSION = len(MIGRATIONS)
 class SQLiteStore:
     """See the module docstring. Safe to share between threads (one lock)."""
 
-    def __init__(self, path: str | Path, synchronous: str = "FULL", busy_timeout: float = 5.0):
+    def __init__(self, path: str | Path, synchronous: str = "FULL", busy_timeout: float = 5.0,
+                 sync_later: bool = False):
         self.path = str(path)
         self._lock = threading.RLock()
+        #: Commits are synced by :meth:`flush`, not by COMMIT (see the module docstring).
+        self.sync_later = sync_later and synchronous.upper() in ("FULL", "EXTRA") and self.path != ":memory:"
+        #: Commits made so far (a flush started after the n-th makes the first n durable).
+        self.commits = 0
         self._crash_at = _crash_points(os.environ.get("INTRIGUE_TEST_CRASH_AT", ""))
         if self.path != ":memory:":
             file = Path(self.path)
@@ -118,7 +132,7 @@ class SQLiteStore:
                 raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode})")
             if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
                 raise StoreError(f"unknown synchronous mode {synchronous!r}")
-            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.execute(f"PRAGMA synchronous={'NORMAL' if self.sync_later else synchronous.upper()}")
             self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             self._check_integrity()
             self._migrate()
@@ -152,6 +166,24 @@ class SQLiteStore:
             with self._transaction() as db:
                 db.executescript_in_tx(MIGRATIONS[version])
                 db.execute("UPDATE schema_version SET version = ?", (version + 1,))
+
+    def flush(self) -> None:
+        """Sync the WAL to disk (``sync_later``): every commit made before this call is then durable.
+
+        Called from a thread of its own while the event loop goes on committing; SQLite's
+        own writes to the WAL are done by then (COMMIT has returned). Without a WAL file
+        (nothing written since the last checkpoint) the database file is synced.
+        """
+        for name in (self.path + "-wal", self.path):
+            try:
+                fd = os.open(name, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                os.fdatasync(fd)
+            finally:
+                os.close(fd)
+            return
 
     # -- plumbing ----------------------------------------------------------------
     class _Tx:
@@ -354,6 +386,7 @@ class _TxContext:
                 except sqlite3.DatabaseError as error:
                     self.store._db.execute("ROLLBACK")
                     raise _wrap(self.store.path, error) from error
+                self.store.commits += 1
             else:
                 try:
                     self.store._db.execute("ROLLBACK")

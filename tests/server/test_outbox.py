@@ -1,0 +1,57 @@
+"""A connection's outbox: the newest view replaces a waiting one, and its counts can be read from any thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from intrigue.server.app import Outbox
+
+
+def test_a_waiting_view_is_replaced_by_the_newer_one_and_other_messages_keep_their_order():
+    async def scenario() -> list[str | None]:
+        box = Outbox(10)
+        box.put("room 1")
+        box.put("view 1", view=True)
+        box.put("chat")
+        box.put("view 2", view=True)
+        assert box.views() == 1 and box.qsize() == 3
+        return [(await box.get())[0] for _ in range(3)]
+
+    assert asyncio.run(scenario()) == ["room 1", "chat", "view 2"]
+
+
+def test_counting_the_waiting_views_from_another_thread_while_the_loop_queues_never_fails():
+    """The flaky test_faults failure: a thread counting views while the loop queued raised
+    "deque mutated during iteration"."""
+    failures: list[BaseException] = []
+    seen: list[int] = []
+
+    async def scenario() -> None:
+        box = Outbox(512)
+        stop = threading.Event()
+
+        def monitor() -> None:
+            while not stop.is_set():
+                try:
+                    seen.append(box.views())
+                    box.qsize()
+                except BaseException as exc:  # noqa: BLE001 - the failure this test is about
+                    failures.append(exc)
+                    return
+
+        watcher = threading.Thread(target=monitor)
+        watcher.start()
+        try:
+            for n in range(100_000):
+                box.put(f"message {n}", view=n % 3 == 0)
+                if box.qsize() > 400:
+                    while box.qsize():
+                        await box.get()
+        finally:
+            stop.set()
+            watcher.join()
+
+    asyncio.run(scenario())
+    assert failures == []
+    assert seen and max(seen) <= 1
