@@ -68,9 +68,9 @@ def _mine(scope: Any, name: str, path: tuple[str, ...]) -> Any:
     return me.get(name) if me is not None else scope.lookup(path)
 
 
-def _over_players(scope: Any, inner: Callable[[Any], Any], counting: bool) -> Any:
-    """``count(c)`` / ``sum(e)``: ``inner`` for each player in turn (``scope.player`` too, for the
-    closures inside it), restored afterwards."""
+def each_player(scope: Any, inner: Callable[[Any], Any], counting: bool) -> Any:
+    """``count(c)`` / ``sum(e)``: ``inner(player)`` for each player in turn, ``scope.player`` set to
+    them (for the expressions inside), restored afterwards; the generated code calls it too."""
     saved = scope.player
     total = 0
     try:
@@ -88,7 +88,7 @@ def _over_players(scope: Any, inner: Callable[[Any], Any], counting: bool) -> An
 
 #: What generated code may call besides the fallbacks: fixed helpers, never user text.
 HELPERS: dict[str, Any] = {
-    "_walk": _walk, "_mine": _mine, "_contains": _contains, "_over_players": _over_players,
+    "_walk": _walk, "_mine": _mine, "_contains": _contains, "_over_players": each_player,
     "_lt": _ordered("<"), "_le": _ordered("<="), "_gt": _ordered(">"), "_ge": _ordered(">="),
 }
 _ORDERED = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}

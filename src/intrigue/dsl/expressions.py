@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from .codegen import compile_tree
+from .codegen import compile_tree, each_player
 
 Scope = Any  # .player (Mapping), .lookup(path: tuple) -> Any, .players (list of Mappings)
 
@@ -805,20 +805,10 @@ def _call(node: Node) -> Callable[[Scope], Any]:
     if name in ("count", "sum"):
         inner = args[0]
 
+        counting = name == "count"
+
         def over_players(scope: Scope) -> Any:
-            saved = scope.player
-            total = 0
-            try:
-                for player in scope.players:
-                    scope.player = player
-                    value = inner(scope)
-                    if name == "count":
-                        total += 1 if value else 0
-                    elif value is not None:
-                        total += value
-            finally:
-                scope.player = saved
-            return total
+            return each_player(scope, lambda _player: inner(scope), counting)
 
         return over_players
     if name in ("take", "drop", "without"):
