@@ -63,3 +63,7 @@ export function setupTools(container, {table = false, onRules = null} = {}) {
   items.push(theme, language);
   container.replaceChildren(...items);
 }
+
+// The theme is applied as soon as a page's scripts load, before anything is fetched: the page
+// never shows the other theme first (and a reload keeps the chosen one from its first frame).
+applyTheme();
