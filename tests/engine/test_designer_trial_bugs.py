@@ -65,3 +65,10 @@ def test_expect_game_checks_a_list_in_order():
                    "setup": {"shuffle": False},
                    "steps": [{"expect": {"game": {"deck": ["Fascist"] * 11 + ["Liberal"] * 6}}}]})
     assert not outcome.passed  # the unshuffled deck is six Liberal policies, then eleven Fascist ones
+
+
+def test_the_lobby_line_of_a_game_without_a_summary_is_its_first_sentence_whole():
+    """With no ``declaration.summary`` the lobby shows the description's first sentence; its full stop
+    was cut off."""
+    skull = games.load_path(SKULL)
+    assert skull.binding.summary == "Every player hides discs face down, flowers and one skull."

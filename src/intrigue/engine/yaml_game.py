@@ -23,6 +23,13 @@ if TYPE_CHECKING:  # pragma: no cover
 SETUP_KEYS = frozenset({"roles", "shuffle", "first"})
 
 
+def first_sentence(text: str) -> str:
+    """The lobby's one line when a game gives no summary: its description up to the first full stop,
+    the stop kept."""
+    head, stop, _ = text.strip().partition(". ")
+    return (head + "." if stop else head).strip()
+
+
 def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBinding:
     """A :class:`GameBinding` for a DSL file with no rules module.
 
@@ -36,7 +43,7 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBindin
     declaration = data.get("declaration") or {} if isinstance(data, dict) else {}
     state = declaration.get("game_state") or {}
     title = declaration.get("title") or (game_id or path.stem).replace("_", " ").title()
-    summary = str(declaration.get("summary") or str(declaration.get("description") or "").split(". ")[0]).strip()
+    summary = str(declaration.get("summary") or first_sentence(str(declaration.get("description") or "")))
     binding = GameBinding(game_id or path.stem, title=title, dsl=path, state=dict(state),
                           summary=summary, module_file=str(path))
     roles = {r.get("name") for r in declaration.get("roles") or [] if isinstance(r, dict)}
