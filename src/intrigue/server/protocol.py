@@ -165,23 +165,48 @@ class LogLines:
     An observation carries the log's lines as the engine's own ``Event.entry`` dicts:
     built once, shared by every observation and never changed. Most of a view's
     bytes are those lines, the same for every seat that may read them, so each is
-    encoded once for the whole match instead of once per seat per change. Only the
-    encoding is shared: which lines a seat gets is still its own observation's.
+    encoded once for the whole match instead of once per seat per change, and the
+    text of a whole log (the lines joined) is kept for the seats and spectators that
+    read the same lines. Only the encoding is shared: which lines a seat gets is
+    still its own observation's.
     """
 
+    #: Joined logs kept (a change's views ask for a few; older ones are not asked for again).
+    JOINED = 32
+
     def __init__(self) -> None:
-        self._texts: dict[int, tuple[dict[str, Any], str]] = {}
+        #: ``id(entry)`` → its text. The entries are held in ``_held`` until :meth:`clear`, so no id is reused.
+        self._texts: dict[int, str] = {}
+        self._held: list[dict[str, Any]] = []
+        self._joined: dict[tuple[int, ...], str] = {}
 
     def text(self, entry: dict[str, Any]) -> str:
-        known = self._texts.get(id(entry))
-        if known is not None and known[0] is entry:
-            return known[1]
-        text = encode(entry)
-        self._texts[id(entry)] = (entry, text)  # holding the entry keeps its id from being reused
+        text = self._texts.get(id(entry))
+        if text is None:
+            text = encode(entry)
+            self._held.append(entry)  # holding the entry keeps its id from being reused
+            self._texts[id(entry)] = text
+        return text
+
+    def joined(self, entries: list[dict[str, Any]]) -> str:
+        """``encode(entries)``, from the lines' texts."""
+        key = tuple(map(id, entries))
+        text = self._joined.get(key)
+        if text is None:
+            texts = self._texts
+            parts = [texts.get(i) for i in key]
+            if None in parts:
+                parts = [part if part is not None else self.text(entry) for part, entry in zip(parts, entries)]
+            text = "[" + ",".join(parts) + "]"  # type: ignore[arg-type]
+            if len(self._joined) >= self.JOINED:
+                self._joined.clear()
+            self._joined[key] = text
         return text
 
     def clear(self) -> None:
         self._texts.clear()
+        self._held.clear()
+        self._joined.clear()
 
 
 class Prepared(dict):  # type: ignore[type-arg]
@@ -207,7 +232,7 @@ class Prepared(dict):  # type: ignore[type-arg]
         if type(view) is dict and type(view.get("log")) is list:
             text = encode({**self, "view": {**view, "log": _LOG_MARK}})
             if text.count(_LOG_MARK_TEXT) == 1:
-                return text.replace(_LOG_MARK_TEXT, "[" + ",".join(map(self._lines.text, view["log"])) + "]")
+                return text.replace(_LOG_MARK_TEXT, self._lines.joined(view["log"]))
         return encode(self)
 
 
