@@ -152,8 +152,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {problem}", err=True)
         where = f"node {node} of a cluster, " if node else ""
         typer.echo(f"Intrigue on http://{host}:{port}/ ({where}store {getattr(store, 'path', location)})", err=True)
+        # loop "auto": uvloop where it is installed (a dependency on CPython off Windows): less of the
+        # event loop's CPU per message than asyncio's own loop (docs/performance.md)
         uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
-                    ws_per_message_deflate=False)
+                    ws_per_message_deflate=False, loop="auto")
 
     @app.command()
     def backup(db: Path = typer.Argument(..., metavar="DB", help="The database to copy (a server may be using it)."),
