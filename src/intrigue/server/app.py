@@ -425,8 +425,9 @@ class Outbox:
         self.waiting_views = 0
         self.ready = asyncio.Event()
 
-    def put(self, text: str | None, view: bool = False, ticket: int = 0) -> bool:
-        """Queue ``text``; False if the client let too many messages pile up."""
+    def put(self, text: str | None, view: bool = False, ticket: int = 0, wake: bool = True) -> bool:
+        """Queue ``text``; False if the client let too many messages pile up. ``wake=False``: the
+        caller wakes the pump itself (once the message may be written: :meth:`Durability.wake`)."""
         if view and self.waiting_views:
             self.items = collections.deque(item for item in self.items if not item[0])
             self.waiting_views = 0
@@ -435,7 +436,8 @@ class Outbox:
         self.items.append((view, text, ticket))
         if view:
             self.waiting_views += 1
-        self.ready.set()
+        if wake or text is None:
+            self.ready.set()
         return True
 
     def qsize(self) -> int:
@@ -471,10 +473,14 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
-        ticket = self.durability.ticket() if self.durability is not None else 0
+        durability = self.durability
+        ticket = durability.ticket() if durability is not None else 0
         text = message.wire() if isinstance(message, Prepared) else encode(message)  # a view: built once
-        if not self.outbox.put(text, view=message.get("type") == "view", ticket=ticket):
+        durable = durability is None or ticket <= durability.synced
+        if not self.outbox.put(text, view=message.get("type") == "view", ticket=ticket, wake=durable):
             self.close(1008, "too slow: messages piled up")
+        elif not durable:  # the pump wakes when it may write this, not to wait for the flush
+            durability.wake(ticket, self.outbox.ready)
 
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:

@@ -30,7 +30,7 @@ class Durability:
         self.deferred = bool(getattr(store, "sync_later", False))
         #: Commits known to be on disk.
         self.synced = store.commits if self.deferred else 0
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._waiters: list[tuple[int, asyncio.Future[None] | asyncio.Event]] = []
         self._flushing: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="intrigue-fsync") if self.deferred \
             else None
@@ -48,6 +48,16 @@ class Durability:
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.create_task(self._flush())
         await done
+
+    def wake(self, ticket: int, ready: asyncio.Event) -> None:
+        """Set ``ready`` once every commit up to ``ticket`` is on disk (a connection's outbox: its pump
+        wakes once, when it can write, instead of waking to wait for the flush)."""
+        if ticket <= self.synced:
+            ready.set()
+            return
+        self._waiters.append((ticket, ready))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.create_task(self._flush())
 
     async def acknowledged(self) -> None:
         """Wait until everything committed so far is on disk (before an HTTP answer reports it)."""
@@ -67,7 +77,9 @@ class Durability:
             waiting = []
             for ticket, done in self._waiters:
                 if ticket <= self.synced:
-                    if not done.done():
+                    if isinstance(done, asyncio.Event):
+                        done.set()
+                    elif not done.done():
                         done.set_result(None)
                 else:
                     waiting.append((ticket, done))
