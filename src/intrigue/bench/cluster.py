@@ -200,14 +200,17 @@ def failover(postgres: services.Postgres, redis: services.Redis, folder: Path, m
                 await asyncio.sleep(0.1)
             warm = len(watch.warm)
             await asyncio.sleep(0.5)
+            survivors = [cluster.nodes[name].pid for name in "bc"]
+            cpu_before = _cpu(survivors)
             watch.killed_at = time.perf_counter()
             cluster.kill("a")
             deadline = watch.killed_at + timeout
             while len(watch.recovered) < matches and time.perf_counter() < deadline:
                 await asyncio.sleep(0.05)
+            cpu = _cpu(survivors) - cpu_before  # the survivors' CPU from the kill until every match is back
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
-            return {"warm": warm}
+            return {"warm": warm, "cpu": cpu}
 
         state = asyncio.run(run())
         store = open_store(cluster.store)
@@ -229,6 +232,8 @@ def failover(postgres: services.Postgres, redis: services.Redis, folder: Path, m
         return {"matches": matches, "warm_before_kill": state["warm"], "recovered": len(times),
                 "seconds_to_all": round(times[-1], 2) if len(times) == matches else None,
                 "p50": pct(0.5), "p99": pct(0.99), "lease": lease,
+                "survivors_cpu_seconds": round(state["cpu"], 2),
+                "survivors_cpu_ms_per_match": round(1000 * state["cpu"] / matches, 2),
                 "reconnected_view_p50": pct(0.5, seen), "reconnected_view_p99": pct(0.99, seen),
                 "acknowledged_moves": len(watch.acked), "missing_in_log": missing, "different_in_log": wrong,
                 "holders_after": sorted(holders), "reconnects": watch.reconnects, "moved": watch.moved,

@@ -90,7 +90,8 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
                   f"({figures['finished_matches']} matches finished; refusals: {figures['errors'] or 'none'})")
     console.print(f"command → view latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
                   f"p99 {latency['p99']} ms")
-    console.print(f"server CPU {figures['server_cpu_percent']}%, clients' CPU {figures['clients_cpu_percent']}% "
+    console.print(f"server CPU {figures['server_cpu_percent']}% ({figures['server_cpu_ms_per_move']} ms per accepted "
+                  f"move), clients' CPU {figures['clients_cpu_percent']}% "
                   f"({figures['client_processes']} processes), "
                   f"{figures['kib_per_idle_match']} KiB resident per idle live match")
     console.print(f"load average before {figures['load_average_before']}, after {figures['load_average_after']} "
@@ -136,7 +137,9 @@ def cluster(nodes: str = typer.Option("1,2,3", help="Node counts to measure thro
                       f"a move again on another node, all within {f['seconds_to_all']} s (p50 {f['p50']} s, "
                       f"p99 {f['p99']} s; lease {f['lease']} s); {f['acknowledged_moves']} acknowledged moves "
                       f"checked: {f['missing_in_log']} missing, {f['different_in_log']} different; "
-                      f"{f['reconnects']} reconnections, {f['moved']} connections moved by their gateway")
+                      f"{f['reconnects']} reconnections, {f['moved']} connections moved by their gateway; "
+                      f"the survivors used {f['survivors_cpu_seconds']} CPU seconds meanwhile "
+                      f"({f['survivors_cpu_ms_per_match']} ms per match)")
 
 
 @bench.command("coach")

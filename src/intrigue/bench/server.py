@@ -239,6 +239,8 @@ async def play(port: int, pid: int, matches: int, seconds: float, think: float,
         "latency_ms": {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
                        "mean": round(statistics.fmean(latencies) * 1000, 2) if latencies else 0.0},
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        # the figure the machine's other load disturbs least: the server's CPU time over the moves it accepted
+        "server_cpu_ms_per_move": round(1000 * cpu / len(latencies), 3) if latencies else None,
         "clients_cpu_percent": round(100 * sum(report["cpu_seconds"] for report in reports) / elapsed, 1),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after], "cpus": os.cpu_count(),
