@@ -473,11 +473,17 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
+        text = message.wire() if isinstance(message, Prepared) else encode(message)  # a view: built once
+        self.send_wire(text, message.get("type") == "view")
+
+    def send_wire(self, text: str, view: bool) -> None:
+        """Send a message already encoded (``view``: it is a ``view``; a cluster node relays its owner's text)."""
+        if self.closing:
+            return
         durability = self.durability
         ticket = durability.ticket() if durability is not None else 0
-        text = message.wire() if isinstance(message, Prepared) else encode(message)  # a view: built once
         durable = durability is None or ticket <= durability.synced
-        if not self.outbox.put(text, view=message.get("type") == "view", ticket=ticket, wake=durable):
+        if not self.outbox.put(text, view=view, ticket=ticket, wake=durable):
             self.close(1008, "too slow: messages piled up")
         elif not durable:  # the pump wakes when it may write this, not to wait for the flush
             durability.wake(ticket, self.outbox.ready)

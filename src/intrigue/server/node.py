@@ -46,7 +46,7 @@ from ..cluster.bus import Bus
 from ..cluster.directory import Directory
 from ..cluster.leases import Lease, preferred
 from ..store import Store
-from .protocol import Refusal
+from .protocol import Prepared, Refusal, encode
 from .recovery import restore
 from .room import RECENT_CHAT
 
@@ -85,8 +85,12 @@ class RelaySink:
         self.closed = False
 
     def send(self, message: dict[str, Any]) -> None:
+        """The message goes as its wire text (a view's, built once for every connection of its seat),
+        which the gateway writes as it is: encoded once, never decoded and encoded again on the way."""
         if not self.closed:
-            self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "m": message, "o": self.node.name})
+            text = message.wire() if isinstance(message, Prepared) else encode(message)
+            self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": text,
+                                              "v": message.get("type") == "view", "o": self.node.name})
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
@@ -588,7 +592,10 @@ class Node:
         if kind == "out":
             conn = self.links.get(message["c"])
             if conn is not None:
-                conn.send(message["m"])
+                if "w" in message:
+                    conn.send_wire(str(message["w"]), bool(message.get("v")))
+                else:
+                    conn.send(message["m"])
             elif message["c"] not in self.orphan_links and message.get("o"):
                 # a late answer to an attach this node gave up on: the owner may drop that connection
                 self.orphan_links.add(message["c"])
