@@ -64,12 +64,16 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
         raise Refusal("bad_json", f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
     if not isinstance(message, dict):
         raise Refusal("bad_message", "a message must be a JSON object with a 'type'")
-    if _depth(message) > MAX_DEPTH:
+    if not all(type(v) in _FLAT for v in message.values()) and _depth(message) > MAX_DEPTH:
         raise Refusal("bad_message", "message is nested too deeply: a command is one flat object")
     try:
         return command(message).model_dump()
     except ProtocolError as refused:
         raise Refusal(refused.code, refused.message, 403 if refused.code == "bad_token" else 400) from None
+
+
+#: Values that nest nothing: an object of only these is one level deep (every command is).
+_FLAT = frozenset({str, int, float, bool, type(None)})
 
 
 def _depth(value: Any, level: int = 1) -> int:
