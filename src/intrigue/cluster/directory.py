@@ -18,9 +18,10 @@ by the node's task.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
+
+from .bus import dumps, loads
 
 #: How long a held-seat entry lives without being refreshed by its owner (seconds).
 HOLD_SECONDS = 600.0
@@ -43,7 +44,7 @@ class Directory:
 
     def publish(self, code: str, entry: dict[str, Any] | None) -> None:
         """Queue the room's listing entry (None removes it); :meth:`flush` writes it."""
-        self.pending[code] = None if entry is None else json.dumps(entry, separators=(",", ":"))
+        self.pending[code] = None if entry is None else dumps(entry)
 
     async def flush(self, redis: Any) -> int:
         """Write the queued entries with the ``redis.asyncio`` client ``redis``; returns how many."""
@@ -60,11 +61,11 @@ class Directory:
         return len(batch)
 
     def listing(self) -> list[dict[str, Any]]:
-        return [json.loads(v) for v in self.redis.hgetall(self.lobby).values()]
+        return [loads(v) for v in self.redis.hgetall(self.lobby).values()]
 
     def entry(self, code: str) -> dict[str, Any] | None:
         value = self.redis.hget(self.lobby, code)
-        return json.loads(value) if value else None
+        return loads(value) if value else None
 
     # -- codes -----------------------------------------------------------------------
     def reserve(self, code: str, owner: str) -> bool:
