@@ -100,9 +100,14 @@ def test_a_player_who_disconnects_in_any_window_never_blocks_the_game(faulty):
                     hang_up(mover)
                     took = wait_for(lambda: seat not in table.match.pending or table.match.version > version + 3,
                                     timeout=GRACE + 3)
-                    assert took >= GRACE * 0.8, f"{game}: {window} was decided before the grace period"
-                    theirs = next(c for c in server.store.choices(table.room.match_id)[version:] if c.seat == seat)
-                    assert theirs.source == "timeout", theirs
+                    made = [c for c in server.store.choices(table.room.match_id)[version:] if c.seat == seat]
+                    if took < GRACE * 0.8:
+                        # another seat's answer closed the window just before the hang-up: nobody may
+                        # have chosen for the player early, and this window is tested another time
+                        assert not made, f"{game}: {window} was decided before the grace period: {made}"
+                        kinds.discard(window)
+                    else:
+                        assert made and made[0].source == "timeout", made
                     # the player comes back to the same seat and the full current view
                     again = Client(server.ws_url, table.code, table.tokens[seat])
                     welcome = again.until(lambda m: m["type"] == "welcome")
