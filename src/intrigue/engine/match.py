@@ -11,7 +11,7 @@ import copy
 import marshal
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
@@ -52,10 +52,26 @@ class Event:
     audience: Audience = PUBLIC
     data: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def later(cls, version: int, render: Callable[..., str], args: tuple[Any, ...], audience: Audience,
+              data: dict[str, Any]) -> "Event":
+        """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
+        (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
+        event = cls.__new__(cls)
+        event.__dict__.update(version=version, audience=audience, data=data, _later=(render, args))
+        return event
+
     def __getattr__(self, name: str) -> Any:
-        """``entry``: the line as an observation carries it (data keys starting with ``_`` stay
-        private). Built when first read (headless runs never read it), then an attribute like any
-        other, shared by every observation: read-only."""
+        """``text`` of a line made by :meth:`later`, and ``entry``: the line as an observation carries
+        it (data keys starting with ``_`` stay private). Each is built when first read (headless runs
+        never read them), then an attribute like any other, shared by every observation: read-only."""
+        if name == "text":
+            found = self.__dict__.pop("_later", None)
+            if found is None:
+                raise AttributeError(name)
+            render, args = found
+            text = self.__dict__["text"] = render(*args)
+            return text
         if name != "entry":
             raise AttributeError(name)
         entry = self.__dict__["entry"] = {
@@ -436,6 +452,12 @@ class Match:
 
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
         self.events.append(Event(self.version, text, audience, data))
+
+    def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
+                       /, **data: Any) -> None:
+        """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
+        (``inputs`` must not change afterwards)."""
+        self.events.append(Event.later(self.version, render, inputs, audience, data))
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))

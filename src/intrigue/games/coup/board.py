@@ -189,7 +189,7 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     extra = dict(data or {})
     if not audience.public and len(audience.seats) == 1:
         extra["to"] = m.names[next(iter(audience.seats))]
-    m.announce(_format(template, args), audience, key=template, args=args, **extra)
+    m.announce_later(_format, (template, args), audience, key=template, args=args, **extra)
 
 
 def _format(template: str, args: dict[str, Any]) -> str:
@@ -203,7 +203,10 @@ def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:
 
 
 def show_text(m: Match, key: str, template: str, audience: Audience = PUBLIC, tone: str | None = None,
-              **args: Any) -> str:
+              **args: Any) -> str | None:
+    """A text component (none in a headless match: nobody sees it)."""
+    if m.headless:
+        return None
     text, data = msg(template, **args)
     extra = {"tone": tone} if tone else {}
     m.canvas.show("text", audience, key=key, text=text, msg={"text": data}, **extra)

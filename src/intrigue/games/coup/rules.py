@@ -343,7 +343,9 @@ def set_claimed_action_and_character(m: Match) -> None:
     player.update(claimed_action=verb, claimed_character=claim,
                   target_player_id=turn["target_player_id"])
     template, args = declaration(m)
-    m.canvas.show("text", key="declared", text=template.format(**args), msg={"text": {"key": template, "args": args}})
+    if not m.headless:
+        m.canvas.show("text", key="declared", text=template.format(**args),
+                      msg={"text": {"key": template, "args": args}})
     tell(m, template, data={"event": "declare", "seat": seat, "action": verb, "character": turn["character"],
                             "coins": player["coins"]}, **args)
 
@@ -400,6 +402,8 @@ def collect_action_challenge_responses(m: Match) -> None:
     turn = m.state["current_turn"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+    if m.headless:  # the prompt is UI only
+        return
     if turn["character"] == NO_DUKE:
         ask = msg("Challenge {player}'s claim to hold no Duke ({action})?", player=name(m, actor(m)),
                   action=turn["action"])
@@ -453,6 +457,8 @@ def after_evaluate_action_challenge(m: Match) -> int:
 def offer_proof(m: Match, character: str) -> None:
     for seat in m.targets:
         m.offer(seat, [f"Reveal {character}"])
+        if m.headless:
+            continue
         prompt(m, msg("Show your {character}: the claim was true", character=character),
                msg("Waiting for {player} to show the card…", player=m.names[seat]),
                about={f"Reveal {character}": {"label": "Reveal", "card": character}})
@@ -513,6 +519,8 @@ def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
         options = [f"Lose {c}" for c in sorted(set(hand(m, seat)))]
         m.offer(seat, options)
+        if m.headless:
+            continue
         prompt(m, msg("Choose a card to lose ({reason})", reason=reason),
                msg("Waiting for {player} to lose an influence ({reason})…", player=m.names[seat], reason=reason),
                about={option: {"label": "Lose", "card": option.removeprefix("Lose ")} for option in options})
@@ -589,7 +597,7 @@ def after_challenger_loses(m: Match) -> int:
 
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
-def offer_blocks(m: Match, waiting: tuple[str, dict[str, Any]]) -> None:
+def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
     characters = variants.blockers(m.options)[action(m)]
@@ -598,29 +606,31 @@ def offer_blocks(m: Match, waiting: tuple[str, dict[str, Any]]) -> None:
         if action(m) == "Foreign Aid" and not may_block_foreign_aid(m, seat, actor(m)):
             continue
         m.offer(seat, blocks + ["Pass"], closing=blocks)
+    if m.headless:
+        return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
               first=characters[0], second=characters[1]) if len(characters) == 2 else \
         msg("Block {player}'s {action} ({character})?", player=name(m, actor(m)), action=action(m),
             character=characters[0])
-    prompt(m, ask, waiting, about={**{f"Block {c}": {"label": "Block", "claim": c} for c in characters},
-                                   "Pass": {"label": "Pass"}})
+    prompt(m, ask, msg(waiting, **args),
+           about={**{f"Block {c}": {"label": "Block", "claim": c} for c in characters}, "Pass": {"label": "Pass"}})
 
 
 @game.tool
 def collect_block_responses_foreign_aid(m: Match) -> None:
-    offer_blocks(m, msg("Waiting for the others to block (Duke) or pass…"))
+    offer_blocks(m, "Waiting for the others to block (Duke) or pass…")
 
 
 @game.tool
 def prompt_target_block_assassination(m: Match) -> None:
-    offer_blocks(m, msg("Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m))))
+    offer_blocks(m, "Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m)))
 
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
     first, second = variants.blockers(m.options)["Steal"]
-    offer_blocks(m, msg("Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
-                        first=first, second=second))
+    offer_blocks(m, "Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
+                 first=first, second=second)
 
 
 def blocked(m: Match) -> bool:
@@ -661,6 +671,8 @@ def collect_block_challenge_responses(m: Match) -> None:
     block = m.state["block"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+    if m.headless:
+        return
     prompt(m, msg("Challenge {player}'s {character} (block)?", player=name(m, seat_of_id(block["blocker_id"])),
                   character=block["character"]),
            msg("Waiting for the others to challenge the block or pass…"),
@@ -789,6 +801,8 @@ def prompt_exchange_selection(m: Match) -> None:
         pool = hand(m, seat) + m.state["exchange"]["drawn"]
         options = keep_options(pool, len(hand(m, seat)))
         m.offer(seat, options)
+        if m.headless:
+            continue
         ask = msg("Keep {count} of these cards", count=len(hand(m, seat))) if len(hand(m, seat)) > 1 else \
             msg("Keep 1 of these cards")
         prompt(m, ask, msg("Waiting for {player} to exchange with the court…", player=m.names[seat]),
