@@ -311,19 +311,21 @@ class Match:
         prompt (recording who blocked, say) are seen by the condition. Until then
         ``last_decision`` is the previous phase's; afterwards it is this phase's.
         """
-        if self._targets is None:
-            condition = self.game.conditions.get(self.phase_id)
-            criteria = self.phase.completion_criteria
-            if condition is None or criteria.type == "UI_displayed":
-                self._targets = []
+        targets = self._targets
+        if targets is None:
+            plan = self._plan
+            condition = plan.condition
+            if condition is None:
+                targets = []
             else:
-                select = self._plan.select
-                self._targets = select(self) if select is not None else self.seats_where(condition)
-                if not self._targets and self._stage == "before":
+                select = plan.select
+                targets = select(self) if select is not None else self.seats_where(condition)
+                if not targets and self._stage == "before":
                     # Nobody to ask: the phase completes as if everyone passed, and
                     # the tools after the prompt see an empty decision.
-                    self.last_decision = Decision(self.phase_id, criteria.wait_for or "")
-        return self._targets
+                    self.last_decision = Decision(self.phase_id, plan.wait_for)
+            self._targets = targets
+        return targets
 
     @property
     def pending(self) -> list[int]:
@@ -387,13 +389,13 @@ class Match:
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
-        name = self.names[seat]
         if decision is None or not decision.waits_for(seat):
             waiting = ", ".join(self.names[s] for s in self.pending) or "nobody"
-            raise Refused("not_pending", f"{name} has no choice to make now (waiting for {waiting})")
+            raise Refused("not_pending", f"{self.names[seat]} has no choice to make now (waiting for {waiting})")
         if option not in decision.offers[seat]:
             offered = ", ".join(decision.offers[seat])
-            raise Refused("not_offered", f"{option!r} is not an option for {name} now (offered: {offered})")
+            raise Refused("not_offered",
+                          f"{option!r} is not an option for {self.names[seat]} now (offered: {offered})")
 
     def clone(self) -> "Match":
         """An independent copy (for search bots); cheap enough to call per decision."""
@@ -567,22 +569,27 @@ class Match:
         return True
 
     def _open_decision(self, clock: float | None = None) -> None:
-        criteria = self.phase.completion_criteria
         plan = self._plan
-        offers = self._offers or {}
-        choosers = [seat for seat in offers if seat not in self._standing]
-        if criteria.wait_for == "single_player_choice" and len(choosers) > 1:
+        offers = self._offers
+        if offers is None:  # nobody was offered anything (a secret phase still waits for its cover)
+            offers, self._closing, self._manual = {}, {}, set()
+        if plan.wait_for == "single_player_choice" and len(offers) > 1 \
+                and len([seat for seat in offers if seat not in self._standing]) > 1:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is a single_player_choice "
                               f"but options were offered to {len(offers)} players")
+        players = self.players
         for seat in offers:
-            if self.players[seat].get("is_alive") is False:
+            if players[seat].get("is_alive") is False:
                 raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
         if clock is None:
-            decision = Decision(self.phase_id, criteria.wait_for or "", offers, dict(self._closing),
-                                set(self._manual), opened_at=self.version)
+            # The phase's own offer maps become the decision's: nothing offers after it opens.
+            decision = Decision.__new__(Decision)
+            decision.__dict__.update(phase_id=self.phase_id, wait_for=plan.wait_for, offers=offers,
+                                     closing=self._closing, manual=self._manual, answers={}, closed_by=None,
+                                     opened_at=self.version)
         else:
             decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
-                                     ends_early=criteria.ends_early or "all")
+                                     ends_early=plan.phase.completion_criteria.ends_early or "all")
         if self._named is not None:
             decision.named = self._named  # type: ignore[misc]
         if self._picks is not None:
