@@ -643,9 +643,15 @@ class Match:
         A failure of the rules is re-raised as :class:`RuleError`, naming the file, line and phase.
         """
         budget = MAX_PHASES_WITHOUT_DECISION
+        game = self.game
+        plans = game.plans
+        headless = self.headless
+        tools = game.headless_tools if headless else game.tools
+        state = self.__dict__
         try:
             while not self.over:
                 decision = self.decision
+                plan = self._plan
                 if decision is not None:
                     if decision.automatic:
                         self._auto_answer()
@@ -653,13 +659,24 @@ class Match:
                         return
                     self.decision = None
                     self._stage = "after"
-                    if decision.clock is None or self._plan.phase.completion_criteria.options:
+                    if decision.clock is None or plan.phase.completion_criteria.options:
                         self.last_decision = decision  # statements read it from now on
-                        if self._plan.record is not None:
+                        if plan.record is not None:
                             self._record(decision)
-                if self._run_tools():
-                    continue
-                plan = self._plan
+                if plan.deciding and self._stage == "before":
+                    if self._run_tools():
+                        continue
+                else:  # the steps of a phase that decides nothing (more): as _run_tools runs them
+                    steps = plan.headless_steps if headless else plan.steps
+                    index = self._resume
+                    for tool, description, program in (steps[index:] if index else steps):
+                        self.current_action_text = description
+                        if tool is None:
+                            program.run(self)
+                        else:
+                            tools[tool](self)
+                    self.current_action_text = None
+                    self._resume = len(steps)
                 if plan.effects is not None:
                     plan.effects.run(self)
                 nxt = self._next_phase_id() if plan.conditional else plan.fixed_next
@@ -671,7 +688,13 @@ class Match:
                 if budget <= 0:
                     raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
                                       f"(last: {self.phase_id} {self.phase.name})")
-                self._enter(nxt)
+                plan = plans.get(nxt)  # self._enter(nxt), inline
+                if plan is None:
+                    raise EngineError(f"phase {nxt} does not exist")
+                self.phase_id = nxt
+                self._plan = plan
+                self.canvas.begin_phase()
+                state.update(_PHASE_START)
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened

@@ -107,8 +107,18 @@ def court(players: int, options: dict[str, Any] | None = None) -> list[str]:
     return variants.court(players, options)
 
 
+#: ``claims`` by the options it depends on (the fifth character, the Reformation).
+_CLAIMS: dict[tuple[Any, bool], dict[str, str]] = {}
+
+
 def claims(m: Match) -> dict[str, str]:
-    return variants.claims(m.options)
+    """What each action claims in this match (one dict per variant, shared: read-only)."""
+    options = m.options
+    key = (options.get("characters"), bool(options.get("reformation")))
+    found = _CLAIMS.get(key)
+    if found is None:
+        found = _CLAIMS[key] = variants.claims(options)
+    return found
 
 
 def in_play(m: Match) -> tuple[str, ...]:

@@ -227,9 +227,28 @@ def display_forced_coup_rule(m: Match) -> None:
 
 
 # -- phase 3: action declaration ---------------------------------------------------------------
+#: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
+#: who is alive, the coins as the costs divide them, whether Examine is in play).
+_ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+
+
 def action_options(m: Match, seat: int) -> list[str]:
     """Only affordable actions, only living opponents; with the Reformation, Coup,
     Assassinate, Steal and Examine only at the other side (unless all are one side)."""
+    if reformation(m):
+        return _action_options(m, seat)
+    coins = m.players[seat]["coins"]
+    key = (tuple(m.names), seat, tuple(living(m)), 0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
+           "Examine" in claims(m))
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= 50_000:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = tuple(_action_options(m, seat))
+    return list(found)
+
+
+def _action_options(m: Match, seat: int) -> list[str]:
     coins = m.players[seat]["coins"]
     others = [s for s in living(m) if s != seat]
     aims = [m.names[s] for s in others if may_target(m, seat, s)]
@@ -857,7 +876,12 @@ def clear_claimed_character(m: Match) -> None:
 @game.tool
 def update_alive_statuses(m: Match) -> None:
     for player in m.players:
-        player["is_alive"] = any(not s["revealed"] for s in player["influences"].values())
+        alive = False
+        for slot in player["influences"].values():
+            if not slot["revealed"]:
+                alive = True
+                break
+        player["is_alive"] = alive
 
 
 @game.tool
