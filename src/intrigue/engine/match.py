@@ -645,6 +645,7 @@ class Match:
         budget = MAX_PHASES_WITHOUT_DECISION
         game = self.game
         plans = game.plans
+        routers = game.binding.routers
         headless = self.headless
         tools = game.headless_tools if headless else game.tools
         state = self.__dict__
@@ -679,7 +680,15 @@ class Match:
                     self._resume = len(steps)
                 if plan.effects is not None:
                     plan.effects.run(self)
-                nxt = self._next_phase_id() if plan.conditional else plan.fixed_next
+                if plan.conditional:  # self._next_phase_id(), inline
+                    router = routers[self.phase_id]
+                    # the generated router in place of the declarative one it was compiled from
+                    nxt = plan.router(self) if router is plan.declared_router and plan.router is not None \
+                        else router(self)
+                    if nxt not in plan.allowed:
+                        self._refuse_route(nxt)
+                else:
+                    nxt = plan.fixed_next
                 if nxt is None:
                     self.over = True
                     self._targets = []
@@ -717,10 +726,14 @@ class Match:
         # the generated router in place of the declarative one it was compiled from (a test may set another)
         chosen = plan.router(self) if router is plan.declared_router and plan.router is not None else router(self)
         if chosen not in plan.allowed:
-            allowed = [ref.id for ref in plan.phase.next_phase.values()]
-            raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
-                              f"the DSL allows {allowed}")
+            self._refuse_route(chosen)
         return chosen
+
+    def _refuse_route(self, chosen: Any) -> None:
+        plan = self._plan
+        allowed = [ref.id for ref in plan.phase.next_phase.values()]
+        raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
+                          f"the DSL allows {allowed}")
 
 
 def copy_data(value: Any) -> Any:

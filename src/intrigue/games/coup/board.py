@@ -69,12 +69,12 @@ def seat_of_id(player_id: int) -> int:
 
 
 def actor(m: Match) -> int:
-    return seat_of_id(m.state["current_turn"]["player_id"])
+    return m.state["current_turn"]["player_id"] - 1  # seat_of_id, inline: read at every step
 
 
 def target(m: Match) -> int | None:
     target_id = m.state["current_turn"]["target_player_id"]
-    return seat_of_id(target_id) if target_id else None
+    return target_id - 1 if target_id else None
 
 
 def action(m: Match) -> str:
@@ -196,7 +196,7 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     A line for one player only names them in ``to``, so that a replay showing every
     line says whose it was.
     """
-    extra = dict(data or {})
+    extra = dict(data) if data else {}
     if not audience.public and len(audience.seats) == 1:
         extra["to"] = m.names[next(iter(audience.seats))]
     m.announce_later(_format, (template, args), audience, key=template, args=args, **extra)

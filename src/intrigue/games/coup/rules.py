@@ -350,17 +350,19 @@ def set_claimed_action_and_character(m: Match) -> None:
     seat = actor(m)
     chosen = m.last_decision.answer_of(seat)
     verb, victim = parse_action(m, chosen)
-    turn = m.state["current_turn"]
+    state = m.state
+    turn = state["current_turn"]
     claim = claims(m).get(verb, "")
-    turn.update(action=verb, character=claim,
-                target_player_id=victim + 1 if victim is not None else 0)
-    m.state["challenge"].update(challenger_id=0, claim_true=False)
-    m.state["block"].update(blocker_id=0, character="", failed=False)
-    m.state["block_challenge"].update(challenger_id=0, claim_true=False)
-    m.state["paid"] = 0
+    turn["action"], turn["character"] = verb, claim
+    turn["target_player_id"] = victim + 1 if victim is not None else 0
+    challenge, block, block_challenge = state["challenge"], state["block"], state["block_challenge"]
+    challenge["challenger_id"], challenge["claim_true"] = 0, False
+    block["blocker_id"], block["character"], block["failed"] = 0, "", False
+    block_challenge["challenger_id"], block_challenge["claim_true"] = 0, False
+    state["paid"] = 0
     player = m.players[seat]
-    player.update(claimed_action=verb, claimed_character=claim,
-                  target_player_id=turn["target_player_id"])
+    player["claimed_action"], player["claimed_character"] = verb, claim
+    player["target_player_id"] = turn["target_player_id"]
     template, args = declaration(m)
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
