@@ -285,15 +285,10 @@ class Match:
 
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
-        declaration = self.game.definition.declaration
-        template: dict[str, Any] = {}
-        table = declaration.player_states_template
-        rows = (table.player_states or table.players) if table else None
-        if rows:
-            template = fresh_copy(next(iter(rows.values())))
-        else:
-            for name, spec in declaration.player_states.items():
-                template[name] = _blank(spec.type)
+        blank = self.game.blank_player
+        if blank is None:  # the declared template, as marshal writes it: read once per game
+            blank = self.game.blank_player = _marshalled(_player_template(self.game))
+        template = marshal.loads(blank) if blank else fresh_copy(_player_template(self.game))
         template["name"] = self.names[seat]
         template["id"] = seat + 1
         return template
@@ -773,6 +768,29 @@ def fresh_copy(value: Any) -> Any:
 
 _CONTAINERS = {dict, list, set, tuple}
 _SCALARS = {int, str, float, bool, type(None), tuple, frozenset}
+
+
+def _player_template(game: Game) -> dict[str, Any]:
+    """A new player's fields as the DSL declares them (``name`` and ``id`` are the match's)."""
+    declaration = game.definition.declaration
+    template: dict[str, Any] = {}
+    table = declaration.player_states_template
+    rows = (table.player_states or table.players) if table else None
+    if rows:
+        template = fresh_copy(next(iter(rows.values())))
+    else:
+        for name, spec in declaration.player_states.items():
+            template[name] = _blank(spec.type)
+    return template
+
+
+def _marshalled(value: Any) -> bytes:
+    """``value`` in ``marshal`` format 2 (each occurrence of an object written on its own, so each
+    load shares nothing), or ``b""`` if marshal refuses it."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return b""
 
 
 def _blank(kind: str) -> Any:

@@ -58,7 +58,8 @@ class _Seats:
         self._observation_spaces = {agent: self._observation_space for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(len(table.space)) for agent in self.possible_agents}
         self._masks: dict[int, tuple[dict[int, str], np.ndarray]] = {}
-        self._seeds = random.Random(seed)
+        self._seeds: random.Random | None = None  # made when first needed (most resets give a seed)
+        self._seed_base = seed
         self._seeded = seed is not None
         if seed is not None:
             self._seed_spaces(seed)
@@ -71,11 +72,13 @@ class _Seats:
         """``seed`` itself, else the next of a sequence seeded at construction (or at the
         last seeded reset). The action spaces are seeded once, at construction."""
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seeds, self._seed_base = None, seed
             return seed
         if not self._seeded:
             self._seeds = random.Random()
             self._seeded = True
+        elif self._seeds is None:
+            self._seeds = random.Random(self._seed_base)
         return self._seeds.getrandbits(31)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -152,7 +155,8 @@ class IntrigueAEC(_Seats, AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._select()
 
-    def _select(self) -> None:
+    def _select(self) -> bool:
+        """Select the next agent to act; False once the match is over (or truncated)."""
         seat = self.table.next_seat()
         if seat is None:  # the match ended (or was truncated): every agent takes its last step
             returns = self.table.returns()
@@ -163,10 +167,11 @@ class IntrigueAEC(_Seats, AECEnv):
                     self.terminations[agent] = not truncated
                     self.truncations[agent] = truncated
             self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.possible_agents[seat]
-            if self.with_infos:
-                self.infos[self.agent_selection] = self._info(seat)
+            return False
+        self.agent_selection = self.possible_agents[seat]
+        if self.with_infos:
+            self.infos[self.agent_selection] = self._info(seat)
+        return True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._observation(self.seat_of[agent])
@@ -182,8 +187,7 @@ class IntrigueAEC(_Seats, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.table.choose(self.seat_of[agent], action)
-        self._select()
-        if self.table.done:  # rewards come only at the end
+        if not self._select():  # rewards come only at the end
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

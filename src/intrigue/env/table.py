@@ -104,7 +104,10 @@ class Table:
 
     def next_seat(self) -> int | None:
         """The seat to ask next: the only pending one, or one drawn uniformly from several."""
-        pending = self.pending()
+        match = self.match
+        if match is None or match.over or self.truncated or match.decision is None:
+            return None
+        pending = match.decision.pending
         if not pending:
             return None
         return pending[0] if len(pending) == 1 else self.order.choice(pending)
