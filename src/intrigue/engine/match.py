@@ -268,6 +268,7 @@ class Match:
         self._picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
         self._resume = 0
         self._stage = "before"
+        self._answered: Decision | None = None  # the decision the engine last answered single options in
         self._plan = game.plans[self.phase_id]
         self._enter(self.phase_id)
         self._settle()
@@ -451,10 +452,10 @@ class Match:
         self.events.append(Event(self.version, text, audience, data))
 
     def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
-                       /, **data: Any) -> None:
+                       data: dict[str, Any] | None = None) -> None:
         """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
-        (``inputs`` must not change afterwards)."""
-        self.events.append(Event.later(self.version, render, inputs, audience, data))
+        (``inputs`` must not change afterwards); ``data`` becomes the event's own."""
+        self.events.append(Event.later(self.version, render, inputs, audience, {} if data is None else data))
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
@@ -649,8 +650,10 @@ class Match:
                 decision = self.decision
                 plan = self._plan
                 if decision is not None:
-                    if decision.automatic:
+                    if decision.automatic and self._answered is not decision:
+                        # once per decision: its offers never change, so a second pass finds nothing
                         self._auto_answer()
+                        self._answered = decision
                     if not decision.complete:
                         return
                     self.decision = None

@@ -196,10 +196,12 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     A line for one player only names them in ``to``, so that a replay showing every
     line says whose it was.
     """
-    extra = dict(data) if data else {}
+    line = {"key": template, "args": args}
+    if data:
+        line.update(data)
     if not audience.public and len(audience.seats) == 1:
-        extra["to"] = m.names[next(iter(audience.seats))]
-    m.announce_later(_format, (template, args), audience, key=template, args=args, **extra)
+        line["to"] = m.names[next(iter(audience.seats))]
+    m.announce_later(_format, (template, args), audience, line)
 
 
 def _format(template: str, args: dict[str, Any]) -> str:
