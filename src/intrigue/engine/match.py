@@ -347,8 +347,13 @@ class Match:
 
     def choose(self, seat: int, option: str, version: int | None = None) -> None:
         """Apply a choice, or raise :class:`Refused` and change nothing."""
-        self.check(seat, option, version)
         decision = self.decision
+        # What check() accepts, in the common case (an open plain decision, a seat it waits for, an
+        # option offered to it), tested inline; anything else goes through check() itself.
+        if version is not None or decision is None or decision.__class__ is not Decision \
+                or seat.__class__ is not int or self.over or decision.closed_by is not None \
+                or seat in decision.answers or option not in decision.offers.get(seat, ()):
+            self.check(seat, option, version)
         assert decision is not None
         self.log.append(Choice(seat, option, self.version))
         self.version += 1

@@ -337,11 +337,25 @@ VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Co
 
 
 def parse_action(m: Match, option: str) -> tuple[str, int | None]:
+    found = _PARSED.get(option)
+    if found is None:
+        found = _parse(option)
+        if len(_PARSED) < 10_000:
+            _PARSED[option] = found
+    verb, victim = found
+    return verb, (m.names.index(victim) if victim is not None else None)
+
+
+#: An option's verb and the name it targets, by option.
+_PARSED: dict[str, tuple[str, str | None]] = {}
+
+
+def _parse(option: str) -> tuple[str, str | None]:
     for verb in VERBS:
         if option == verb:
             return verb, None
         if option.startswith(verb + " "):
-            return verb, m.names.index(option[len(verb) + 1:])
+            return verb, option[len(verb) + 1:]
     raise ValueError(f"not a Coup action: {option!r}")
 
 
