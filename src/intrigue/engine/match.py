@@ -649,6 +649,8 @@ class Match:
         routers = game.binding.routers
         headless = self.headless
         tools = game.headless_tools if headless else game.tools
+        canvas = self.canvas
+        begin = None if canvas.__class__ is _NullCanvas else canvas.begin_phase  # nothing to begin headless
         state = self.__dict__
         try:
             while not self.over:
@@ -705,7 +707,8 @@ class Match:
                     raise EngineError(f"phase {nxt} does not exist")
                 self.phase_id = nxt
                 self._plan = plan
-                self.canvas.begin_phase()
+                if begin is not None:
+                    begin()
                 state.update(_PHASE_START)
         except (RuleError, Refused):
             raise

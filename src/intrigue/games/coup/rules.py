@@ -228,7 +228,7 @@ def display_forced_coup_rule(m: Match) -> None:
 
 # -- phase 3: action declaration ---------------------------------------------------------------
 #: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
-#: who is alive, the coins as the costs divide them, whether Examine is in play).
+#: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
 _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
 
@@ -239,7 +239,7 @@ def action_options(m: Match, seat: int) -> list[str]:
         return _action_options(m, seat)
     coins = m.players[seat]["coins"]
     key = (tuple(m.names), seat, tuple(living(m)), 0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
-           "Examine" in claims(m))
+           m.options.get("characters"))  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
     if found is None:
         if len(_ACTIONS) >= 50_000:
