@@ -29,6 +29,8 @@ _NO_SEATS: frozenset[int] = frozenset()
 _PHASE_START: dict[str, Any] = {
     "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
     "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before"}
+#: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
+_QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
 
 @dataclass
@@ -58,7 +60,7 @@ class Event:
         """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
         (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
         event = cls.__new__(cls)
-        event.__dict__.update(version=version, audience=audience, data=data, _later=(render, args))
+        event.__dict__ = {"version": version, "audience": audience, "data": data, "_later": (render, args)}
         return event
 
     def __getattr__(self, name: str) -> Any:
@@ -573,7 +575,8 @@ class Match:
         plan = self._plan
         offers = self._offers
         if offers is None:  # nobody was offered anything (a secret phase still waits for its cover)
-            offers, self._closing, self._manual = {}, {}, set()
+            self._offers = offers = {}
+            self._closing, self._manual = {}, set()
         if plan.wait_for == "single_player_choice" and len(offers) > 1 \
                 and len([seat for seat in offers if seat not in self._standing]) > 1:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is a single_player_choice "
@@ -709,7 +712,7 @@ class Match:
                 self._plan = plan
                 if begin is not None:
                     begin()
-                state.update(_PHASE_START)
+                state.update(_PHASE_START if self._offers is not None else _QUIET_START)
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
