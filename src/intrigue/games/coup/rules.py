@@ -210,7 +210,8 @@ def after_the_deal(m: Match) -> int:
 @game.tool
 def highlight_active_player(m: Match) -> None:
     m.state["turn_number"] += 1
-    m.canvas.show("turn", key="turn", player=name(m, actor(m)))
+    if not m.headless:
+        m.canvas.show("turn", key="turn", player=name(m, actor(m)))
 
 
 @game.tool(display=True)
@@ -461,7 +462,11 @@ def after_claim_stands(m: Match) -> int:
     if verb == "Examine":  # nothing to examine once the target is out (or the game is won)
         victim = target(m)
         return 31 if victim is not None and m.players[victim]["is_alive"] and not decided(m) else 23
-    return {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embezzle": 20}[verb]
+    return AFTER_CLAIM[verb]
+
+
+#: Where an unchallenged (or proven) claim leads, by action.
+AFTER_CLAIM = {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embezzle": 20}
 
 
 # -- phase 5: does the claimant hold the card? --------------------------------------------------------
@@ -934,10 +939,12 @@ def advance_to_next_player(m: Match) -> None:
 @game.tool
 def reset_turn_fields(m: Match) -> None:
     for player in m.players:
-        player.update(claimed_action="", claimed_character="", target_player_id=0)
-    m.state["current_turn"].update(target_player_id=0, action="", character="")
-    m.canvas.delete("declared")
-    m.canvas.delete("block")
+        player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
+    turn = m.state["current_turn"]
+    turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
+    if not m.headless:
+        m.canvas.delete("declared")
+        m.canvas.delete("block")
 
 
 @game.tool(display=True)
