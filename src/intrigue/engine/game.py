@@ -103,9 +103,10 @@ class Game:
     #: Newer built-in names (``picked``, ``answer``...) that a game-level name of the same spelling hides.
     shadowed: frozenset[str] = frozenset()
     compiled: Any = None  # the generated functions (compiled.CompiledGame)
-    #: A new player's declared fields in ``marshal`` format (``b""``: not marshallable), made by the
-    #: first match.
+    #: A new player's declared fields and the game's declared state (``binding.state``, never changed
+    #: once loaded) in ``marshal`` format (``b""``: not marshallable), made by the first match.
     blank_player: bytes | None = None
+    blank_state: bytes | None = None
 
     def where(self, path: tuple[Any, ...]) -> str:
         """``file:line`` of a key path of the game's DSL file."""

@@ -33,9 +33,9 @@ _PHASE_START: dict[str, Any] = {
 _QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Choice:
-    """An accepted choice, as the log keeps it."""
+    """An accepted choice, as the log keeps it (slots: a match keeps every one)."""
 
     seat: int
     option: str
@@ -250,7 +250,10 @@ class Match:
         self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
         self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        self.state: dict[str, Any] = fresh_copy(game.binding.state)
+        blank = game.blank_state
+        if blank is None:  # the declared state, as marshal writes it: read once per game
+            blank = game.blank_state = _marshalled(game.binding.state)
+        self.state: dict[str, Any] = marshal.loads(blank) if blank else fresh_copy(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self.events: list[Event] = []
         self.log: list[Choice] = []
