@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
+from ...engine.match import Event
 from . import variants
 from .variants import allegiance, reformation, reunified
 
@@ -201,7 +202,7 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
         line.update(data)
     if not audience.public and len(audience.seats) == 1:
         line["to"] = m.names[next(iter(audience.seats))]
-    m.announce_later(_format, (template, args), audience, line)
+    m.events.append(Event.later(m.version, _format, (template, args), audience, line))  # m.announce_later
 
 
 def _format(template: str, args: dict[str, Any]) -> str:
