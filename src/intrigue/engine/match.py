@@ -280,9 +280,15 @@ class Match:
 
     @property
     def rng(self) -> random.Random:
-        """The match's only source of chance. Handing it out forgets the cached state ``clone`` reads."""
+        """The match's only source of chance. Handing it out forgets the cached state ``clone`` reads.
+
+        A clone's generator is made from that state when first asked for (many playouts never draw)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random.__new__(random.Random)
+            rng.setstate(self._rng_state)
         self._rng_state = None
-        return self._rng
+        return rng
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
@@ -413,9 +419,7 @@ class Match:
         if state is None:
             state = self.rng.getstate()
             self._rng_state = state
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(state)
-        other._rng = rng
+        other._rng = None  # made from the state when first asked for (see ``rng``)
         other._rng_state = state
         other.players, other.state = copy_state(self.players, self.state)
         other.canvas = self.canvas.copy()
