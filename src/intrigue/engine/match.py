@@ -449,13 +449,14 @@ class Match:
         does not count as a second chooser of a ``single_player_choice``; the
         game makes the chooser's options closing, so nobody waits for it.
         """
-        if self._offers is None:
-            self._offers = {}
+        offers = self._offers
+        if offers is None:
+            offers = self._offers = {}
             self._closing = {}
             self._manual = set()
         unique = list(dict.fromkeys(options))
         if unique:
-            self._offers[seat] = unique
+            offers[seat] = unique
             self._closing[seat] = frozenset(closing)
             if not auto:
                 self._manual.add(seat)
@@ -595,9 +596,9 @@ class Match:
         if clock is None:
             # The phase's own offer maps become the decision's: nothing offers after it opens.
             decision = Decision.__new__(Decision)
-            decision.__dict__.update(phase_id=self.phase_id, wait_for=plan.wait_for, offers=offers,
-                                     closing=self._closing, manual=self._manual, answers={}, closed_by=None,
-                                     opened_at=self.version)
+            decision.__dict__ = {"phase_id": self.phase_id, "wait_for": plan.wait_for, "offers": offers,
+                                 "closing": self._closing, "manual": self._manual, "answers": {},
+                                 "closed_by": None, "opened_at": self.version}
         else:
             decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
                                      ends_early=plan.phase.completion_criteria.ends_early or "all")
