@@ -197,10 +197,8 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     A line for one player only names them in ``to``, so that a replay showing every
     line says whose it was.
     """
-    line = {"key": template, "args": args}
-    if data:
-        line.update(data)
-    if not audience.public and len(audience.seats) == 1:
+    line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
+    if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
         line["to"] = m.names[next(iter(audience.seats))]
     m.events.append(Event.later(m.version, _format, (template, args), audience, line))  # m.announce_later
 
