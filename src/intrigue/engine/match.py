@@ -60,7 +60,7 @@ class Event:
         """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
         (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
         event = cls.__new__(cls)
-        event.__dict__ = {"version": version, "audience": audience, "data": data, "_later": (render, args)}
+        event.__dict__ = {"version": version, "audience": audience, "data": data, "_render": render, "_inputs": args}
         return event
 
     def __getattr__(self, name: str) -> Any:
@@ -68,11 +68,16 @@ class Event:
         it (data keys starting with ``_`` stay private). Each is built when first read (headless runs
         never read them), then an attribute like any other, shared by every observation: read-only."""
         if name == "text":
-            found = self.__dict__.pop("_later", None)
-            if found is None:
+            attributes = self.__dict__
+            render = attributes.get("_render")
+            if render is None:  # not a later line, or another thread has just written it
+                if "text" in attributes:
+                    return attributes["text"]
                 raise AttributeError(name)
-            render, args = found
-            text = self.__dict__["text"] = render(*args)
+            text = render(*attributes["_inputs"])
+            attributes["text"] = text  # before the inputs go: a thread reading meanwhile finds one or the other
+            attributes.pop("_render", None)
+            attributes.pop("_inputs", None)
             return text
         if name != "entry":
             raise AttributeError(name)
@@ -106,7 +111,7 @@ class Decision:
     wait_for: str
     offers: dict[int, list[str]] = field(default_factory=dict)
     closing: dict[int, frozenset[str]] = field(default_factory=dict)
-    manual: set[int] = field(default_factory=set)
+    manual: set[int] | frozenset[int] = field(default_factory=set)
     answers: dict[int, str] = field(default_factory=dict)
     closed_by: int | None = None
     opened_at: int = 0
@@ -453,13 +458,13 @@ class Match:
         if offers is None:
             offers = self._offers = {}
             self._closing = {}
-            self._manual = set()
+            self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
         unique = list(dict.fromkeys(options))
         if unique:
             offers[seat] = unique
             self._closing[seat] = frozenset(closing)
             if not auto:
-                self._manual.add(seat)
+                self._manual = self._manual | {seat}
             if standing:
                 self._standing = self._standing | {seat}
 
@@ -584,7 +589,7 @@ class Match:
         offers = self._offers
         if offers is None:  # nobody was offered anything (a secret phase still waits for its cover)
             self._offers = offers = {}
-            self._closing, self._manual = {}, set()
+            self._closing, self._manual = {}, _NO_SEATS
         if plan.wait_for == "single_player_choice" and len(offers) > 1 \
                 and len([seat for seat in offers if seat not in self._standing]) > 1:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is a single_player_choice "

@@ -140,6 +140,13 @@ def deal_influences_randomly(m: Match) -> None:
         if "deck" in m.setup:  # a whole court (scenarios always give one: check_setup)
             check_court(m, dealt + m.state["court_deck"], "hands and deck")
         return
+    if not lost:  # the usual deal: two each from the top of the court, in seat order
+        deck = m.state["court_deck"]
+        for player in m.players:
+            first, second = deck.pop(0), deck.pop(0)
+            player["influences"] = {"1": {"character": first, "revealed": False},
+                                    "2": {"character": second, "revealed": False}}
+        return
     for seat in range(len(m.players)):
         gone = lost.get(m.names[seat], [])
         cards = [(draw(m), False) for _ in range(2 - len(gone))] + [(card, True) for card in gone]
