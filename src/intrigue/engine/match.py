@@ -524,41 +524,9 @@ class Match:
         self.canvas.begin_phase()
         self.__dict__.update(_PHASE_START)  # what a phase starts with, in one step
 
-    def _run_tools(self) -> bool:
-        """Run the current phase's tools from the resume point.
-
-        Returns True when a decision was opened and the run must wait for it.
-        """
-        plan = self._plan
-        if self.headless:
-            steps, tools = plan.headless_steps, self.game.headless_tools
-        else:
-            steps, tools = plan.steps, self.game.tools
-        index = self._resume
-        if not (plan.deciding and self._stage == "before"):
-            for tool, description, program in (steps[index:] if index else steps):
-                self.current_action_text = description
-                if tool is None:
-                    program.run(self)
-                else:
-                    tools[tool](self)
-            self.current_action_text = None
-            self._resume = len(steps)
-            return False
-        for tool, description, program in (steps[index:] if index else steps):
-            index += 1
-            self.current_action_text = description
-            if tool is None:
-                program.run(self)
-                continue
-            tools[tool](self)
-            if self._offers is not None:
-                self._resume = index
-                self._open_decision()
-                return True
-        self.current_action_text = None
-        self._resume = len(steps)
-        # Deciding, and no tool offered anything: the DSL's own options, or an empty target set.
+    def _offered_nothing(self, plan: Any) -> bool:
+        """A deciding phase whose steps offered nothing: the DSL's own options, a clock, or an empty
+        target set (then the phase goes on at once). True when a decision was opened."""
         if plan.seconds is not None:
             return self._open_clock(plan.seconds)
         offer_declared_options(self)
@@ -685,12 +653,31 @@ class Match:
                         self.last_decision = decision  # statements read it from now on
                         if plan.record is not None:
                             self._record(decision)
+                steps = plan.headless_steps if headless else plan.steps  # display-only tools: no step headless
+                index = self._resume
                 if plan.deciding and self._stage == "before":
-                    if self._run_tools():
+                    # The steps up to the first that offers something; that one opens the decision and
+                    # the rest run once it is answered.
+                    opened = False
+                    for tool, description, program in (steps[index:] if index else steps):
+                        index += 1
+                        self.current_action_text = description
+                        if tool is None:
+                            program.run(self)
+                            continue
+                        tools[tool](self)
+                        if self._offers is not None:
+                            self._resume = index
+                            self._open_decision()
+                            opened = True
+                            break
+                    if opened:
                         continue
-                else:  # the steps of a phase that decides nothing (more): as _run_tools runs them
-                    steps = plan.headless_steps if headless else plan.steps
-                    index = self._resume
+                    self.current_action_text = None
+                    self._resume = len(steps)
+                    if self._offered_nothing(plan):
+                        continue
+                else:  # the steps of a phase that decides nothing, or the rest of one that has decided
                     for tool, description, program in (steps[index:] if index else steps):
                         self.current_action_text = description
                         if tool is None:
