@@ -28,7 +28,7 @@ _NO_SEATS: frozenset[int] = frozenset()
 #: makes the phase's own maps on its first offer).
 _PHASE_START: dict[str, Any] = {
     "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
-    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before"}
+    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before", "_single": False}
 #: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
 _QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
@@ -279,6 +279,7 @@ class Match:
         self._resume = 0
         self._stage = "before"
         self._answered: Decision | None = None  # the decision the engine last answered single options in
+        self._single = False  # whether this phase offered someone a single option
         self._plan = game.plans[self.phase_id]
         self._enter(self.phase_id)
         self._settle()
@@ -463,6 +464,8 @@ class Match:
         if unique:
             offers[seat] = unique
             self._closing[seat] = frozenset(closing)
+            if len(unique) == 1:
+                self._single = True
             if not auto:
                 self._manual = self._manual | {seat}
             if standing:
@@ -585,6 +588,8 @@ class Match:
             decision.partners = frozenset(seat for seat in offers  # type: ignore[misc]
                                           if seat not in decision.acks and plan.joint(self.scope(seat)))
         self.decision = decision
+        if not self._single:  # nobody has a single option: nothing to answer for anyone
+            self._answered = decision
         self._stage = "deciding"
         self.decisions += 1
 
