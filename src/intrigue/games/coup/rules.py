@@ -489,7 +489,8 @@ def evaluate_action_claim_truth(m: Match) -> None:
     else:
         template = "{player} challenges {claimant}'s {character}."
         args["character"] = claim
-    show_text(m, "challenge", template, **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "challenge", template, **args)
     tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": actor(m)}, **args)
 
 
@@ -710,7 +711,8 @@ def display_block_announcement(m: Match) -> None:
     template = "{player} claims {character} to block {actor}'s {action}."
     tell(m, template, data={"event": "block", "seat": seat, "character": character,
                             "banner": {"tone": "info", "title": "Blocked?", "card": character}}, **args)
-    show_text(m, "block", template, **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "block", template, **args)
 
 
 @game.tool
@@ -738,7 +740,8 @@ def evaluate_block_claim_truth(m: Match) -> None:
     truth = m.state["block"]["character"] in hand(m, blocker)
     m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
     args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
-    show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
     tell(m, "{player} challenges {claimant}'s {character}.", data={"event": "challenge", "seat": challenger,
                                                                     "claimant": blocker}, **args)
 
@@ -762,7 +765,8 @@ def after_blocker_loses(m: Match) -> int:
 @game.tool
 def set_action_outcome_blocked(m: Match) -> None:
     m.players[actor(m)]["last_action_outcome"] = "blocked"
-    show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
     tell(m, "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m),
          data={"banner": {"tone": "info", "title": "Blocked"}})
 
@@ -795,7 +799,8 @@ def apply_action_effects(m: Match) -> None:
         return
     else:
         return
-    show_text(m, "outcome", template, **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "outcome", template, **args)
     tell(m, template, **args)
     show_board(m)
 
