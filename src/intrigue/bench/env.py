@@ -48,8 +48,6 @@ def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed
             observe: bool = False) -> EnvFigure:
     """Play random legal actions through ``step()`` until ``seconds`` have passed (at least
     one game), then replay the same choices on the engine alone."""
-    import numpy as np  # noqa: PLC0415 - the env extra
-
     from ..env import make  # noqa: PLC0415
 
     env = make(game_id, players, seed=seed)
@@ -67,7 +65,7 @@ def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed
                 env.step(None)
                 continue
             mask = env.observe(agent)["action_mask"] if observe else env.action_mask(agent)
-            legal = np.flatnonzero(mask)
+            legal = mask.nonzero()[0]
             env.step(int(legal[pick.randrange(len(legal))]))
             decisions += 1
         elapsed += time.perf_counter() - started

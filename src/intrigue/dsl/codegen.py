@@ -119,6 +119,16 @@ class Writer:
         self.namespace[key] = self.closure(node)
         return f"{key}(scope)"
 
+    def test(self, node: "Node") -> str:
+        """The node where only its truth counts (``if ...:``): ``and``, ``or`` and ``not`` need no
+        ``bool(...)`` around their parts there, the truth of each part being the same."""
+        kind = node.kind
+        if kind in ("and", "or"):
+            return "(" + f" {kind} ".join(self.test(item) for item in node.items) + ")"
+        if kind == "not":
+            return f"(not {self.test(node.items[0])})"
+        return self.write(node)
+
     def write(self, node: "Node") -> str:  # noqa: PLR0911 - one case per node kind
         kind = node.kind
         if kind == "const":
@@ -162,7 +172,8 @@ class Writer:
         if kind == "call" and node.op in ("count", "sum"):
             self.uses_scope = True
             counting = node.op == "count"
-            return f"_over_players(scope, lambda player: {self.write(node.items[0])}, {counting!r})"
+            inner = self.test(node.items[0]) if counting else self.write(node.items[0])  # count: its truth
+            return f"_over_players(scope, lambda player: {inner}, {counting!r})"
         return self.fallback(node)
 
 

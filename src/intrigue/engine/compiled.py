@@ -29,7 +29,8 @@ def _hoisting_writer() -> tuple[Writer, list[str]]:
     """A writer reading each plain game-level name once per call (``_n<K>`` before the loop).
 
     Only names that are no built-in name (``choice``, ``answer``, ...) are hoisted: they are pure
-    reads of the game state, which nothing changes while the players are walked.
+    reads of the game state, which nothing changes while the players are walked, written out as
+    ``Scope.lookup`` walks a path of the state (a key of a dict, else null).
     """
     hoisted: dict[tuple[str, ...], str] = {}
     lines: list[str] = []
@@ -41,7 +42,9 @@ def _hoisting_writer() -> tuple[Writer, list[str]]:
         variable = hoisted.get(path)
         if variable is None:
             variable = hoisted[path] = f"_n{len(hoisted)}"
-            lines.append(f"    {variable} = scope.lookup({path!r})")
+            lines.append(f"    {variable} = match.state")
+            lines.extend(f"    {variable} = {variable}.get({key!r}) if {variable}.__class__ is dict else None"
+                         for key in path)
         return variable
 
     writer = Writer(closure_of, name)
@@ -52,11 +55,11 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
     """``def function(match, found=None, me=None)``: the seats, in order, for whom the expression holds
     (``found``: the outcome it reads; ``me``: the player an option is offered to)."""
     writer, hoisted = _hoisting_writer()
-    test = writer.write(tree)
+    test = writer.test(tree)
     source = "\n".join([
         f"def {function}(match, found=None, me=None):",
         f"    # {text!r}",
-        "    scope = Scope(match, None, me, found)",
+        *(["    scope = Scope(match, None, me, found)"] if writer.uses_scope else []),
         *hoisted,
         "    chosen = []",
         "    for seat, player in enumerate(match.players):",
@@ -105,7 +108,7 @@ def router_source(function: str, branches: list[tuple[int | None, Node | None, s
         if tree is None:
             lines.append(f"    return {target!r}")
             break
-        lines += [f"    # {text!r}", f"    if {writer.write(tree)}:", f"        return {target!r}"]
+        lines += [f"    # {text!r}", f"    if {writer.test(tree)}:", f"        return {target!r}"]
     else:
         lines.append("    raise EngineError(\"no 'when' holds and there is no fallback\")")
     writer.namespace.update(Scope=Scope, outcome=outcome, EngineError=EngineError)

@@ -43,6 +43,8 @@ class PhasePlan:
     router: Callable[["Match"], int | None] | None = None
     allowed: frozenset[int | None] = frozenset()  # the phases a conditional next_phase may name
     select: Callable[["Match"], list[int]] | None = None  # who acts: the compiled target condition
+    #: The target condition (none for a phase without one, or a ``UI_displayed`` phase: nobody acts).
+    condition: Expression | None = None
 
     def bind(self, display: set[str], declared: Callable[["Match"], int | None] | None,
              compiled: Callable[["Match"], int | None] | None) -> None:
@@ -101,6 +103,10 @@ class Game:
     #: Newer built-in names (``picked``, ``answer``...) that a game-level name of the same spelling hides.
     shadowed: frozenset[str] = frozenset()
     compiled: Any = None  # the generated functions (compiled.CompiledGame)
+    #: A new player's declared fields and the game's declared state (``binding.state``, never changed
+    #: once loaded) in ``marshal`` format (``b""``: not marshallable), made by the first match.
+    blank_player: bytes | None = None
+    blank_state: bytes | None = None
 
     def where(self, path: tuple[Any, ...]) -> str:
         """``file:line`` of a key path of the game's DSL file."""
@@ -189,6 +195,8 @@ def load(binding: GameBinding) -> Game:
     for phase_id, phase_plan in game.plans.items():
         phase_plan.bind(display, binding.routers.get(phase_id), game.compiled.routers.get(phase_id))
         phase_plan.select = game.compiled.targets.get(phase_id)
+        if phase_plan.phase.completion_criteria.type != "UI_displayed":
+            phase_plan.condition = conditions.get(phase_id)
     return game
 
 

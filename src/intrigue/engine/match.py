@@ -11,7 +11,7 @@ import copy
 import marshal
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
@@ -28,12 +28,14 @@ _NO_SEATS: frozenset[int] = frozenset()
 #: makes the phase's own maps on its first offer).
 _PHASE_START: dict[str, Any] = {
     "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
-    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before"}
+    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before", "_single": False}
+#: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
+_QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Choice:
-    """An accepted choice, as the log keeps it."""
+    """An accepted choice, as the log keeps it (slots: a match keeps every one)."""
 
     seat: int
     option: str
@@ -52,10 +54,31 @@ class Event:
     audience: Audience = PUBLIC
     data: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def later(cls, version: int, render: Callable[..., str], args: tuple[Any, ...], audience: Audience,
+              data: dict[str, Any]) -> "Event":
+        """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
+        (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
+        event = cls.__new__(cls)
+        event.__dict__ = {"version": version, "audience": audience, "data": data, "_render": render, "_inputs": args}
+        return event
+
     def __getattr__(self, name: str) -> Any:
-        """``entry``: the line as an observation carries it (data keys starting with ``_`` stay
-        private). Built when first read (headless runs never read it), then an attribute like any
-        other, shared by every observation: read-only."""
+        """``text`` of a line made by :meth:`later`, and ``entry``: the line as an observation carries
+        it (data keys starting with ``_`` stay private). Each is built when first read (headless runs
+        never read them), then an attribute like any other, shared by every observation: read-only."""
+        if name == "text":
+            attributes = self.__dict__
+            render = attributes.get("_render")
+            if render is None:  # not a later line, or another thread has just written it
+                if "text" in attributes:
+                    return attributes["text"]
+                raise AttributeError(name)
+            text = render(*attributes["_inputs"])
+            attributes["text"] = text  # before the inputs go: a thread reading meanwhile finds one or the other
+            attributes.pop("_render", None)
+            attributes.pop("_inputs", None)
+            return text
         if name != "entry":
             raise AttributeError(name)
         entry = self.__dict__["entry"] = {
@@ -88,7 +111,7 @@ class Decision:
     wait_for: str
     offers: dict[int, list[str]] = field(default_factory=dict)
     closing: dict[int, frozenset[str]] = field(default_factory=dict)
-    manual: set[int] = field(default_factory=set)
+    manual: set[int] | frozenset[int] = field(default_factory=set)
     answers: dict[int, str] = field(default_factory=dict)
     closed_by: int | None = None
     opened_at: int = 0
@@ -232,7 +255,10 @@ class Match:
         self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
         self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        self.state: dict[str, Any] = fresh_copy(game.binding.state)
+        blank = game.blank_state
+        if blank is None:  # the declared state, as marshal writes it: read once per game
+            blank = game.blank_state = _marshalled(game.binding.state)
+        self.state: dict[str, Any] = marshal.loads(blank) if blank else fresh_copy(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self.events: list[Event] = []
         self.log: list[Choice] = []
@@ -252,15 +278,23 @@ class Match:
         self._picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
         self._resume = 0
         self._stage = "before"
+        self._answered: Decision | None = None  # the decision the engine last answered single options in
+        self._single = False  # whether this phase offered someone a single option
         self._plan = game.plans[self.phase_id]
         self._enter(self.phase_id)
         self._settle()
 
     @property
     def rng(self) -> random.Random:
-        """The match's only source of chance. Handing it out forgets the cached state ``clone`` reads."""
+        """The match's only source of chance. Handing it out forgets the cached state ``clone`` reads.
+
+        A clone's generator is made from that state when first asked for (many playouts never draw)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random.__new__(random.Random)
+            rng.setstate(self._rng_state)
         self._rng_state = None
-        return self._rng
+        return rng
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
@@ -269,15 +303,10 @@ class Match:
 
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
-        declaration = self.game.definition.declaration
-        template: dict[str, Any] = {}
-        table = declaration.player_states_template
-        rows = (table.player_states or table.players) if table else None
-        if rows:
-            template = fresh_copy(next(iter(rows.values())))
-        else:
-            for name, spec in declaration.player_states.items():
-                template[name] = _blank(spec.type)
+        blank = self.game.blank_player
+        if blank is None:  # the declared template, as marshal writes it: read once per game
+            blank = self.game.blank_player = _marshalled(_player_template(self.game))
+        template = marshal.loads(blank) if blank else fresh_copy(_player_template(self.game))
         template["name"] = self.names[seat]
         template["id"] = seat + 1
         return template
@@ -295,19 +324,21 @@ class Match:
         prompt (recording who blocked, say) are seen by the condition. Until then
         ``last_decision`` is the previous phase's; afterwards it is this phase's.
         """
-        if self._targets is None:
-            condition = self.game.conditions.get(self.phase_id)
-            criteria = self.phase.completion_criteria
-            if condition is None or criteria.type == "UI_displayed":
-                self._targets = []
+        targets = self._targets
+        if targets is None:
+            plan = self._plan
+            condition = plan.condition
+            if condition is None:
+                targets = []
             else:
-                select = self._plan.select
-                self._targets = select(self) if select is not None else self.seats_where(condition)
-                if not self._targets and self._stage == "before":
+                select = plan.select
+                targets = select(self) if select is not None else self.seats_where(condition)
+                if not targets and self._stage == "before":
                     # Nobody to ask: the phase completes as if everyone passed, and
                     # the tools after the prompt see an empty decision.
-                    self.last_decision = Decision(self.phase_id, criteria.wait_for or "")
-        return self._targets
+                    self.last_decision = Decision(self.phase_id, plan.wait_for)
+            self._targets = targets
+        return targets
 
     @property
     def pending(self) -> list[int]:
@@ -333,8 +364,13 @@ class Match:
 
     def choose(self, seat: int, option: str, version: int | None = None) -> None:
         """Apply a choice, or raise :class:`Refused` and change nothing."""
-        self.check(seat, option, version)
         decision = self.decision
+        # What check() accepts, in the common case (an open plain decision, a seat it waits for, an
+        # option offered to it), tested inline; anything else goes through check() itself.
+        if version is not None or decision is None or decision.__class__ is not Decision \
+                or seat.__class__ is not int or self.over or decision.closed_by is not None \
+                or seat in decision.answers or option not in decision.offers.get(seat, ()):
+            self.check(seat, option, version)
         assert decision is not None
         self.log.append(Choice(seat, option, self.version))
         self.version += 1
@@ -371,13 +407,13 @@ class Match:
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
-        name = self.names[seat]
         if decision is None or not decision.waits_for(seat):
             waiting = ", ".join(self.names[s] for s in self.pending) or "nobody"
-            raise Refused("not_pending", f"{name} has no choice to make now (waiting for {waiting})")
+            raise Refused("not_pending", f"{self.names[seat]} has no choice to make now (waiting for {waiting})")
         if option not in decision.offers[seat]:
             offered = ", ".join(decision.offers[seat])
-            raise Refused("not_offered", f"{option!r} is not an option for {name} now (offered: {offered})")
+            raise Refused("not_offered",
+                          f"{option!r} is not an option for {self.names[seat]} now (offered: {offered})")
 
     def clone(self) -> "Match":
         """An independent copy (for search bots); cheap enough to call per decision."""
@@ -389,9 +425,7 @@ class Match:
         if state is None:
             state = self.rng.getstate()
             self._rng_state = state
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(state)
-        other._rng = rng
+        other._rng = None  # made from the state when first asked for (see ``rng``)
         other._rng_state = state
         other.players, other.state = copy_state(self.players, self.state)
         other.canvas = self.canvas.copy()
@@ -421,21 +455,30 @@ class Match:
         does not count as a second chooser of a ``single_player_choice``; the
         game makes the chooser's options closing, so nobody waits for it.
         """
-        if self._offers is None:
-            self._offers = {}
+        offers = self._offers
+        if offers is None:
+            offers = self._offers = {}
             self._closing = {}
-            self._manual = set()
+            self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
         unique = list(dict.fromkeys(options))
         if unique:
-            self._offers[seat] = unique
+            offers[seat] = unique
             self._closing[seat] = frozenset(closing)
+            if len(unique) == 1:
+                self._single = True
             if not auto:
-                self._manual.add(seat)
+                self._manual = self._manual | {seat}
             if standing:
                 self._standing = self._standing | {seat}
 
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
         self.events.append(Event(self.version, text, audience, data))
+
+    def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
+                       data: dict[str, Any] | None = None) -> None:
+        """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
+        (``inputs`` must not change afterwards); ``data`` becomes the event's own."""
+        self.events.append(Event.later(self.version, render, inputs, audience, {} if data is None else data))
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
@@ -484,41 +527,9 @@ class Match:
         self.canvas.begin_phase()
         self.__dict__.update(_PHASE_START)  # what a phase starts with, in one step
 
-    def _run_tools(self) -> bool:
-        """Run the current phase's tools from the resume point.
-
-        Returns True when a decision was opened and the run must wait for it.
-        """
-        plan = self._plan
-        if self.headless:
-            steps, tools = plan.headless_steps, self.game.headless_tools
-        else:
-            steps, tools = plan.steps, self.game.tools
-        index = self._resume
-        if not (plan.deciding and self._stage == "before"):
-            for tool, description, program in (steps[index:] if index else steps):
-                self.current_action_text = description
-                if tool is None:
-                    program.run(self)
-                else:
-                    tools[tool](self)
-            self.current_action_text = None
-            self._resume = len(steps)
-            return False
-        for tool, description, program in (steps[index:] if index else steps):
-            index += 1
-            self.current_action_text = description
-            if tool is None:
-                program.run(self)
-                continue
-            tools[tool](self)
-            if self._offers is not None:
-                self._resume = index
-                self._open_decision()
-                return True
-        self.current_action_text = None
-        self._resume = len(steps)
-        # Deciding, and no tool offered anything: the DSL's own options, or an empty target set.
+    def _offered_nothing(self, plan: Any) -> bool:
+        """A deciding phase whose steps offered nothing: the DSL's own options, a clock, or an empty
+        target set (then the phase goes on at once). True when a decision was opened."""
         if plan.seconds is not None:
             return self._open_clock(plan.seconds)
         offer_declared_options(self)
@@ -545,22 +556,28 @@ class Match:
         return True
 
     def _open_decision(self, clock: float | None = None) -> None:
-        criteria = self.phase.completion_criteria
         plan = self._plan
-        offers = self._offers or {}
-        choosers = [seat for seat in offers if seat not in self._standing]
-        if criteria.wait_for == "single_player_choice" and len(choosers) > 1:
+        offers = self._offers
+        if offers is None:  # nobody was offered anything (a secret phase still waits for its cover)
+            self._offers = offers = {}
+            self._closing, self._manual = {}, _NO_SEATS
+        if plan.wait_for == "single_player_choice" and len(offers) > 1 \
+                and len([seat for seat in offers if seat not in self._standing]) > 1:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is a single_player_choice "
                               f"but options were offered to {len(offers)} players")
+        players = self.players
         for seat in offers:
-            if self.players[seat].get("is_alive") is False:
+            if players[seat].get("is_alive") is False:
                 raise EngineError(f"phase {self.phase_id}: options offered to {self.names[seat]}, who is out")
         if clock is None:
-            decision = Decision(self.phase_id, criteria.wait_for or "", offers, dict(self._closing),
-                                set(self._manual), opened_at=self.version)
+            # The phase's own offer maps become the decision's: nothing offers after it opens.
+            decision = Decision.__new__(Decision)
+            decision.__dict__ = {"phase_id": self.phase_id, "wait_for": plan.wait_for, "offers": offers,
+                                 "closing": self._closing, "manual": self._manual, "answers": {},
+                                 "closed_by": None, "opened_at": self.version}
         else:
             decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
-                                     ends_early=criteria.ends_early or "all")
+                                     ends_early=plan.phase.completion_criteria.ends_early or "all")
         if self._named is not None:
             decision.named = self._named  # type: ignore[misc]
         if self._picks is not None:
@@ -571,6 +588,8 @@ class Match:
             decision.partners = frozenset(seat for seat in offers  # type: ignore[misc]
                                           if seat not in decision.acks and plan.joint(self.scope(seat)))
         self.decision = decision
+        if not self._single:  # nobody has a single option: nothing to answer for anyone
+            self._answered = decision
         self._stage = "deciding"
         self.decisions += 1
 
@@ -614,26 +633,75 @@ class Match:
         A failure of the rules is re-raised as :class:`RuleError`, naming the file, line and phase.
         """
         budget = MAX_PHASES_WITHOUT_DECISION
+        game = self.game
+        plans = game.plans
+        routers = game.binding.routers
+        headless = self.headless
+        tools = game.headless_tools if headless else game.tools
+        canvas = self.canvas
+        begin = None if canvas.__class__ is _NullCanvas else canvas.begin_phase  # nothing to begin headless
+        state = self.__dict__
         try:
             while not self.over:
                 decision = self.decision
+                plan = self._plan
                 if decision is not None:
-                    if decision.automatic:
+                    if decision.automatic and self._answered is not decision:
+                        # once per decision: its offers never change, so a second pass finds nothing
                         self._auto_answer()
+                        self._answered = decision
                     if not decision.complete:
                         return
                     self.decision = None
                     self._stage = "after"
-                    if decision.clock is None or self._plan.phase.completion_criteria.options:
+                    if decision.clock is None or plan.phase.completion_criteria.options:
                         self.last_decision = decision  # statements read it from now on
-                        if self._plan.record is not None:
+                        if plan.record is not None:
                             self._record(decision)
-                if self._run_tools():
-                    continue
-                plan = self._plan
+                steps = plan.headless_steps if headless else plan.steps  # display-only tools: no step headless
+                index = self._resume
+                if plan.deciding and self._stage == "before":
+                    # The steps up to the first that offers something; that one opens the decision and
+                    # the rest run once it is answered.
+                    opened = False
+                    for tool, description, program in (steps[index:] if index else steps):
+                        index += 1
+                        self.current_action_text = description
+                        if tool is None:
+                            program.run(self)
+                            continue
+                        tools[tool](self)
+                        if self._offers is not None:
+                            self._resume = index
+                            self._open_decision()
+                            opened = True
+                            break
+                    if opened:
+                        continue
+                    self.current_action_text = None
+                    self._resume = len(steps)
+                    if self._offered_nothing(plan):
+                        continue
+                else:  # the steps of a phase that decides nothing, or the rest of one that has decided
+                    for tool, description, program in (steps[index:] if index else steps):
+                        self.current_action_text = description
+                        if tool is None:
+                            program.run(self)
+                        else:
+                            tools[tool](self)
+                    self.current_action_text = None
+                    self._resume = len(steps)
                 if plan.effects is not None:
                     plan.effects.run(self)
-                nxt = self._next_phase_id() if plan.conditional else plan.fixed_next
+                if plan.conditional:  # self._next_phase_id(), inline
+                    router = routers[self.phase_id]
+                    # the generated router in place of the declarative one it was compiled from
+                    nxt = plan.router(self) if router is plan.declared_router and plan.router is not None \
+                        else router(self)
+                    if nxt not in plan.allowed:
+                        self._refuse_route(nxt)
+                else:
+                    nxt = plan.fixed_next
                 if nxt is None:
                     self.over = True
                     self._targets = []
@@ -642,7 +710,14 @@ class Match:
                 if budget <= 0:
                     raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
                                       f"(last: {self.phase_id} {self.phase.name})")
-                self._enter(nxt)
+                plan = plans.get(nxt)  # self._enter(nxt), inline
+                if plan is None:
+                    raise EngineError(f"phase {nxt} does not exist")
+                self.phase_id = nxt
+                self._plan = plan
+                if begin is not None:
+                    begin()
+                state.update(_PHASE_START if self._offers is not None else _QUIET_START)
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
@@ -665,10 +740,14 @@ class Match:
         # the generated router in place of the declarative one it was compiled from (a test may set another)
         chosen = plan.router(self) if router is plan.declared_router and plan.router is not None else router(self)
         if chosen not in plan.allowed:
-            allowed = [ref.id for ref in plan.phase.next_phase.values()]
-            raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
-                              f"the DSL allows {allowed}")
+            self._refuse_route(chosen)
         return chosen
+
+    def _refuse_route(self, chosen: Any) -> None:
+        plan = self._plan
+        allowed = [ref.id for ref in plan.phase.next_phase.values()]
+        raise EngineError(f"router of phase {self.phase_id} ({plan.phase.name}) returned {chosen!r}; "
+                          f"the DSL allows {allowed}")
 
 
 def copy_data(value: Any) -> Any:
@@ -708,6 +787,29 @@ def fresh_copy(value: Any) -> Any:
 
 _CONTAINERS = {dict, list, set, tuple}
 _SCALARS = {int, str, float, bool, type(None), tuple, frozenset}
+
+
+def _player_template(game: Game) -> dict[str, Any]:
+    """A new player's fields as the DSL declares them (``name`` and ``id`` are the match's)."""
+    declaration = game.definition.declaration
+    template: dict[str, Any] = {}
+    table = declaration.player_states_template
+    rows = (table.player_states or table.players) if table else None
+    if rows:
+        template = fresh_copy(next(iter(rows.values())))
+    else:
+        for name, spec in declaration.player_states.items():
+            template[name] = _blank(spec.type)
+    return template
+
+
+def _marshalled(value: Any) -> bytes:
+    """``value`` in ``marshal`` format 2 (each occurrence of an object written on its own, so each
+    load shares nothing), or ``b""`` if marshal refuses it."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return b""
 
 
 def _blank(kind: str) -> Any:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The action of a seat that has nothing to decide (parallel environment only).
 WAIT = "(wait)"
+#: How many distinct (seat, offered options) an action space remembers the ids of.
+OFFERED_CACHE = 4096
 
 
 class EnvError(ValueError):
@@ -59,6 +61,7 @@ class ActionSpace:
         self.index = {label: i for i, label in enumerate(self.labels)}
         self._label = binding.label or relative_label
         self._cache: dict[tuple[int, str], int] = {}
+        self._offered: dict[tuple[int, tuple[str, ...]], dict[int, str]] = {}
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -77,7 +80,20 @@ class ActionSpace:
         return found
 
     def offered(self, seat: int, options: list[str]) -> dict[int, str]:
-        """``{action id: option}`` for the options offered to ``seat`` (first option per id)."""
+        """``{action id: option}`` for the options offered to ``seat`` (first option per id).
+
+        The same options to the same seat give the same dict (a game offers the same few lists
+        again and again): it is shared, read-only."""
+        key = (seat, tuple(options))
+        ids = self._offered.get(key)
+        if ids is None:
+            ids = self._ids(seat, options)
+            if len(self._offered) >= OFFERED_CACHE:
+                self._offered.clear()
+            self._offered[key] = ids
+        return ids
+
+    def _ids(self, seat: int, options: list[str]) -> dict[int, str]:
         ids: dict[int, str] = {}
         cache = self._cache
         for option in options:

@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from .actions import OFFERED_CACHE
 from .table import Table
 from .text import render
 
@@ -56,7 +57,9 @@ class _Seats:
         self._observation_space, self._action_space = _spaces(table)
         self._observation_spaces = {agent: self._observation_space for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(len(table.space)) for agent in self.possible_agents}
-        self._seeds = random.Random(seed)
+        self._masks: dict[int, tuple[dict[int, str], np.ndarray]] = {}
+        self._seeds: random.Random | None = None  # made when first needed (most resets give a seed)
+        self._seed_base = seed
         self._seeded = seed is not None
         if seed is not None:
             self._seed_spaces(seed)
@@ -69,11 +72,13 @@ class _Seats:
         """``seed`` itself, else the next of a sequence seeded at construction (or at the
         last seeded reset). The action spaces are seeded once, at construction."""
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seeds, self._seed_base = None, seed
             return seed
         if not self._seeded:
             self._seeds = random.Random()
             self._seeded = True
+        elif self._seeds is None:
+            self._seeds = random.Random(self._seed_base)
         return self._seeds.getrandbits(31)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -82,19 +87,31 @@ class _Seats:
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_spaces[agent]
 
+    def _mask(self, seat: int, waiting: bool = False) -> np.ndarray:
+        """A new array: 1 for each action ``seat`` may take now (``WAIT`` alone for a seat with
+        nothing to decide when ``waiting``). Copied from one made once per distinct offer."""
+        table = self.table
+        ids = table.offered(seat)
+        if not ids:
+            mask = np.zeros(len(table.space), np.int8)
+            if waiting and not table.done:
+                mask[0] = 1
+            return mask
+        found = self._masks.get(id(ids))
+        if found is None or found[0] is not ids:  # the ids dicts are shared: one mask each
+            made = np.zeros(len(table.space), np.int8)
+            made[list(ids)] = 1
+            if len(self._masks) >= OFFERED_CACHE:
+                self._masks.clear()
+            found = self._masks[id(ids)] = (ids, made)
+        return found[1].copy()
+
     def _observation(self, seat: int, *, waiting: bool = False) -> dict[str, np.ndarray]:
         table = self.table
         size = table.encoder.size
         values = [0.0] * size
         table.encode_into(seat, values)
-        mask = np.zeros(len(table.space), np.int8)
-        ids = table.offered(seat)
-        if ids:
-            for action in ids:
-                mask[action] = 1
-        elif waiting and not table.done:
-            mask[0] = 1
-        return {"observation": np.fromiter(values, np.float32, size), "action_mask": mask}
+        return {"observation": np.fromiter(values, np.float32, size), "action_mask": self._mask(seat, waiting)}
 
     def _info(self, seat: int) -> dict[str, Any]:
         if not self.with_infos:
@@ -138,7 +155,8 @@ class IntrigueAEC(_Seats, AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._select()
 
-    def _select(self) -> None:
+    def _select(self) -> bool:
+        """Select the next agent to act; False once the match is over (or truncated)."""
         seat = self.table.next_seat()
         if seat is None:  # the match ended (or was truncated): every agent takes its last step
             returns = self.table.returns()
@@ -149,20 +167,18 @@ class IntrigueAEC(_Seats, AECEnv):
                     self.terminations[agent] = not truncated
                     self.truncations[agent] = truncated
             self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.possible_agents[seat]
-            if self.with_infos:
-                self.infos[self.agent_selection] = self._info(seat)
+            return False
+        self.agent_selection = self.possible_agents[seat]
+        if self.with_infos:
+            self.infos[self.agent_selection] = self._info(seat)
+        return True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._observation(self.seat_of[agent])
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The legal actions of ``agent`` now (cheaper than a full observation)."""
-        mask = np.zeros(len(self.table.space), np.int8)
-        for action in self.table.offered(self.seat_of[agent]):
-            mask[action] = 1
-        return mask
+        return self._mask(self.seat_of[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -171,8 +187,7 @@ class IntrigueAEC(_Seats, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.table.choose(self.seat_of[agent], action)
-        self._select()
-        if self.table.done:  # rewards come only at the end
+        if not self._select():  # rewards come only at the end
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -30,6 +30,8 @@ from ..engine import Game, Match
 from .actions import WAIT, ActionSpace, EnvError
 from .encoding import encoder_for
 
+#: What a seat with nothing to decide is offered (read-only, like every answer of ``Table.offered``).
+_NOTHING: dict[int, str] = {}
 #: The default cap on decisions per match, per player.
 DECISIONS_PER_PLAYER = 250
 #: What an action the mask forbids does: raise (default), or play the game's timeout default.
@@ -102,18 +104,23 @@ class Table:
 
     def next_seat(self) -> int | None:
         """The seat to ask next: the only pending one, or one drawn uniformly from several."""
-        pending = self.pending()
+        match = self.match
+        if match is None or match.over or self.truncated or match.decision is None:
+            return None
+        pending = match.decision.pending
         if not pending:
             return None
         return pending[0] if len(pending) == 1 else self.order.choice(pending)
 
     def offered(self, seat: int) -> dict[int, str]:
-        """``{action id: option}`` for ``seat`` now (empty if it has nothing to decide)."""
+        """``{action id: option}`` for ``seat`` now (empty if it has nothing to decide); read-only."""
         match = self.match
-        decision = match.decision if match is not None and not self.done else None
+        if match is None or match.over or self.truncated:
+            return _NOTHING
+        decision = match.decision
         if decision is None or seat not in decision.offers or seat in decision.answers \
                 or decision.closed_by is not None:
-            return {}
+            return _NOTHING
         cached = self._offered
         if cached is not None and cached[0] == seat and cached[1] is decision:
             return cached[2]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
+from ...engine.match import Event
 from . import variants
 from .variants import allegiance, reformation, reunified
 
@@ -69,12 +70,12 @@ def seat_of_id(player_id: int) -> int:
 
 
 def actor(m: Match) -> int:
-    return seat_of_id(m.state["current_turn"]["player_id"])
+    return m.state["current_turn"]["player_id"] - 1  # seat_of_id, inline: read at every step
 
 
 def target(m: Match) -> int | None:
     target_id = m.state["current_turn"]["target_player_id"]
-    return seat_of_id(target_id) if target_id else None
+    return target_id - 1 if target_id else None
 
 
 def action(m: Match) -> str:
@@ -107,8 +108,18 @@ def court(players: int, options: dict[str, Any] | None = None) -> list[str]:
     return variants.court(players, options)
 
 
+#: ``claims`` by the options it depends on (the fifth character, the Reformation).
+_CLAIMS: dict[tuple[Any, bool], dict[str, str]] = {}
+
+
 def claims(m: Match) -> dict[str, str]:
-    return variants.claims(m.options)
+    """What each action claims in this match (one dict per variant, shared: read-only)."""
+    options = m.options
+    key = (options.get("characters"), bool(options.get("reformation")))
+    found = _CLAIMS.get(key)
+    if found is None:
+        found = _CLAIMS[key] = variants.claims(options)
+    return found
 
 
 def in_play(m: Match) -> tuple[str, ...]:
@@ -186,10 +197,10 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     A line for one player only names them in ``to``, so that a replay showing every
     line says whose it was.
     """
-    extra = dict(data or {})
-    if not audience.public and len(audience.seats) == 1:
-        extra["to"] = m.names[next(iter(audience.seats))]
-    m.announce(_format(template, args), audience, key=template, args=args, **extra)
+    line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
+    if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
+        line["to"] = m.names[next(iter(audience.seats))]
+    m.events.append(Event.later(m.version, _format, (template, args), audience, line))  # m.announce_later
 
 
 def _format(template: str, args: dict[str, Any]) -> str:
@@ -203,7 +214,10 @@ def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:
 
 
 def show_text(m: Match, key: str, template: str, audience: Audience = PUBLIC, tone: str | None = None,
-              **args: Any) -> str:
+              **args: Any) -> str | None:
+    """A text component (none in a headless match: nobody sees it)."""
+    if m.headless:
+        return None
     text, data = msg(template, **args)
     extra = {"tone": tone} if tone else {}
     m.canvas.show("text", audience, key=key, text=text, msg={"text": data}, **extra)

@@ -140,6 +140,13 @@ def deal_influences_randomly(m: Match) -> None:
         if "deck" in m.setup:  # a whole court (scenarios always give one: check_setup)
             check_court(m, dealt + m.state["court_deck"], "hands and deck")
         return
+    if not lost:  # the usual deal: two each from the top of the court, in seat order
+        deck = m.state["court_deck"]
+        for player in m.players:
+            first, second = deck.pop(0), deck.pop(0)
+            player["influences"] = {"1": {"character": first, "revealed": False},
+                                    "2": {"character": second, "revealed": False}}
+        return
     for seat in range(len(m.players)):
         gone = lost.get(m.names[seat], [])
         cards = [(draw(m), False) for _ in range(2 - len(gone))] + [(card, True) for card in gone]
@@ -210,7 +217,8 @@ def after_the_deal(m: Match) -> int:
 @game.tool
 def highlight_active_player(m: Match) -> None:
     m.state["turn_number"] += 1
-    m.canvas.show("turn", key="turn", player=name(m, actor(m)))
+    if not m.headless:
+        m.canvas.show("turn", key="turn", player=name(m, actor(m)))
 
 
 @game.tool(display=True)
@@ -227,9 +235,28 @@ def display_forced_coup_rule(m: Match) -> None:
 
 
 # -- phase 3: action declaration ---------------------------------------------------------------
+#: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
+#: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
+_ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+
+
 def action_options(m: Match, seat: int) -> list[str]:
     """Only affordable actions, only living opponents; with the Reformation, Coup,
     Assassinate, Steal and Examine only at the other side (unless all are one side)."""
+    if reformation(m):
+        return _action_options(m, seat)
+    coins = m.players[seat]["coins"]
+    key = (tuple(m.names), seat, tuple(living(m)), 0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
+           m.options.get("characters"))  # the fifth character: whether Examine is in play
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= 50_000:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = tuple(_action_options(m, seat))
+    return list(found)
+
+
+def _action_options(m: Match, seat: int) -> list[str]:
     coins = m.players[seat]["coins"]
     others = [s for s in living(m) if s != seat]
     aims = [m.names[s] for s in others if may_target(m, seat, s)]
@@ -318,11 +345,25 @@ VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Co
 
 
 def parse_action(m: Match, option: str) -> tuple[str, int | None]:
+    found = _PARSED.get(option)
+    if found is None:
+        found = _parse(option)
+        if len(_PARSED) < 10_000:
+            _PARSED[option] = found
+    verb, victim = found
+    return verb, (m.names.index(victim) if victim is not None else None)
+
+
+#: An option's verb and the name it targets, by option.
+_PARSED: dict[str, tuple[str, str | None]] = {}
+
+
+def _parse(option: str) -> tuple[str, str | None]:
     for verb in VERBS:
         if option == verb:
             return verb, None
         if option.startswith(verb + " "):
-            return verb, m.names.index(option[len(verb) + 1:])
+            return verb, option[len(verb) + 1:]
     raise ValueError(f"not a Coup action: {option!r}")
 
 
@@ -331,19 +372,23 @@ def set_claimed_action_and_character(m: Match) -> None:
     seat = actor(m)
     chosen = m.last_decision.answer_of(seat)
     verb, victim = parse_action(m, chosen)
-    turn = m.state["current_turn"]
+    state = m.state
+    turn = state["current_turn"]
     claim = claims(m).get(verb, "")
-    turn.update(action=verb, character=claim,
-                target_player_id=victim + 1 if victim is not None else 0)
-    m.state["challenge"].update(challenger_id=0, claim_true=False)
-    m.state["block"].update(blocker_id=0, character="", failed=False)
-    m.state["block_challenge"].update(challenger_id=0, claim_true=False)
-    m.state["paid"] = 0
+    turn["action"], turn["character"] = verb, claim
+    turn["target_player_id"] = victim + 1 if victim is not None else 0
+    challenge, block, block_challenge = state["challenge"], state["block"], state["block_challenge"]
+    challenge["challenger_id"], challenge["claim_true"] = 0, False
+    block["blocker_id"], block["character"], block["failed"] = 0, "", False
+    block_challenge["challenger_id"], block_challenge["claim_true"] = 0, False
+    state["paid"] = 0
     player = m.players[seat]
-    player.update(claimed_action=verb, claimed_character=claim,
-                  target_player_id=turn["target_player_id"])
+    player["claimed_action"], player["claimed_character"] = verb, claim
+    player["target_player_id"] = turn["target_player_id"]
     template, args = declaration(m)
-    m.canvas.show("text", key="declared", text=template.format(**args), msg={"text": {"key": template, "args": args}})
+    if not m.headless:
+        m.canvas.show("text", key="declared", text=template.format(**args),
+                      msg={"text": {"key": template, "args": args}})
     tell(m, template, data={"event": "declare", "seat": seat, "action": verb, "character": turn["character"],
                             "coins": player["coins"]}, **args)
 
@@ -400,6 +445,8 @@ def collect_action_challenge_responses(m: Match) -> None:
     turn = m.state["current_turn"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+    if m.headless:  # the prompt is UI only
+        return
     if turn["character"] == NO_DUKE:
         ask = msg("Challenge {player}'s claim to hold no Duke ({action})?", player=name(m, actor(m)),
                   action=turn["action"])
@@ -422,7 +469,11 @@ def after_claim_stands(m: Match) -> int:
     if verb == "Examine":  # nothing to examine once the target is out (or the game is won)
         victim = target(m)
         return 31 if victim is not None and m.players[victim]["is_alive"] and not decided(m) else 23
-    return {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embezzle": 20}[verb]
+    return AFTER_CLAIM[verb]
+
+
+#: Where an unchallenged (or proven) claim leads, by action.
+AFTER_CLAIM = {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embezzle": 20}
 
 
 # -- phase 5: does the claimant hold the card? --------------------------------------------------------
@@ -438,7 +489,8 @@ def evaluate_action_claim_truth(m: Match) -> None:
     else:
         template = "{player} challenges {claimant}'s {character}."
         args["character"] = claim
-    show_text(m, "challenge", template, **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "challenge", template, **args)
     tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": actor(m)}, **args)
 
 
@@ -453,6 +505,8 @@ def after_evaluate_action_challenge(m: Match) -> int:
 def offer_proof(m: Match, character: str) -> None:
     for seat in m.targets:
         m.offer(seat, [f"Reveal {character}"])
+        if m.headless:
+            continue
         prompt(m, msg("Show your {character}: the claim was true", character=character),
                msg("Waiting for {player} to show the card…", player=m.names[seat]),
                about={f"Reveal {character}": {"label": "Reveal", "card": character}})
@@ -513,6 +567,8 @@ def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
         options = [f"Lose {c}" for c in sorted(set(hand(m, seat)))]
         m.offer(seat, options)
+        if m.headless:
+            continue
         prompt(m, msg("Choose a card to lose ({reason})", reason=reason),
                msg("Waiting for {player} to lose an influence ({reason})…", player=m.names[seat], reason=reason),
                about={option: {"label": "Lose", "card": option.removeprefix("Lose ")} for option in options})
@@ -589,7 +645,7 @@ def after_challenger_loses(m: Match) -> int:
 
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
-def offer_blocks(m: Match, waiting: tuple[str, dict[str, Any]]) -> None:
+def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
     characters = variants.blockers(m.options)[action(m)]
@@ -598,29 +654,31 @@ def offer_blocks(m: Match, waiting: tuple[str, dict[str, Any]]) -> None:
         if action(m) == "Foreign Aid" and not may_block_foreign_aid(m, seat, actor(m)):
             continue
         m.offer(seat, blocks + ["Pass"], closing=blocks)
+    if m.headless:
+        return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
               first=characters[0], second=characters[1]) if len(characters) == 2 else \
         msg("Block {player}'s {action} ({character})?", player=name(m, actor(m)), action=action(m),
             character=characters[0])
-    prompt(m, ask, waiting, about={**{f"Block {c}": {"label": "Block", "claim": c} for c in characters},
-                                   "Pass": {"label": "Pass"}})
+    prompt(m, ask, msg(waiting, **args),
+           about={**{f"Block {c}": {"label": "Block", "claim": c} for c in characters}, "Pass": {"label": "Pass"}})
 
 
 @game.tool
 def collect_block_responses_foreign_aid(m: Match) -> None:
-    offer_blocks(m, msg("Waiting for the others to block (Duke) or pass…"))
+    offer_blocks(m, "Waiting for the others to block (Duke) or pass…")
 
 
 @game.tool
 def prompt_target_block_assassination(m: Match) -> None:
-    offer_blocks(m, msg("Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m))))
+    offer_blocks(m, "Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m)))
 
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
     first, second = variants.blockers(m.options)["Steal"]
-    offer_blocks(m, msg("Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
-                        first=first, second=second))
+    offer_blocks(m, "Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
+                 first=first, second=second)
 
 
 def blocked(m: Match) -> bool:
@@ -653,7 +711,8 @@ def display_block_announcement(m: Match) -> None:
     template = "{player} claims {character} to block {actor}'s {action}."
     tell(m, template, data={"event": "block", "seat": seat, "character": character,
                             "banner": {"tone": "info", "title": "Blocked?", "card": character}}, **args)
-    show_text(m, "block", template, **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "block", template, **args)
 
 
 @game.tool
@@ -661,6 +720,8 @@ def collect_block_challenge_responses(m: Match) -> None:
     block = m.state["block"]
     for seat in m.targets:
         m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+    if m.headless:
+        return
     prompt(m, msg("Challenge {player}'s {character} (block)?", player=name(m, seat_of_id(block["blocker_id"])),
                   character=block["character"]),
            msg("Waiting for the others to challenge the block or pass…"),
@@ -679,7 +740,8 @@ def evaluate_block_claim_truth(m: Match) -> None:
     truth = m.state["block"]["character"] in hand(m, blocker)
     m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
     args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
-    show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
     tell(m, "{player} challenges {claimant}'s {character}.", data={"event": "challenge", "seat": challenger,
                                                                     "claimant": blocker}, **args)
 
@@ -703,7 +765,8 @@ def after_blocker_loses(m: Match) -> int:
 @game.tool
 def set_action_outcome_blocked(m: Match) -> None:
     m.players[actor(m)]["last_action_outcome"] = "blocked"
-    show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
     tell(m, "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m),
          data={"banner": {"tone": "info", "title": "Blocked"}})
 
@@ -736,7 +799,8 @@ def apply_action_effects(m: Match) -> None:
         return
     else:
         return
-    show_text(m, "outcome", template, **args)
+    if not m.headless:  # a text component: nobody sees it headless
+        show_text(m, "outcome", template, **args)
     tell(m, template, **args)
     show_board(m)
 
@@ -789,6 +853,8 @@ def prompt_exchange_selection(m: Match) -> None:
         pool = hand(m, seat) + m.state["exchange"]["drawn"]
         options = keep_options(pool, len(hand(m, seat)))
         m.offer(seat, options)
+        if m.headless:
+            continue
         ask = msg("Keep {count} of these cards", count=len(hand(m, seat))) if len(hand(m, seat)) > 1 else \
             msg("Keep 1 of these cards")
         prompt(m, ask, msg("Waiting for {player} to exchange with the court…", player=m.names[seat]),
@@ -843,7 +909,12 @@ def clear_claimed_character(m: Match) -> None:
 @game.tool
 def update_alive_statuses(m: Match) -> None:
     for player in m.players:
-        player["is_alive"] = any(not s["revealed"] for s in player["influences"].values())
+        alive = False
+        for slot in player["influences"].values():
+            if not slot["revealed"]:
+                alive = True
+                break
+        player["is_alive"] = alive
 
 
 @game.tool
@@ -880,10 +951,12 @@ def advance_to_next_player(m: Match) -> None:
 @game.tool
 def reset_turn_fields(m: Match) -> None:
     for player in m.players:
-        player.update(claimed_action="", claimed_character="", target_player_id=0)
-    m.state["current_turn"].update(target_player_id=0, action="", character="")
-    m.canvas.delete("declared")
-    m.canvas.delete("block")
+        player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
+    turn = m.state["current_turn"]
+    turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
+    if not m.headless:
+        m.canvas.delete("declared")
+        m.canvas.delete("block")
 
 
 @game.tool(display=True)
