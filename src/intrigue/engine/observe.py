@@ -29,14 +29,7 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
     pending = decision.pending if decision else []
     you = match.names[seat] if seat is not None else None
     state = game.binding.observe(match, seat) if game.binding.observe else default_state(match, seat)
-    events: list[dict[str, Any]] = []
-    for event in reversed(match.events):  # the tail only: playouts observe long logs often
-        audience = event.audience
-        if audience is PUBLIC or audience.includes(match, seat):
-            events.append(event.entry)
-            if len(events) == LOG_TAIL:
-                break
-    events.reverse()
+    events = log_tail(match, seat)
     waiting = pending
     if decision is not None and decision.secret and pending:
         waiting = [s for s in decision.cover if s != seat or s in pending]
@@ -73,6 +66,72 @@ def observe(match: "Match", seat: int | None) -> dict[str, Any]:
                                 if s in decision.partners}
         view["decision"] = shown
     return view
+
+
+def log_tail(match: "Match", seat: int | None) -> list[dict[str, Any]]:
+    """The last ``LOG_TAIL`` lines ``seat`` may read, oldest first (a new list of shared, read-only entries).
+
+    Every seat (and the spectator) reads each public line, so the lines any of them reads lie in
+    the shortest suffix of the log holding ``LOG_TAIL`` public lines. That suffix's entries and its
+    other lines are found once per log (the log only grows: its length and last line name it) and
+    kept on the match as an immutable tuple, which a clone may share; each seat then asks only the
+    non-public lines of it whether it may read them, as the line-by-line scan did, when it observes.
+    """
+    lines = match.events
+    count = len(lines)
+    if not count:
+        return []
+    cached = match.__dict__.get("_log_tail")
+    if cached is None or cached[0] != count or cached[1] is not lines[-1]:
+        cached = match._log_tail = _suffix(lines, cached)
+    entries, hidden = cached[2], cached[3]
+    if not hidden:
+        return list(entries)
+    shown: list[dict[str, Any]] = []
+    start = 0
+    for index, audience in hidden:
+        if not audience.includes(match, seat):
+            shown += entries[start:index]
+            start = index + 1
+    if start == 0:
+        shown = list(entries)
+    else:
+        shown += entries[start:]
+    return shown[-LOG_TAIL:]
+
+
+def _suffix(lines: list[Any], cached: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """(length, last line, the suffix's entries, its non-public lines as (index in the suffix, audience),
+    its count of public lines): extended from ``cached`` when the log has only grown since."""
+    count = len(lines)
+    if cached is not None and cached[0] <= count and lines[cached[0] - 1] is cached[1]:
+        start, entries, hidden, public = cached[0], cached[2], cached[3], cached[4]
+    else:
+        start, entries, hidden, public = 0, (), (), 0
+    base = len(entries) - start
+    more: list[Any] = []
+    added: list[tuple[int, Any]] = []
+    for position in range(start, count):
+        line = lines[position]
+        audience = line.audience
+        if audience is PUBLIC:
+            public += 1
+        else:
+            added.append((base + position, audience))
+        more.append(line.entry)
+    entries += tuple(more)
+    hidden += tuple(added)
+    if public > LOG_TAIL:  # start at the LOG_TAIL-th public line from the end, as a backward scan stops
+        drop = skipped = 0
+        while public > LOG_TAIL or (skipped < len(hidden) and hidden[skipped][0] == drop):
+            if skipped < len(hidden) and hidden[skipped][0] == drop:
+                skipped += 1
+            else:
+                public -= 1
+            drop += 1
+        entries = entries[drop:]
+        hidden = tuple((index - drop, audience) for index, audience in hidden[skipped:])
+    return (count, lines[-1], entries, hidden, public)
 
 
 def default_state(match: "Match", seat: int | None) -> dict[str, Any]:
