@@ -142,7 +142,9 @@ class Canvas:
         self.components = {k: c for k, c in self.components.items() if k in kept}
 
     def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:
-        return [c.as_json() for c in self.components.values() if c.audience.includes(match, seat)]
+        # PUBLIC (no ``pending``) includes everyone: asked by identity first, as observe asks for every seat
+        return [{"key": c.key, "kind": c.kind, **c.props} for c in self.components.values()
+                if c.audience is PUBLIC or c.audience.includes(match, seat)]
 
     def copy(self) -> "Canvas":
         other = self.__class__()

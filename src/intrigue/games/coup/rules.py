@@ -984,47 +984,55 @@ def reveal_final_states(m: Match) -> None:
 # -- what each seat may see --------------------------------------------------------------------------------------------------
 @game.observer
 def observe(m: Match, seat: int | None) -> dict[str, Any]:
+    """Read at every step of a served match for every seat: the option and the names are looked up once."""
     everything = m.over
+    names = m.names
+    reform = reformation(m)
+    allegiances = m.state["allegiance"] if reform else None
     players = []
     for owner, p in enumerate(m.players):
-        mine = owner == seat
-        players.append({
-            "name": m.names[owner],
+        shown = owner == seat or everything
+        row = {
+            "name": names[owner],
             "coins": p["coins"],
             "alive": p["is_alive"],
             "influences": [
-                {"character": s["character"] if (s["revealed"] or mine or everything) else None,
-                 "revealed": s["revealed"]}
+                {"character": s["character"] if (s["revealed"] or shown) else None, "revealed": s["revealed"]}
                 for s in p["influences"].values()
             ],
             "claimed_action": p["claimed_action"],
             "claimed_character": p["claimed_character"],
             "last_action_outcome": p["last_action_outcome"],
-        })
-        if reformation(m):
-            players[-1]["allegiance"] = allegiance(m, owner) or None
-    turn = m.state["current_turn"]
+        }
+        if reform:
+            row["allegiance"] = allegiances[owner] or None
+        players.append(row)
+    state = m.state
+    turn = state["current_turn"]
+    block = state["block"]
     view: dict[str, Any] = {
         "players": players,
-        "active": name(m, actor(m)) if turn["player_id"] else None,
+        "active": names[turn["player_id"] - 1] if turn["player_id"] else None,
         "action": turn["action"] or None,
         "claim": turn["character"] or None,
-        "target": name(m, target(m)) if turn["target_player_id"] else None,
-        "blocker": name(m, seat_of_id(m.state["block"]["blocker_id"])) if m.state["block"]["blocker_id"] else None,
-        "block_claim": m.state["block"]["character"] or None,
-        "court_size": len(m.state["court_deck"]),
-        "treasury": m.state["treasury"],
+        "target": names[turn["target_player_id"] - 1] if turn["target_player_id"] else None,
+        "blocker": names[seat_of_id(block["blocker_id"])] if block["blocker_id"] else None,
+        "block_claim": block["character"] or None,
+        "court_size": len(state["court_deck"]),
+        "treasury": state["treasury"],
     }
-    if seat is not None and seat == actor(m) and m.state["exchange"]["drawn"]:
-        view["exchange_drawn"] = list(m.state["exchange"]["drawn"])
-    view["variant"] = {"characters": m.options["characters"], "reformation": reformation(m),
-                       "two_player_setup": m.options["two_player_setup"]}
-    if reformation(m):
-        view["reserve"] = m.state["reserve"]
+    if seat is not None and seat == actor(m) and state["exchange"]["drawn"]:
+        view["exchange_drawn"] = list(state["exchange"]["drawn"])
+    options = m.options
+    view["variant"] = {"characters": options["characters"], "reformation": reform,
+                       "two_player_setup": options["two_player_setup"]}
+    if reform:
+        view["reserve"] = state["reserve"]
         view["reunified"] = reunified(m)
-
-    view.update(examined_view(m, seat, everything))
-    view.update(set_aside_view(m, seat, everything))
+    if state["examine"]["target_id"]:
+        view.update(examined_view(m, seat, everything))
+    if state["sets"] or state["set_aside"]:
+        view.update(set_aside_view(m, seat, everything))
     return view
 
 
