@@ -34,6 +34,9 @@ class Bot:
     """The baseline: a uniformly random legal option."""
 
     kind = "random"
+    #: Whether ``choose`` reads the observation's ``log``: a search's playouts hand a bot that
+    #: does not a view without it (``observe(..., log=False)``), which is cheaper to build.
+    reads_log = True
 
     def __init__(self, seed: int | str = 0, personality: str | None = None):
         self.rng = random.Random(seed)

@@ -263,7 +263,9 @@ class ISMCTS(Bot):
                     elif rng.random() < self._erratic.get(seat, UNPREDICTABLE):
                         option = options[rng.randrange(len(options))]
                     else:
-                        option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))
+                        player = players[seat]
+                        option = player.choose(SeatView(match.game, seat, match.observe(seat, log=player.reads_log),
+                                                        tuple(options)))
                     match.choose(seat, option)
                     continue
             keys = [(seat, option) for option in match.legal(seat)]
@@ -327,7 +329,9 @@ def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int =
         if players is None or len(options) == 1 or (seat != me and rng.random() < erratic.get(seat, UNPREDICTABLE)):
             option = options[rng.randrange(len(options))]
         else:
-            option = players[seat].choose(SeatView(match.game, seat, match.observe(seat), tuple(options)))
+            player = players[seat]
+            view = SeatView(match.game, seat, match.observe(seat, log=player.reads_log), tuple(options))
+            option = player.choose(view)
         match.choose(seat, option)
         made += 1
         if made >= limit:

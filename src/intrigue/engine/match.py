@@ -437,10 +437,10 @@ class Match:
         other.setup = dict(self.setup)
         return other
 
-    def observe(self, seat: int | None) -> dict[str, Any]:
+    def observe(self, seat: int | None, *, log: bool = True) -> dict[str, Any]:
         from .observe import observe  # noqa: PLC0415 - one filtering path
 
-        return observe(self, seat)
+        return observe(self, seat, log)
 
     # -- helpers for rules modules --------------------------------------------
     def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),

@@ -3,6 +3,7 @@
 A seat sees the game's own filtered view of the state (the rules module's
 observer), the UI components whose audience includes it, the log lines it may
 read, and its own options. ``seat=None`` is the spectator: public only.
+Every call builds a new view; the log entries in it are shared, read-only.
 
 In a secret decision nobody learns who acts: ``waiting`` (in both places) lists
 everyone in its cover until it closes (a seat that has answered is left out of
@@ -23,13 +24,15 @@ if TYPE_CHECKING:  # pragma: no cover
 LOG_TAIL = 80
 
 
-def observe(match: "Match", seat: int | None) -> dict[str, Any]:
+def observe(match: "Match", seat: int | None, log: bool = True) -> dict[str, Any]:
+    """``log=False``: the same view with an empty ``log``, for a reader that never reads it
+    (a search's playout bots); it tells the seat less, never more."""
     game = match.game
     decision = match.decision
     pending = decision.pending if decision else []
     you = match.names[seat] if seat is not None else None
     state = game.binding.observe(match, seat) if game.binding.observe else default_state(match, seat)
-    events = log_tail(match, seat)
+    events = log_tail(match, seat) if log else []
     waiting = pending
     if decision is not None and decision.secret and pending:
         waiting = [s for s in decision.cover if s != seat or s in pending]
