@@ -314,6 +314,10 @@ class CoupHeuristic(Bot):
         return blocks[0] if near and self.rng.random() < self.style.block_bluff * 0.5 else "Pass"
 
 
+#: (players, fifth character, official two-player set-up) -> (copies of each character, their sum).
+_COPIES: dict[tuple[int, str, bool], tuple[Counter, int]] = {}
+
+
 class Table:
     """The public table and this seat's hand, read from its observation."""
 
@@ -343,14 +347,22 @@ class Table:
         self.sides = [p.get("allegiance") or "" for p in self.players]
         self.reserve = state.get("reserve") or 0
         self.examined = state.get("examined")
-        self.copies = Counter(court(len(self.names), variant))
-        self.visible = Counter(s["character"] for p in self.players for s in p["influences"] if s["character"])
-        self.visible.update(drawn)
+        # the official two-player set-up (set_aside_size) plays 3 sets, not the full court
+        official = bool(state.get("set_aside_size"))
+        key = (len(self.names), self.fifth, official)
+        known = _COPIES.get(key)
+        if known is None:
+            copies = Counter({c: 3 for c in variants.characters(variant)}) if official \
+                else Counter(court(len(self.names), variant))
+            known = _COPIES[key] = (copies, sum(copies.values()))
+        #: Copies of each character in play: shared by every table of its kind, read only.
+        self.copies = known[0]
+        seen = [s["character"] for p in self.players for s in p["influences"] if s["character"]]
+        seen += drawn
         for cards in (state.get("set_aside") or {}).values():  # my own set-aside cards, out of play
-            self.visible.update(cards)
-        if state.get("set_aside_size"):  # the official two-player set-up: 3 sets, not the full court
-            self.copies = Counter({c: 3 for c in variants.characters(variant)})
-        self.unseen = sum(self.copies.values()) - sum(self.visible.values())
+            seen += cards
+        self.visible = Counter(seen)
+        self.unseen = known[1] - len(seen)
 
     @property
     def opponents(self) -> list[int]:
