@@ -30,13 +30,15 @@ def observe(match: "Match", seat: int | None, log: bool = True) -> dict[str, Any
     game = match.game
     decision = match.decision
     pending = decision.pending if decision else []
-    you = match.names[seat] if seat is not None else None
-    state = game.binding.observe(match, seat) if game.binding.observe else default_state(match, seat)
+    names = match.names
+    you = names[seat] if seat is not None else None
+    observer = game.binding.observe
+    state = observer(match, seat) if observer else default_state(match, seat)
     events = log_tail(match, seat) if log else []
     waiting = pending
     if decision is not None and decision.secret and pending:
         waiting = [s for s in decision.cover if s != seat or s in pending]
-    names = match.names
+    waiting_names = [names[s] for s in waiting]
     view: dict[str, Any] = {
         "game": game.id,
         "title": game.title,
@@ -45,7 +47,7 @@ def observe(match: "Match", seat: int | None, log: bool = True) -> dict[str, Any
         "you": you,
         "players": list(names),
         "phase": {"id": match.phase_id, "name": match.phase.name},
-        "waiting": [names[s] for s in waiting],
+        "waiting": waiting_names,
         "decision": None,
         "state": state,
         "components": match.canvas.visible(match, seat),
@@ -58,7 +60,7 @@ def observe(match: "Match", seat: int | None, log: bool = True) -> dict[str, Any
         shown: dict[str, Any] = {
             "phase": decision.phase_id,
             "kind": decision.wait_for,
-            "waiting": [names[s] for s in waiting],
+            "waiting": list(waiting_names),
             "options": list(decision.offers[seat]) if mine else [],
         }
         if mine and decision.picks and seat in decision.picks:
