@@ -316,6 +316,8 @@ class CoupHeuristic(Bot):
 
 #: (players, fifth character, official two-player set-up) -> (copies of each character, their sum).
 _COPIES: dict[tuple[int, str, bool], tuple[Counter, int]] = {}
+#: (fifth character, Reformation) -> what each action claims.
+_CLAIMS: dict[tuple[str, bool], dict[str, str]] = {}
 
 
 class Table:
@@ -342,8 +344,12 @@ class Table:
         drawn = list(state.get("exchange_drawn") or [])
         variant = state.get("variant") or {}
         self.fifth = variants.fifth(variant)
-        self.claims = variants.claims(variant)
         self.reformation = bool(variant.get("reformation"))
+        claims = _CLAIMS.get((self.fifth, self.reformation))
+        if claims is None:
+            claims = _CLAIMS[(self.fifth, self.reformation)] = variants.claims(variant)
+        #: What each action claims: shared by every table of its variant, read only.
+        self.claims = claims
         self.sides = [p.get("allegiance") or "" for p in self.players]
         self.reserve = state.get("reserve") or 0
         self.examined = state.get("examined")
