@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import GameBinding, Match
-from .cards import CARDS, WEAPONS, label
+from .cards import CARDS, NAMES, WEAPONS, label
 
 ROLE_NAMES = ("Sheriff", "Deputy", "Outlaw", "Renegade")
 BLUE_SELF = ("Barrel", "Scope", "Mustang", "Dynamite") + tuple(WEAPONS)
@@ -108,16 +108,22 @@ def table(m: Match, seat: int) -> list[str]:
 
 
 def in_play(m: Match, seat: int, card_name: str) -> str | None:
-    return next((c for c in m.players[seat]["table"] if CARDS[c].name == card_name), None)
+    for c in m.players[seat]["table"]:
+        if NAMES[c] == card_name:
+            return c
+    return None
 
 
 def weapon(m: Match, seat: int) -> str | None:
-    return next((c for c in m.players[seat]["table"] if CARDS[c].name in WEAPONS), None)
+    for c in m.players[seat]["table"]:
+        if NAMES[c] in WEAPONS:
+            return c
+    return None
 
 
 def reach(m: Match, seat: int) -> int:
     gun = weapon(m, seat)
-    return WEAPONS[CARDS[gun].name] if gun else 1
+    return WEAPONS[NAMES[gun]] if gun else 1
 
 
 def base_distance(m: Match, a: int, b: int) -> int:
@@ -132,6 +138,22 @@ def distance(m: Match, a: int, b: int) -> int:
     d += (in_play(m, b, "Mustang") is not None) + (char(m, b) == "Paul Regret")
     d -= (in_play(m, a, "Scope") is not None) + (char(m, a) == "Rose Doolan")
     return d
+
+
+def distances(m: Match, seat: int, others: list[int]) -> dict[int, int]:
+    """``distance(m, seat, o)`` for each living ``o`` in ``others``, the ring built once."""
+    players = m.players
+    ring = [s for s, p in enumerate(players) if p["is_alive"] or s == seat]
+    where = {s: i for i, s in enumerate(ring)}
+    size, here = len(ring), where[seat]
+    p = players[seat]
+    minus = (in_play(m, seat, "Scope") is not None) + (p["character"] == "Rose Doolan")
+    near = {}
+    for o in others:
+        gap = abs(here - where[o])
+        near[o] = min(gap, size - gap) + (in_play(m, o, "Mustang") is not None) \
+            + (players[o]["character"] == "Paul Regret") - minus
+    return near
 
 
 def bang_allowed(m: Match, seat: int) -> bool:

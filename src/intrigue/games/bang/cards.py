@@ -89,8 +89,14 @@ CARDS: dict[str, Card] = _build()
 DECK: tuple[str, ...] = tuple(CARDS)
 
 
+#: each card's label and name by id, read in every menu (a dict lookup, not a split or an attribute)
+LABELS: dict[str, str] = {card_id: card_id.split("#")[0] for card_id in CARDS}
+NAMES: dict[str, str] = {card_id: card.name for card_id, card in CARDS.items()}
+
+
 def label(card_id: str) -> str:
-    return card_id.split("#")[0]
+    got = LABELS.get(card_id)
+    return got if got is not None else card_id.split("#")[0]
 
 
 def name_of(card_id: str) -> str:

@@ -89,9 +89,9 @@ from typing import Any
 
 from ...engine import Audience, Match
 from .board import (BLUE_SELF, GROUP, NOT_NOW, RESPONSES, ROLE_NAMES, SETUP_KEYS, SIMPLE, SINGLE, active, alive,
-                    bang_allowed, char, clockwise, distance, game, hand, in_play, labels, living,
+                    bang_allowed, char, clockwise, distance, distances, game, hand, in_play, labels, living,
                     next_living, nm, prompt, reach, table, three_player, weapon)
-from .cards import CARDS, CHARACTERS, DECK, HUNTS, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label
+from .cards import CARDS, CHARACTERS, DECK, HUNTS, LABELS, NAMES, NO_CHARACTER, ROLES_BY_COUNT, WEAPONS, label
 from .view import render
 
 
@@ -177,7 +177,7 @@ def heal(m: Match, seat: int, amount: int = 1) -> int:
 def suzy(m: Match) -> None:
     """Suzy Lafayette draws as soon as her hand is empty, in or out of turn."""
     for seat, p in enumerate(m.players):
-        if p["is_alive"] and not p["hand"] and p["character"] == "Suzy Lafayette":
+        if p["character"] == "Suzy Lafayette" and p["is_alive"] and not p["hand"]:
             draw_to_hand(m, seat, 1, " (Suzy Lafayette: empty hand)")
 
 
@@ -518,13 +518,17 @@ def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
     p = m.players[seat]
     others = [o for o in clockwise(m, seat) if o != seat]
     calamity = p["character"] == "Calamity Janet"
-    kinds = {CARDS[c].name for c in p["hand"]}
+    kinds = {NAMES[c] for c in p["hand"]}
     aims = "BANG!" in kinds or "Panic!" in kinds or (calamity and "Missed!" in kinds)
-    near = {o: distance(m, seat, o) for o in others} if aims else {}
-    shots = [o for o in others if near[o] <= reach(m, seat)] if aims and bang_allowed(m, seat) else []
+    near = distances(m, seat, others) if aims else {}
+    if aims and bang_allowed(m, seat):
+        far = reach(m, seat)
+        shots = [o for o in others if near[o] <= far]
+    else:
+        shots = []
     menu: dict[str, list[Any]] = {}
     for card in p["hand"]:
-        lab, kind = label(card), CARDS[card].name
+        lab, kind = LABELS[card], NAMES[card]
         if kind == "BANG!" or (kind == "Missed!" and calamity):
             for o in shots:
                 menu.setdefault(f"{lab} at {m.names[o]}", ["bang", card, o])
