@@ -910,20 +910,27 @@ def seat_named(m: Match, who: Any, key: str) -> int:
 @game.tool
 def clear_phase_ui(m: Match) -> None:
     """First tool of every phase: say who may act in the active player's phases."""
-    turn, p = m.state["turn"], prompt(m)
-    seat = turn["seat"]
+    state = m.state
+    turn, reaction = state["turn"], state["reaction"]
+    p = reaction["prompt"]
     who = -1
-    if not p and m.players[seat]["is_alive"]:
-        if m.phase_id == 5 and turn["stage"] == "draw":
-            who = seat
-        elif m.phase_id == 6 and turn["stage"] == "play":
-            who = seat
-        elif m.phase_id == 12 and turn["stage"] == "discard" and len(hand(m, seat)) > hand_limit(m, seat):
-            who = seat
+    if p:
+        reaction["current_responder_id"] = p["seat"] + 1 if "seat" in p else 0
+        reaction["affected_player_ids"] = [s + 1 for s in p["seats"]] if "seats" in p else []
+    else:
+        phase = m.phase_id
+        if phase in _OWN_STAGE:
+            seat = turn["seat"]
+            if turn["stage"] == _OWN_STAGE[phase] and m.players[seat]["is_alive"] and \
+                    (phase != 12 or len(hand(m, seat)) > hand_limit(m, seat)):
+                who = seat
+        reaction["current_responder_id"] = 0
+        reaction["affected_player_ids"] = []
     turn["active_index"] = who
-    reaction = m.state["reaction"]
-    reaction["current_responder_id"] = p["seat"] + 1 if p and "seat" in p else 0
-    reaction["affected_player_ids"] = [s + 1 for s in p["seats"]] if p and "seats" in p else []
+
+
+#: the phases in which the active player alone acts, and the turn's stage they act in
+_OWN_STAGE = {5: "draw", 6: "play", 12: "discard"}
 
 
 @game.tool
@@ -1149,16 +1156,22 @@ def answers(m: Match) -> dict[int, list[Any]]:
     """The actions chosen in this phase's decision (menus are then cleared). Sid Ketchum's
     ``Not now`` is no action; his heal beside another player's decision is applied here."""
     decision = m.last_decision
-    menus = m.state["menus"]
-    got = {seat: menus[str(seat)][option] for seat, option in decision.answers.items()} if decision else {}
-    m.state["menus"] = {}
-    for seat, action in list(got.items()):
-        if action[0] == "wait":
-            del got[seat]
-        elif action[0] == "interject":
-            del got[seat]
+    state = m.state
+    menus = state["menus"]
+    state["menus"] = {}
+    got: dict[int, list[Any]] = {}
+    if not decision:
+        return got
+    for seat, option in decision.answers.items():
+        action = menus[str(seat)][option]
+        head = action[0]
+        if head == "wait":
+            continue
+        if head == "interject":
             sid_heal(m, seat, action[1])
-            m.state["healed"] = True
+            state["healed"] = True
+            continue
+        got[seat] = action
     return got
 
 
