@@ -933,7 +933,7 @@ def clear_phase_ui(m: Match) -> None:
 _OWN_STAGE = {5: "draw", 6: "play", 12: "discard"}
 
 
-@game.tool
+@game.tool(display=True)
 def display_game_intro(m: Match) -> None:
     if not m.headless:
         m.canvas.show("text", key="intro", text=(
@@ -971,7 +971,7 @@ def assign_roles_randomly(m: Match) -> None:
         raise ValueError("setup.roles must leave exactly one Sheriff")
 
 
-@game.tool
+@game.tool(display=True)
 def notify_player_roles(m: Match) -> None:
     for seat, p in enumerate(m.players):
         say(m, "Your role: {role}.", seat, role=p["role"])
@@ -1181,7 +1181,7 @@ def interjected(m: Match) -> bool:
 
 
 # -- phase 6: play -------------------------------------------------------------------------------------------------
-@game.tool
+@game.tool(display=True)
 def open_play_interface(m: Match) -> None:
     pass
 
@@ -1215,7 +1215,7 @@ def after_play_step(m: Match) -> int:
 
 
 # -- phase 14: reaction routing ---------------------------------------------------------------------------------------
-@game.tool
+@game.tool(display=True)
 def set_reaction_context(m: Match) -> None:
     pass  # clear_phase_ui already set the responders from the pending prompt
 
@@ -1278,7 +1278,7 @@ def check_pending_eliminations(m: Match) -> None:
         m.state["need"] = {}
 
 
-@game.tool
+@game.tool(display=True)
 def update_ui_log(m: Match) -> None:
     render(m)
 
@@ -1357,7 +1357,7 @@ def update_player_elimination_state(m: Match) -> None:
         m.players[seat].update(is_alive=False, health=0, is_role_revealed=True)
 
 
-@game.tool
+@game.tool(display=True)
 def display_elimination_results(m: Match) -> None:
     render(m)
 
@@ -1418,7 +1418,7 @@ def advance_turn_order(m: Match) -> None:
     m.state["turn"]["stage"] = "predraw"
 
 
-@game.tool
+@game.tool(display=True)
 def display_turn_transition(m: Match) -> None:
     render(m)
 
