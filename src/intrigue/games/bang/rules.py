@@ -176,9 +176,11 @@ def heal(m: Match, seat: int, amount: int = 1) -> int:
 
 def suzy(m: Match) -> None:
     """Suzy Lafayette draws as soon as her hand is empty, in or out of turn."""
-    for seat, p in enumerate(m.players):
-        if p["character"] == "Suzy Lafayette" and p["is_alive"] and not p["hand"]:
+    seat = 0
+    for p in m.players:
+        if p["character"] == "Suzy Lafayette" and not p["hand"] and p["is_alive"]:
             draw_to_hand(m, seat, 1, " (Suzy Lafayette: empty hand)")
+        seat += 1
 
 
 # -- the resolution queue ----------------------------------------------------------------------------
@@ -515,8 +517,10 @@ TASKS = {
 
 # -- menus: what a player may choose now (option text -> action) ---------------------------------------
 def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
-    p = m.players[seat]
-    others = [o for o in clockwise(m, seat) if o != seat]
+    players = m.players
+    p = players[seat]
+    n = len(players)
+    others = [o for o in ((seat + i) % n for i in range(1, n)) if players[o]["is_alive"]]  # clockwise
     calamity = p["character"] == "Calamity Janet"
     kinds = {NAMES[c] for c in p["hand"]}
     aims = "BANG!" in kinds or "Panic!" in kinds or (calamity and "Missed!" in kinds)
@@ -851,14 +855,15 @@ def role(m: Match, seat: int) -> str:
 def winning_side(m: Match) -> str:
     """'' while the game goes on; judged on who is alive now (rules §2). With 3 players the
     side is the winner's role, decided when the eliminations are processed (``hunt_result``)."""
-    if three_player(m):
+    players = m.players
+    if len(players) == 3:
         return m.state["side"]
-    alive_now = living(m)
-    if not any(role(m, s) == "Sheriff" for s in alive_now):
-        if len(alive_now) == 1 and role(m, alive_now[0]) == "Renegade":
+    roles = [p["role"] for p in players if p["is_alive"]]
+    if "Sheriff" not in roles:
+        if roles == ["Renegade"]:
             return "Renegade"
         return "Outlaws"
-    if not any(role(m, s) in ("Outlaw", "Renegade") for s in alive_now):
+    if "Outlaw" not in roles and "Renegade" not in roles:
         return "Sheriff"
     return ""
 
@@ -1146,7 +1151,7 @@ def offer(m: Match, seat: int, menu: dict[str, list[Any]], auto: bool) -> None:
 def interjector(m: Match, chooser: int) -> int | None:
     """Sid Ketchum, when he could heal now while ``chooser`` alone decides (all public facts)."""
     for seat, p in enumerate(m.players):
-        if seat != chooser and p["is_alive"] and p["character"] == "Sid Ketchum" \
+        if p["character"] == "Sid Ketchum" and seat != chooser and p["is_alive"] \
                 and p["health"] < p["max_health"] and len(p["hand"]) >= 2:
             return seat
     return None
