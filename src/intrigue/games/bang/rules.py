@@ -769,9 +769,11 @@ def play(m: Match, seat: int, action: list[Any]) -> None:
         sid_heal(m, seat, action[1])
         return
     card = take_from_hand(m, seat, action[1])
-    name = CARDS[card].name
+    name = NAMES[card]
     target = action[2] if len(action) > 2 else None
-    if target is not None:
+    if m.headless:  # no line is written: its names are not looked up either
+        pass
+    elif target is not None:
         say(m, "{player} plays {card} at {target}.", player=nm(m, seat), card=label(card), target=nm(m, target))
     else:
         say(m, "{player} plays {card}.", player=nm(m, seat), card=label(card))
@@ -1102,7 +1104,8 @@ def deal_starting_hands_and_display_state(m: Match) -> None:
 @game.tool
 def announce_active_player(m: Match) -> None:
     m.state["turn"]["number"] += 1
-    say(m, "Turn {number}: {player}.", number=m.state["turn"]["number"], player=nm(m, active(m)))
+    if not m.headless:
+        say(m, "Turn {number}: {player}.", number=m.state["turn"]["number"], player=nm(m, active(m)))
 
 
 @game.tool
@@ -1411,7 +1414,8 @@ def apply_discards_and_update_state(m: Match) -> None:
             sid_heal(m, seat, action[1])
         else:
             to_discard(m, take_from_hand(m, seat, action[1]))
-            say(m, "{player} discards {card}.", player=nm(m, seat), card=label(action[1]))
+            if not m.headless:
+                say(m, "{player} discards {card}.", player=nm(m, seat), card=label(action[1]))
         if len(hand(m, seat)) <= hand_limit(m, seat):
             m.state["turn"]["stage"] = "end"
 
