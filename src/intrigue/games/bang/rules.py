@@ -113,9 +113,9 @@ def sync(m: Match, seat: int) -> None:
     """Keep the DSL's derived player fields in step with the cards in front of a player."""
     p = m.players[seat]
     gun = weapon(m, seat)
-    p["equipment"] = {"weapon": label(gun) if gun else "Colt .45",
-                      "other": [label(c) for c in p["table"] if c != gun]}
-    p["weapon_range"] = reach(m, seat)
+    p["equipment"] = {"weapon": LABELS[gun] if gun else "Colt .45",
+                      "other": [LABELS[c] for c in p["table"] if c != gun]}
+    p["weapon_range"] = WEAPONS[NAMES[gun]] if gun else 1  # reach(m, seat)
     p["range_bonus"] = (in_play(m, seat, "Scope") is not None) + (p["character"] == "Rose Doolan")
     p["distance_bonus"] = (in_play(m, seat, "Mustang") is not None) + (p["character"] == "Paul Regret")
 
@@ -530,37 +530,42 @@ def play_menu(m: Match, seat: int) -> dict[str, list[Any]]:
         shots = [o for o in others if near[o] <= far]
     else:
         shots = []
+    names = m.names
     menu: dict[str, list[Any]] = {}
     for card in p["hand"]:
         lab, kind = LABELS[card], NAMES[card]
         if kind == "BANG!" or (kind == "Missed!" and calamity):
             for o in shots:
-                menu.setdefault(f"{lab} at {m.names[o]}", ["bang", card, o])
-        elif kind in SIMPLE:
+                menu.setdefault(f"{lab} at {names[o]}", ["bang", card, o])
+        elif kind in _SIMPLE:
             menu.setdefault(lab, [kind, card])
-        elif kind in ("Panic!", "Cat Balou"):
+        elif kind == "Panic!" or kind == "Cat Balou":
             victims = [o for o in others if kind == "Cat Balou" or near[o] <= 1]
             if kind == "Cat Balou" and m.options["cat_balou_self"]:
                 victims.append(seat)
             for o in victims:
                 if hand(m, o) and o != seat:
-                    menu.setdefault(f"{lab} at {m.names[o]} (hand)", [kind, card, o, None])
+                    menu.setdefault(f"{lab} at {names[o]} (hand)", [kind, card, o, None])
                 for target in table(m, o):
-                    menu.setdefault(f"{lab} at {m.names[o]} ({label(target)})", [kind, card, o, target])
+                    menu.setdefault(f"{lab} at {names[o]} ({LABELS[target]})", [kind, card, o, target])
         elif kind == "Duel":
             for o in others:
-                menu.setdefault(f"{lab} at {m.names[o]}", ["Duel", card, o])
+                menu.setdefault(f"{lab} at {names[o]}", ["Duel", card, o])
         elif kind == "Jail":
             for o in others:
-                if m.players[o]["role"] != "Sheriff" and in_play(m, o, "Jail") is None:
-                    menu.setdefault(f"{lab} at {m.names[o]}", ["Jail", card, o])
-        elif kind in BLUE_SELF:
+                if players[o]["role"] != "Sheriff" and in_play(m, o, "Jail") is None:
+                    menu.setdefault(f"{lab} at {names[o]}", ["Jail", card, o])
+        elif kind in _BLUE_SELF:
             if kind in WEAPONS or in_play(m, seat, kind) is None:
                 menu.setdefault(lab, ["equip", card])
     if p["health"] < p["max_health"]:
         menu.update(sid_menu(m, seat))
     menu["Pass"] = ["pass"]
     return menu
+
+
+#: the play menu's kinds of card as sets (the same members as the board's tuples)
+_SIMPLE, _BLUE_SELF = frozenset(SIMPLE), frozenset(BLUE_SELF)
 
 
 def draw_menu(m: Match, seat: int) -> dict[str, list[Any]]:
@@ -1144,8 +1149,10 @@ def draw_cards_and_update_state(m: Match) -> None:
 def offer(m: Match, seat: int, menu: dict[str, list[Any]], auto: bool) -> None:
     m.state["menus"][str(seat)] = menu
     sid = interjector(m, seat) if m.phase_id in SINGLE else None
-    m.offer(seat, list(menu), auto=auto, closing=list(menu) if sid is not None else ())
-    if sid is not None:
+    if sid is None:
+        m.offer(seat, menu, auto=auto)
+    else:
+        m.offer(seat, list(menu), auto=auto, closing=list(menu))
         heal = {option: ["interject", action[1]] for option, action in sid_menu(m, sid).items()}
         m.state["menus"][str(sid)] = {**heal, NOT_NOW: ["wait"]}
         m.offer(sid, [*heal, NOT_NOW], closing=list(heal), auto=False, standing=True)
