@@ -1205,7 +1205,8 @@ def open_play_interface(m: Match) -> None:
 def enable_card_play_or_pass(m: Match) -> None:
     for seat in m.targets:  # never auto-passed: that would tell the table the hand is unplayable
         offer(m, seat, play_menu(m, seat), auto=False)
-    render(m)
+    if not m.headless:
+        render(m)
 
 
 @game.tool
@@ -1250,7 +1251,8 @@ def offer_answers(m: Match) -> None:
     p = prompt(m)
     for seat in m.targets:
         offer(m, seat, answer_menu(m, p, seat), auto=p["kind"] not in RESPONSES)
-    render(m)
+    if not m.headless:
+        render(m)
 
 
 @game.tool
