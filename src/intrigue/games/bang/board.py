@@ -126,28 +126,20 @@ def reach(m: Match, seat: int) -> int:
     return WEAPONS[NAMES[gun]] if gun else 1
 
 
-def base_distance(m: Match, a: int, b: int) -> int:
-    ring = [s for s, p in enumerate(m.players) if p["is_alive"] or s in (a, b)]
-    gap = abs(ring.index(a) - ring.index(b))
-    return min(gap, len(ring) - gap)
-
-
 def distance(m: Match, a: int, b: int) -> int:
     """How far ``a`` sees ``b`` (may be below 1: still reachable)."""
-    d = base_distance(m, a, b)
-    d += (in_play(m, b, "Mustang") is not None) + (char(m, b) == "Paul Regret")
-    d -= (in_play(m, a, "Scope") is not None) + (char(m, a) == "Rose Doolan")
-    return d
+    return distances(m, a, [b])[b]
 
 
 def distances(m: Match, seat: int, others: list[int]) -> dict[int, int]:
-    """``distance(m, seat, o)`` for each living ``o`` in ``others``, the ring built once."""
+    """How far ``seat`` sees each of ``others``: the seats apart around the ring of living players
+    (``seat`` and ``others`` in it even if out), the shorter way, plus Mustang and Paul Regret on
+    their side, minus Scope and Rose Doolan on ``seat``'s; the ring built once for all of them."""
     players = m.players
-    ring = [s for s, p in enumerate(players) if p["is_alive"] or s == seat]
+    ring = [s for s, p in enumerate(players) if p["is_alive"] or s == seat or s in others]
     where = {s: i for i, s in enumerate(ring)}
     size, here = len(ring), where[seat]
-    p = players[seat]
-    minus = (in_play(m, seat, "Scope") is not None) + (p["character"] == "Rose Doolan")
+    minus = (in_play(m, seat, "Scope") is not None) + (players[seat]["character"] == "Rose Doolan")
     near = {}
     for o in others:
         gap = abs(here - where[o])

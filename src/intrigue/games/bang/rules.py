@@ -115,7 +115,7 @@ def sync(m: Match, seat: int) -> None:
     gun = weapon(m, seat)
     p["equipment"] = {"weapon": LABELS[gun] if gun else "Colt .45",
                       "other": [LABELS[c] for c in p["table"] if c != gun]}
-    p["weapon_range"] = WEAPONS[NAMES[gun]] if gun else 1  # reach(m, seat)
+    p["weapon_range"] = WEAPONS[NAMES[gun]] if gun else 1  # reach(m, seat), its gun already found
     p["range_bonus"] = (in_play(m, seat, "Scope") is not None) + (p["character"] == "Rose Doolan")
     p["distance_bonus"] = (in_play(m, seat, "Mustang") is not None) + (p["character"] == "Paul Regret")
 
@@ -776,12 +776,11 @@ def play(m: Match, seat: int, action: list[Any]) -> None:
     card = take_from_hand(m, seat, action[1])
     name = NAMES[card]
     target = action[2] if len(action) > 2 else None
-    if m.headless:  # no line is written: its names are not looked up either
-        pass
-    elif target is not None:
-        say(m, "{player} plays {card} at {target}.", player=nm(m, seat), card=label(card), target=nm(m, target))
-    else:
-        say(m, "{player} plays {card}.", player=nm(m, seat), card=label(card))
+    if not m.headless:  # headless, no line is written: its names are not looked up either
+        if target is not None:
+            say(m, "{player} plays {card} at {target}.", player=nm(m, seat), card=label(card), target=nm(m, target))
+        else:
+            say(m, "{player} plays {card}.", player=nm(m, seat), card=label(card))
     if CARDS[card].border == "brown":
         to_discard(m, card)
     if kind == "bang":
