@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..dsl.extensions import TEMPLATE
 from ..engine.declarative import visible_fields
+from ..engine.encoding import DECISION_KINDS, encode_turn, layout, phase_index
 from .actions import load_extras
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Game, Match
 
-DECISIONS = ("single_player_choice", "all_players_action", "multiple_players_action")
 _NUMBERS = ("num", "number", "int", "integer", "float")
 _BOOLEANS = ("boolean", "bool")
 _SKIP = ("name", "id")
@@ -50,7 +50,7 @@ class DeclaredEncoder:
         self.categories = {name: _categories(name, spec, declaration, text)
                            for name, spec in self.specs.items() if _kind(spec) == "text"}
         self.public = list(declaration.public_state or ())
-        self.phases = {phase_id: i for i, phase_id in enumerate(sorted(game.phases))}
+        self.phases = phase_index(game)
         self.templates = _templates(game)
         self._template_of: dict[str, int] = {}
         per_player = 0
@@ -63,15 +63,10 @@ class DeclaredEncoder:
         self.per_player = per_player
         fields: list[tuple[str, int]] = [(f"player+{k}", per_player) for k in range(players)]
         fields += [("public_state", len(self.public)), ("phase", len(self.phases)), ("deciding", 1),
-                   ("decision_kind", len(DECISIONS)), ("pending", 1),
+                   ("decision_kind", len(DECISION_KINDS)), ("pending", 1),
                    ("said", len(self.templates) + 1), ("last_said", len(self.templates) + 1)]
         self.fields = fields
-        self.offsets: dict[str, int] = {}
-        at = 0
-        for name, width in fields:
-            self.offsets[name] = at
-            at += width
-        self.size = at
+        self.offsets, self.size = layout(fields)
         self._seen: dict[int, tuple[Any, int, list[int], int]] = {}
 
     def _template(self, line: str) -> int:
@@ -115,14 +110,10 @@ class DeclaredEncoder:
         public = self.offsets["public_state"]
         for i, name in enumerate(self.public):
             out[public + i] = _number(match.state.get(name))
-        out[self.offsets["phase"] + self.phases[match.phase_id]] = 1.0
+        encode_turn(out, self.offsets, self.phases, match, seat)
         decision = match.decision
         if decision is not None:
-            pending = decision.pending
-            out[self.offsets["deciding"]] = 1.0 if seat in pending else 0.0
-            if decision.wait_for in DECISIONS:
-                out[self.offsets["decision_kind"] + DECISIONS.index(decision.wait_for)] = 1.0
-            out[self.offsets["pending"]] = len(pending) / n
+            out[self.offsets["pending"]] = len(decision.pending) / n
         counts, last = self._said(match, seat)
         said = self.offsets["said"]
         for i, count in enumerate(counts):

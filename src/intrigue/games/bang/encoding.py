@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Match
+from ...engine.encoding import DECISION_KINDS, encode_turn, layout, phase_index
 from .cards import CARDS, CHARACTERS
 from .rules import distance, reach
 from .view import role_visible
@@ -22,7 +23,6 @@ ROLES = ("Sheriff", "Deputy", "Outlaw", "Renegade")
 CHARACTER_NAMES = tuple(sorted(CHARACTERS))
 STAGES = ("setup", "predraw", "draw", "play", "discard", "end")
 PROMPTS = ("shot", "gatling", "duel", "indians", "save", "pick", "store", "draw", "character", "order")
-DECISIONS = ("single_player_choice", "all_players_action", "multiple_players_action")
 #: Per player: alive, life, max life, hand size, role (4) + hidden, character (16) + none,
 #: cards in play by kind, active, distance, reach, prompt source.
 PER_PLAYER = 4 + 5 + len(CHARACTER_NAMES) + 1 + len(IN_PLAY) + 4
@@ -35,19 +35,14 @@ class Encoder:
 
     def __init__(self, game: Any, players: int):
         self.players = players
-        self.phases = {phase_id: i for i, phase_id in enumerate(sorted(game.phases))}
+        self.phases = phase_index(game)
         fields: list[tuple[str, int]] = [(f"player+{k}", PER_PLAYER) for k in range(players)]
         fields += [("hand", len(KINDS)), ("stage", len(STAGES)), ("prompt", len(PROMPTS)),
                    ("piles", 2), ("discard_top", len(KINDS)), ("store", len(KINDS)), ("flipped", len(KINDS)),
                    ("kit", len(KINDS)), ("phase", len(self.phases)), ("deciding", 1),
-                   ("decision_kind", len(DECISIONS))]
+                   ("decision_kind", len(DECISION_KINDS))]
         self.fields = fields
-        self.offsets: dict[str, int] = {}
-        at = 0
-        for name, width in fields:
-            self.offsets[name] = at
-            at += width
-        self.size = at
+        self.offsets, self.size = layout(fields)
 
     def _kinds(self, out: Any, field: str, cards: list[str], scale: float = 1.0) -> None:
         base = self.offsets[field]
@@ -101,12 +96,7 @@ class Encoder:
         self._kinds(out, "flipped", state["flipped"])
         if state["kit"] and match.players[seat]["character"] == "Kit Carlson":
             self._kinds(out, "kit", state["kit"])
-        out[self.offsets["phase"] + self.phases[match.phase_id]] = 1.0
-        decision = match.decision
-        if decision is not None:
-            out[self.offsets["deciding"]] = 1.0 if seat in decision.pending else 0.0
-            if decision.wait_for in DECISIONS:
-                out[self.offsets["decision_kind"] + DECISIONS.index(decision.wait_for)] = 1.0
+        encode_turn(out, self.offsets, self.phases, match, seat)
 
 
 def encoder(game: Any, players: int) -> Encoder:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Match
+from ...engine.encoding import DECISION_KINDS, encode_turn, layout, phase_index
 from .vocabulary import CHARACTERS
 
 ACTIONS = ("Income", "Foreign Aid", "Coup", "Tax", "Assassinate", "Steal", "Exchange", "Examine", "Convert",
            "Embezzle")
-KINDS = ("single_player_choice", "all_players_action", "multiple_players_action")
 #: Per player: alive, coins, face-down count, face-up by character, last claim, active/target/blocker,
 #: public claims made so far by character, allegiance (Loyalist, Reformist).
 PER_PLAYER = 3 + 6 + 6 + 3 + 6 + 2
@@ -34,20 +34,15 @@ class Encoder:
 
     def __init__(self, game: Any, players: int):
         self.players = players
-        self.phases = {phase_id: i for i, phase_id in enumerate(sorted(game.phases))}
+        self.phases = phase_index(game)
         fields: list[tuple[str, int]] = []
         for k in range(players):
             fields.append((f"player+{k}", PER_PLAYER))
         fields += [("hand", 6), ("drawn", 6), ("action", len(ACTIONS)), ("claim", 6), ("block_claim", 6),
-                   ("phase", len(self.phases)), ("deciding", 1), ("decision_kind", len(KINDS)),
+                   ("phase", len(self.phases)), ("deciding", 1), ("decision_kind", len(DECISION_KINDS)),
                    ("court", 1), ("treasury", 1), ("reserve", 1), ("reunified", 1), ("examined", 6)]
         self.fields = fields
-        self.offsets: dict[str, int] = {}
-        at = 0
-        for name, width in fields:
-            self.offsets[name] = at
-            at += width
-        self.size = at
+        self.offsets, self.size = layout(fields)
         self._hand, self._drawn = self.offsets["hand"], self.offsets["drawn"]
         self._claims: dict[int, tuple[Match | None, int, list[list[int]]]] = {}
 
@@ -114,12 +109,7 @@ class Encoder:
             out[self.offsets["claim"] + index(turn["character"])] = 1.0
         if state["block"]["character"] in CHARACTERS:
             out[self.offsets["block_claim"] + index(state["block"]["character"])] = 1.0
-        out[self.offsets["phase"] + self.phases[match.phase_id]] = 1.0
-        decision = match.decision
-        if decision is not None:
-            out[self.offsets["deciding"]] = 1.0 if seat in decision.pending else 0.0
-            if decision.wait_for in KINDS:
-                out[self.offsets["decision_kind"] + KINDS.index(decision.wait_for)] = 1.0
+        encode_turn(out, self.offsets, self.phases, match, seat)
         out[self.offsets["court"]] = len(state["court_deck"]) / 25.0
         out[self.offsets["treasury"]] = state["treasury"] / 50.0
         if state["allegiance"]:
