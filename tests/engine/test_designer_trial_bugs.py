@@ -72,3 +72,70 @@ def test_the_lobby_line_of_a_game_without_a_summary_is_its_first_sentence_whole(
     was cut off."""
     skull = games.load_path(SKULL)
     assert skull.binding.summary == "Every player hides discs face down, flowers and one skull."
+
+
+LOOK_THEN_DRAW = """
+declaration:
+  title: Look Then Draw
+  description: A priest looks at a hand; then the hand changes.
+  min_players: 2
+  max_players: 2
+  roles: [{name: Player, description: Plays.}]
+  player_states:
+    name: {type: string}
+    role: {type: string}
+    hand: {type: array, visibility: owner}
+    is_alive: {type: boolean}
+    is_active: {type: boolean}
+  player_states_template:
+    player_states:
+      1: {name: '', role: Player, hand: [Guard], is_alive: true, is_active: false}
+  audience_groups:
+    priest: {description: The first seat, selection_criteria: player.id == 1}
+  game_state: {}
+  role_deal: {roles: {Player: {rest: true}}}
+phases:
+  0:
+    name: Look
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - deal: roles
+    - show: hand
+      where: player.id == 2
+      to: priest
+    - set: players.hand
+      where: player.id == 2
+      to: player.hand + ['Princess']
+    - advance: is_active
+    next_phase: {id: 1, name: Wait}
+  1:
+    name: Wait
+    completion_criteria:
+      type: player_action
+      wait_for: single_player_choice
+      target_players: {condition: player.is_active == true}
+      options: [Done, Again]
+    next_phase: {id: 2, name: End}
+  2:
+    name: End
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - win: 'true'
+    next_phase: null
+"""
+
+
+def test_a_field_shown_to_another_seat_stays_as_it_was_shown(tmp_path):
+    """`show: hand … to: <someone else>` (the seer recipe; Love Letter's Priest) let the viewer read the
+    field live ever after: a card the owner drew later was in the viewer's `view.state`, sent to
+    their browser, while the card on their table showed the hand as it was. The viewer keeps what
+    they were shown, not what the field becomes."""
+    path = tmp_path / "look.yaml"
+    path.write_text(LOOK_THEN_DRAW, encoding="utf-8")
+    game = games.load_path(str(path))
+    match = Match(game, ["Aria", "Blaise"], seed=1)
+    blaise = match.players[1]
+    assert blaise["hand"] == ["Guard", "Princess"]
+    aria_sees = match.observe(0)["state"]["players"][1]
+    assert aria_sees["hand"] == ["Guard"]  # as shown; the Princess came later
+    assert match.observe(None)["state"]["players"][1]["hand"] is None
