@@ -139,3 +139,25 @@ def test_a_field_shown_to_another_seat_stays_as_it_was_shown(tmp_path):
     aria_sees = match.observe(0)["state"]["players"][1]
     assert aria_sees["hand"] == ["Guard"]  # as shown; the Princess came later
     assert match.observe(None)["state"]["players"][1]["hand"] is None
+
+
+def test_the_terminal_board_and_a_shown_card_read_a_list_as_its_items(tmp_path):
+    """`intrigue play` drew a public list field as Python ("discards ['Guard', 'Priest']") and a
+    `show` of a list field wrote the log line "Aria — hand: ['Guard']", where `say` reads
+    "Guard, Priest"."""
+    import io
+
+    from rich.console import Console
+
+    from intrigue.play import render_table
+
+    path = tmp_path / "look.yaml"
+    path.write_text(LOOK_THEN_DRAW.replace("to: priest", "to: everyone"), encoding="utf-8")
+    match = Match(games.load_path(str(path)), ["Aria", "Blaise"], seed=1)
+    lines = [entry["text"] for entry in match.observe(0)["log"]]
+    assert "Blaise — hand: Guard" in lines
+    out = io.StringIO()
+    view = {"components": [{"kind": "board", "players": [
+        {"name": "Aria", "stats": [{"label": "discards", "value": ["Guard", "Priest"]}]}]}]}
+    render_table(Console(file=out, width=100), view)
+    assert "discards Guard, Priest" in out.getvalue()

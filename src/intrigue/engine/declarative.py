@@ -358,7 +358,7 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             if viewers == []:
                 continue
             values = [match.players[owner].get(field_name) for field_name in fields]
-            facts = ", ".join(f"{field_name}: {value}" for field_name, value in zip(fields, values))
+            facts = ", ".join(f"{field_name}: {_text(value)}" for field_name, value in zip(fields, values))
             audience = _audience(viewers)
             # The templates let a client translate field names and values (docs/protocol.md).
             args = {field_name: _text(value) for field_name, value in zip(fields, values)}
