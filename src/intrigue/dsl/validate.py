@@ -565,6 +565,9 @@ class _Semantics:
                 compiled = self.compile(criteria.target_players.condition, where + ("target_players", "condition"),
                                         condition=True)
                 self.secret_warning(phase, compiled, where + ("target_players", "condition"), "who acts here")
+                if criteria.type == "player_action" and criteria.wait_for == "single_player_choice":
+                    self.single_target(criteria.target_players.condition, compiled,
+                                       where + ("target_players", "condition"))
             for index, action in enumerate(phase.actions):
                 if not action.tools and not action.effects:
                     self.problem(base_path + ("actions", index), "an action with no tools", "warning")
@@ -572,6 +575,20 @@ class _Semantics:
                     self.effect(effect, base_path + ("actions", index, "effects", number), phase_id, False)
             for number, effect in enumerate(phase.effects or []):
                 self.effect(effect, base_path + ("effects", number), phase_id, True)
+
+    def single_target(self, text: Any, compiled: Expression | None, path: tuple[Any, ...]) -> None:
+        """A single_player_choice whose condition reads nothing of `player` holds for every player or
+        for none: at the table, several players are asked and the game stops (simulate names it)."""
+        if compiled is None or compiled.player_fields or (self.d.declaration.max_players or 2) < 2:
+            return
+        tree = compiled.tree
+        if text is True or tree is not None and tree.kind == "const" and tree.value is True:
+            self.problem(path, "a single_player_choice asks one player, but this condition holds for every "
+                               "player: name one (player.is_active == true)")
+        else:
+            self.problem(path, "a single_player_choice asks one player, but this condition does not read "
+                               "player: it holds for every player or for none, never for one alone; name one "
+                               "(player.is_active == true)", "warning")
 
     def secret_warning(self, phase: Phase, compiled: Expression | None, path: tuple[Any, ...], what: str,
                        option_secret: bool = False) -> None:
