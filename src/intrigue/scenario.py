@@ -283,5 +283,12 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
             problems.append(f"unknown expect key {key!r} for {match.game.id}")
             continue
         if not ok:
-            problems.append(f"expected {key} {want!r}, found {got!r} (phase {match.phase.name!r})")
+            problems.append(f"expected {key} {want!r}, found {_asked(want, got)!r} (phase {match.phase.name!r})")
     return problems
+
+
+def _asked(want: Any, got: Any) -> Any:
+    """What was found, cut to the keys the expectation names (a view or a game's names hold far more)."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        return {key: _asked(value, got[key]) if key in got else "<missing>" for key, value in want.items()}
+    return got

@@ -161,3 +161,14 @@ def test_the_terminal_board_and_a_shown_card_read_a_list_as_its_items(tmp_path):
         {"name": "Aria", "stats": [{"label": "discards", "value": ["Guard", "Priest"]}]}]}]}
     render_table(Console(file=out, width=100), view)
     assert "discards Guard, Priest" in out.getvalue()
+
+
+def test_a_failed_expectation_shows_only_what_it_asked_for():
+    """A failed `sees` (or `game`) expectation printed every field of every player the viewer sees
+    (or every game name, tables included): a screenful to find the one value asked for."""
+    outcome = run({"game": SKULL, "players": ["Aria", "Blaise", "Cass"], "first": "Aria",
+                   "steps": [{"expect": {"sees": {"Blaise": {"Aria": {"discs": 3}}}, "game": {"bid": 2}}}]})
+    assert not outcome.passed
+    sees, game = (str(failure) for failure in outcome.failures)
+    assert "found {'Blaise': {'Aria': {'discs': 4}}}" in sees and "hand" not in sees
+    assert "found {'bid': 0}" in game and "bid_names" not in game
