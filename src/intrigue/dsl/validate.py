@@ -894,10 +894,14 @@ class _Semantics:
                                                       f"secret phase {phase} ({decision.name!r})", "warning")
                         break
                     if decision.secret and {"choice", "chosen"} & set(secret_reads):
-                        # one public player chose among secret options: naming them is fine, the choice is not
+                        # one public player chose among secret options: naming them is fine, the choice is
+                        # not, unless the rules show it (a card played face up): an explicit `to: everyone`
+                        if effect.to == "everyone":
+                            break
                         self.problem(path + ("say",), f"everyone reads this line, and it names the choice made "
-                                                      f"among secret options in phase {phase} ({decision.name!r})",
-                                     "warning")
+                                                      f"among secret options in phase {phase} ({decision.name!r}); "
+                                                      "if the rules show it to all (a card played face up), "
+                                                      "write `to: everyone`", "warning")
                         break
         elif statement == "win":
             decision_expr(effect.win, path + ("win",), condition=True)
