@@ -172,3 +172,16 @@ def test_a_failed_expectation_shows_only_what_it_asked_for():
     sees, game = (str(failure) for failure in outcome.failures)
     assert "found {'Blaise': {'Aria': {'discs': 4}}}" in sees and "hand" not in sees
     assert "found {'bid': 0}" in game and "bid_names" not in game
+
+
+def test_the_rules_drawer_says_choose_a_player_only_where_players_are_offered():
+    """The rules sheet made from a DSL game marked every non-literal option entry as "Choose a
+    player.": Skull's discs from your hand and its bids (`items:`) read as a choice of players."""
+    from intrigue.engine.ui import rules_sheet
+
+    skull = games.load_path(SKULL)
+    steps = {step["name"]: step for section in rules_sheet(skull.definition)["sections"]
+             for step in section.get("steps", [])}
+    assert steps["Turn Over a Disc"]["players"] is True  # {players: ...}
+    assert steps["Place a Disc"]["players"] is False     # {items: me.hand}
+    assert steps["Raise or Pass"]["players"] is False    # Pass and {items: bids}
