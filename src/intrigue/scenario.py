@@ -19,6 +19,7 @@ The format is a public interface, documented in ``docs/scenarios.md``::
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,8 +126,18 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
         raise ScenarioError(f"first player {first!r} is not among the players")
     setup["first"] = first
     check_setup(game, setup, players)
+    starting = setup.pop("game", None)  # a game without Python: starting values of its game names
+    if starting:
+        game = _starting_with(game, starting)
     options = {key: value for key, value in (scenario.get("options") or {}).items() if key not in TIMER_OPTIONS}
     return Match(game, players, scenario.get("seed", 0), options, setup)
+
+
+def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
+    """The game for this scenario only: its declared game names start with ``starting`` (checked by
+    the game's setup check), everything else shared."""
+    binding = dataclasses.replace(game.binding, state={**game.binding.state, **starting})
+    return dataclasses.replace(game, binding=binding, blank_state=None)
 
 
 def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:

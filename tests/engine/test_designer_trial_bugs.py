@@ -185,3 +185,27 @@ def test_the_rules_drawer_says_choose_a_player_only_where_players_are_offered():
     assert steps["Turn Over a Disc"]["players"] is True  # {players: ...}
     assert steps["Place a Disc"]["players"] is False     # {items: me.hand}
     assert steps["Raise or Pass"]["players"] is False    # Pass and {items: bids}
+
+
+LOVE_LETTER = str(EXAMPLES / "love_letter.yaml")
+
+
+def test_a_scenario_of_a_dsl_game_sets_starting_game_names():
+    """To test a rule that needs a given deck, a designer had to copy the whole game with its
+    `game_state` reordered (docs/examples/games/decks/): `setup: {game: {deck: [...]}}` sets starting
+    values of declared game names for that scenario; anything else there is refused."""
+    deck = ["Princess", "Guard", "Baron", "Priest", "King", "Handmaid", "Countess", "Guard", "Prince", "Prince"]
+    outcome = run({"game": LOVE_LETTER, "players": ["Aria", "Blaise"], "first": "Aria",
+                   "setup": {"shuffle": False, "game": {"deck": deck}},
+                   "steps": [{"expect": {"options": {"Aria": ["Countess"]}, "game": {"face_up": ["Guard", "Baron", "Priest"]},
+                                         "state": {"Aria": {"hand": ["King", "Countess"]}}}}]})
+    assert outcome.passed, [str(f) for f in outcome.failures]
+    plain = games.load_path(LOVE_LETTER)
+    unchanged = Match(plain, ["Aria", "Blaise"], seed=0, setup={"shuffle": False, "first": "Aria"})
+    assert unchanged.players[0]["hand"] == ["Guard", "Priest"]  # the game itself keeps its deck
+    for wrong, said in (({"decks": deck}, "setup.game.decks is not a game name"),
+                        ({"deck": "Princess"}, "setup.game.deck must be a list"),
+                        (["deck"], "setup.game must map")):
+        outcome = run({"game": LOVE_LETTER, "players": ["Aria", "Blaise"], "setup": {"game": wrong},
+                       "steps": [{"expect": {"phase": "Play a Card"}}]})
+        assert not outcome.passed and said in str(outcome.failures[0]), (wrong, [str(f) for f in outcome.failures])
