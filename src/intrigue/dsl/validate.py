@@ -638,6 +638,9 @@ class _Semantics:
                     self.problem(path, f"{word!r} is null after phase {phase_id} ({decision.name!r}), which several "
                                        "players answer: use tally, most or answer instead")
                     break
+            else:
+                if "chosen" in single:
+                    self.nobody_chosen(path, context)
         for text in _choice_literals(compiled.tree):
             for phase_id in sorted(p for p in context if p is not None):
                 decision = self.decisions[phase_id]
@@ -920,6 +923,23 @@ class _Semantics:
                 self.problem(path, f"{scope!r} is null after phase {phase_id} ({decision.name!r}), which several "
                                    "players answer: use players.<field> with 'where' instead")
                 return
+        if scope == "chosen":
+            self.nobody_chosen(path, context)
+
+    def nobody_chosen(self, path: tuple[Any, ...], context: set[int | None]) -> None:
+        """``chosen`` where every decision that may have closed last offers literal options only (no
+        ``players:`` or ``items:`` entry): it is null there (a `say` reads it empty, a `set` stops
+        the game)."""
+        phases = sorted(p for p in context if p is not None)
+        if not context or any(self.decisions[p].names_players or not self.decisions[p].declared for p in phases):
+            return
+        if phases:
+            first = self.decisions[phases[0]]
+            self.problem(path, f"'chosen' is null after phase {first.phase} ({first.name!r}), whose options name "
+                               "no player (chosen is the player an option made with players: names): keep the "
+                               "player in a game name (set: game.target to: chosen.id) when they are chosen")
+        else:
+            self.problem(path, "'chosen' is null here: no decision comes before")
 
     def tallied(self, option: str, path: tuple[Any, ...], context: set[int | None]) -> None:
         decisions = [p for p in context if p is not None]
