@@ -209,3 +209,25 @@ def test_a_scenario_of_a_dsl_game_sets_starting_game_names():
         outcome = run({"game": LOVE_LETTER, "players": ["Aria", "Blaise"], "setup": {"game": wrong},
                        "steps": [{"expect": {"phase": "Play a Card"}}]})
         assert not outcome.passed and said in str(outcome.failures[0]), (wrong, [str(f) for f in outcome.failures])
+
+
+def test_the_rl_environment_plays_games_whose_options_are_items():
+    """docs/agents.md: every game gets an action vocabulary, a YAML-only one derived from its
+    phases; `{items: ...}` entries gave no labels, so Skull, Secret Chancellor or Love Letter
+    stopped at the first card played ("option 'Flower' ... is not in the game's action
+    vocabulary")."""
+    import numpy as np
+
+    from intrigue.env import make
+
+    for path, players in ((SKULL, 3), (LOVE_LETTER, 3), (CHANCELLOR, 5)):
+        env = make(path, players=players, seed=3)
+        env.reset(seed=3)
+        rng = np.random.default_rng(0)
+        for _agent in env.agent_iter():
+            observation, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        assert env.table.match.over and env.table.match.winners, path
