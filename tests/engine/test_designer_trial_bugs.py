@@ -231,3 +231,18 @@ def test_the_rl_environment_plays_games_whose_options_are_items():
                 continue
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         assert env.table.match.over and env.table.match.winners, path
+
+
+def test_demo_says_who_won(tmp_path, capsys):
+    """`intrigue demo` printed the public log lines only: a game whose `win` no `say` announces
+    ended without a word on who won."""
+    import pytest
+
+    from intrigue.cli import app
+
+    path = tmp_path / "look.yaml"
+    path.write_text(LOOK_THEN_DRAW, encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        app(["demo", str(path), "--players", "2"])
+    assert done.value.code in (0, None)
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "Winners: P1, P2"
