@@ -291,7 +291,8 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
                 got = reader.read(match)
                 ok = _same(want, got, reader.ordered)
         else:
-            problems.append(f"unknown expect key {key!r} for {match.game.id}")
+            known = ["phase", "waiting", "options", "alive", "winner", "over", "state", *readers]
+            problems.append(f"unknown expect key {key!r} for {match.game.id} (known: {', '.join(known)})")
             continue
         if not ok:
             problems.append(f"expected {key} {want!r}, found {_asked(want, got)!r} (phase {match.phase.name!r})")

@@ -246,3 +246,12 @@ def test_demo_says_who_won(tmp_path, capsys):
         app(["demo", str(path), "--players", "2"])
     assert done.value.code in (0, None)
     assert capsys.readouterr().out.strip().splitlines()[-1] == "Winners: P1, P2"
+
+
+def test_an_unknown_expect_key_names_the_known_ones():
+    """A misspelt `expect` key (`stat:` for `state:`) said only "unknown expect key 'stat'"."""
+    outcome = run({"game": SKULL, "players": ["Aria", "Blaise", "Cass"],
+                   "steps": [{"expect": {"stat": {"Aria": {"points": 0}}}}]})
+    message = str(outcome.failures[0])
+    assert "unknown expect key 'stat'" in message
+    assert all(key in message for key in ("state", "phase", "waiting", "options", "sees", "game"))
