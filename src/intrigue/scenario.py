@@ -78,7 +78,8 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
     try:
         match = start(scenario, folder)
     except (ScenarioError, ValueError, KeyError) as exc:
-        outcome.failures.append(Failure(label, None, str(exc).strip("'\"")))
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)  # not KeyError's repr
+        outcome.failures.append(Failure(label, None, message))
         return outcome
     except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
         outcome.failures.append(Failure(label, None, f"error: {type(exc).__name__}: {exc}"))
@@ -110,7 +111,9 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
         raise ScenarioError("a scenario must be a mapping")
     game_id = scenario.get("game")
     if not isinstance(game_id, str) or not game_id:
-        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}")
+        hint = (" (this is a game's own file, not a scenario: a scenario names its game, players and steps, "
+                "docs/scenarios.md)" if "phases" in scenario or "declaration" in scenario else "")
+        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}{hint}")
     try:
         game = games.resolve(game_id, folder)
     except KeyError:

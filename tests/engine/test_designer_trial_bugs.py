@@ -255,3 +255,13 @@ def test_an_unknown_expect_key_names_the_known_ones():
     message = str(outcome.failures[0])
     assert "unknown expect key 'stat'" in message
     assert all(key in message for key in ("state", "phase", "waiting", "options", "sees", "game"))
+
+
+def test_a_game_file_run_as_a_scenario_says_so():
+    """`intrigue scenario my_game.yaml` (the game, not its scenarios) said "game' must be an installed
+    game or a game file, not None": a quote cut off, and no word on what went wrong."""
+    from intrigue.scenario import run_file
+
+    message = str(run_file(LOVE_LETTER)[0].failures[0])
+    assert "'game' must be an installed game or a game file, not None" in message
+    assert "a game's own file, not a scenario" in message
