@@ -265,3 +265,16 @@ def test_a_game_file_run_as_a_scenario_says_so():
     message = str(run_file(LOVE_LETTER)[0].failures[0])
     assert "'game' must be an installed game or a game file, not None" in message
     assert "a game's own file, not a scenario" in message
+
+
+def test_validate_given_a_scenario_file_says_to_run_it_as_one(tmp_path):
+    """`intrigue validate scenarios/love_letter.yaml` said "YAML syntax error: but found another
+    document" (several scenarios in one file), or listed a game's missing keys (one scenario)."""
+    from intrigue.dsl import validate_file
+
+    several = [str(p) for p in validate_file(EXAMPLES / "scenarios" / "love_letter.yaml").problems]
+    assert len(several) == 1 and "intrigue scenario" in several[0], several
+    one = tmp_path / "one.yaml"
+    one.write_text("game: ../love_letter.yaml\nplayers: [Aria, Blaise]\nsteps:\n  - Aria: Guard\n", encoding="utf-8")
+    single = [str(p) for p in validate_file(one).problems]
+    assert len(single) == 1 and "a scenario file" in single[0] and "intrigue scenario" in single[0], single

@@ -76,6 +76,10 @@ def validate_source(source: Source, *, names: Iterable[str] | None = None) -> Ch
     if not isinstance(source.data, dict):
         source.problem((), "the file must be a mapping with 'declaration' and 'phases'")
         return Checked(source, None, list(source.problems))
+    if {"players", "steps"} <= set(source.data) and not {"declaration", "phases"} & set(source.data):
+        source.problem((), "this is a scenario file (game, players, steps), not a game: run it with "
+                           "`intrigue scenario FILE` (docs/scenarios.md)")
+        return Checked(source, None, list(source.problems))
     schema = _Schema(source)
     definition = schema.run()
     if definition is not None:
