@@ -278,3 +278,21 @@ def test_validate_given_a_scenario_file_says_to_run_it_as_one(tmp_path):
     one.write_text("game: ../love_letter.yaml\nplayers: [Aria, Blaise]\nsteps:\n  - Aria: Guard\n", encoding="utf-8")
     single = [str(p) for p in validate_file(one).problems]
     assert len(single) == 1 and "a scenario file" in single[0] and "intrigue scenario" in single[0], single
+
+
+def test_max_of_one_expression_is_taken_over_the_players():
+    """"The highest card wins when the deck runs out" had no expression: `max(a, b, …)` compares its
+    arguments, and `max(player.score)` was just the one player's score, so Love Letter's showdown
+    needed an if-chain over every rank. With one expression, min and max go over the players, as
+    sum does (nulls ignored)."""
+    from intrigue.dsl.expressions import compile_expression
+    from intrigue.engine.scope import Scope
+
+    match = Match(games.load_path(LOVE_LETTER), ["Aria", "Blaise", "Cass"], seed=1)
+    for seat, score in enumerate([3, 8, None]):
+        match.players[seat]["score"] = score
+    scope = Scope(match, match.players[0], None, None)
+    assert compile_expression("max(player.score)").evaluate(scope) == 8
+    assert compile_expression("min(player.score)").evaluate(scope) == 3
+    assert compile_expression("max(player.score, 5)").evaluate(scope) == 5  # Aria's 3 against 5
+    assert scope.player is match.players[0]

@@ -844,6 +844,23 @@ def _call(node: Node) -> Callable[[Scope], Any]:
 
         return size
     pick = min if name == "min" else max
+    if len(args) == 1:  # over the players, as sum(e): the highest score at the table
+        inner = args[0]
+
+        def extreme_over_players(scope: Scope) -> Any:
+            saved = scope.player
+            values = []
+            try:
+                for player in scope.players:
+                    scope.player = player
+                    value = inner(scope)
+                    if value is not None:
+                        values.append(value)
+            finally:
+                scope.player = saved
+            return pick(values) if values else None
+
+        return extreme_over_players
 
     def extreme(scope: Scope) -> Any:
         values = [value for value in (arg(scope) for arg in args) if value is not None]
