@@ -296,3 +296,44 @@ def test_max_of_one_expression_is_taken_over_the_players():
     assert compile_expression("min(player.score)").evaluate(scope) == 3
     assert compile_expression("max(player.score, 5)").evaluate(scope) == 5  # Aria's 3 against 5
     assert scope.player is match.players[0]
+
+
+SPY = """extends: love_letter.yaml
+description: The Spy does nothing when played.
+phases:
+  12:
+    name: Spy
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - say: '{actor.name} slips away.'
+    next_phase: {id: 20, name: End of Turn}
+branches:
+  2:
+    If it is the Spy: {id: 12, name: Spy, when: "played == 'Spy'"}
+"""
+
+
+def test_an_extension_file_of_a_game_without_python_is_a_game(tmp_path):
+    """`intrigue validate spy.yaml` checked an extension file merged onto the game it extends and
+    said ok, but `simulate`, `scenario` or `serve --games` on it failed: "declaration: required key
+    is missing" (only a Python binding could list extension files)."""
+    import shutil
+
+    shutil.copy(LOVE_LETTER, tmp_path / "love_letter.yaml")
+    spy = tmp_path / "spy.yaml"
+    spy.write_text(SPY, encoding="utf-8")
+    game = games.load_path(spy)
+    assert game.id == "spy" and 12 in game.phases and game.title == "Love Letter"
+    outcome = run({"game": str(spy), "players": ["Aria", "Blaise"], "first": "Aria",
+                   "setup": {"shuffle": False, "game": {"deck": ["Guard", "Guard", "Guard", "Guard", "Spy",
+                                                                 "Guard", "Priest", "Baron"]}},
+                   "steps": [{"expect": {"options": {"Aria": ["Spy", "Priest"]}}}, {"Aria": "Spy"},
+                             {"expect": {"phase": "Play a Card", "waiting": ["Blaise"]}}]})
+    assert outcome.passed, [str(f) for f in outcome.failures]
+    added, problems = games.add_folder(tmp_path)
+    try:
+        assert problems == [] and set(added) == {"love_letter", "spy"}
+    finally:
+        for game_id in added:
+            games._EXTRA.pop(game_id, None)
+        games.get.cache_clear()
