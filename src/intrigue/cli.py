@@ -195,7 +195,7 @@ def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The
          players: int = 4, seed: int = 0,
          debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
     """Play one match between random bots in the terminal, printing its public log lines (a choice
-    that says nothing publicly prints nothing)."""
+    that says nothing publicly prints nothing), then the winners."""
     import random
 
     from .engine import Match
@@ -223,6 +223,8 @@ def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The
             shown = len(match.events)
     except Exception as exc:  # noqa: BLE001
         _failed(GameFailed(loaded, 1, seed, exc), debug)
+    # the game's own lines may not say it
+    console.print(escape("Winners: " + (", ".join(match.names[s] for s in match.winners) or "nobody")))
 
 
 @app.command(name="play")

@@ -34,7 +34,7 @@ def render_table(console: Console, view: dict[str, Any]) -> None:
                 cards = ", ".join(("[strike]" + escape(str(c.get("label"))) + "[/]") if c.get("lost")
                                   else escape(str(c["label"])) if c.get("label") else "▮"
                                   for c in player.get("cards", []))
-                stats = ", ".join(f"{escape(str(s['label']))} {escape(str(s['value']))}"
+                stats = ", ".join(f"{escape(str(s['label']))} {escape(_reads(s['value']))}"
                                   for s in player.get("stats", []))
                 name = escape(player.get("name", ""))
                 if not player.get("alive", True):
@@ -50,6 +50,13 @@ def render_table(console: Console, view: dict[str, Any]) -> None:
                           f"{escape(str(component.get('text', '')))}")
         elif kind == "text":
             console.print(escape(str(component.get("text", ""))))
+
+
+def _reads(value: Any) -> str:
+    """A stat as players read it (as the log lines do): a list as its items, none when empty."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_reads(item) for item in value) if value else "none"
+    return str(value)
 
 
 def play(game: Game, players: int, bot_spec: str, seed: int, console: Console,

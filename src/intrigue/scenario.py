@@ -19,6 +19,7 @@ The format is a public interface, documented in ``docs/scenarios.md``::
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,7 +78,8 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
     try:
         match = start(scenario, folder)
     except (ScenarioError, ValueError, KeyError) as exc:
-        outcome.failures.append(Failure(label, None, str(exc).strip("'\"")))
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)  # not KeyError's repr
+        outcome.failures.append(Failure(label, None, message))
         return outcome
     except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
         outcome.failures.append(Failure(label, None, f"error: {type(exc).__name__}: {exc}"))
@@ -109,7 +111,9 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
         raise ScenarioError("a scenario must be a mapping")
     game_id = scenario.get("game")
     if not isinstance(game_id, str) or not game_id:
-        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}")
+        hint = (" (this is a game's own file, not a scenario: a scenario names its game, players and steps, "
+                "docs/scenarios.md)" if "phases" in scenario or "declaration" in scenario else "")
+        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}{hint}")
     try:
         game = games.resolve(game_id, folder)
     except KeyError:
@@ -125,8 +129,18 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
         raise ScenarioError(f"first player {first!r} is not among the players")
     setup["first"] = first
     check_setup(game, setup, players)
+    starting = setup.pop("game", None)  # a game without Python: starting values of its game names
+    if starting:
+        game = _starting_with(game, starting)
     options = {key: value for key, value in (scenario.get("options") or {}).items() if key not in TIMER_OPTIONS}
     return Match(game, players, scenario.get("seed", 0), options, setup)
+
+
+def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
+    """The game for this scenario only: its declared game names start with ``starting`` (checked by
+    the game's setup check), everything else shared."""
+    binding = dataclasses.replace(game.binding, state={**game.binding.state, **starting})
+    return dataclasses.replace(game, binding=binding, blank_state=None)
 
 
 def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
@@ -280,8 +294,16 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
                 got = reader.read(match)
                 ok = _same(want, got, reader.ordered)
         else:
-            problems.append(f"unknown expect key {key!r} for {match.game.id}")
+            known = ["phase", "waiting", "options", "alive", "winner", "over", "state", *readers]
+            problems.append(f"unknown expect key {key!r} for {match.game.id} (known: {', '.join(known)})")
             continue
         if not ok:
-            problems.append(f"expected {key} {want!r}, found {got!r} (phase {match.phase.name!r})")
+            problems.append(f"expected {key} {want!r}, found {_asked(want, got)!r} (phase {match.phase.name!r})")
     return problems
+
+
+def _asked(want: Any, got: Any) -> Any:
+    """What was found, cut to the keys the expectation names (a view or a game's names hold far more)."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        return {key: _asked(value, got[key]) if key in got else "<missing>" for key, value in want.items()}
+    return got

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from intrigue import bots, games
+from intrigue.dsl import validate_file
 from intrigue.engine import Match
 from intrigue.scenario import run_file
 
@@ -156,3 +157,43 @@ def test_a_liberal_investigating_sees_one_party_and_never_a_role(chancellor):
 def test_the_scenarios_of_the_key_rules_pass(path: Path):
     outcomes = run_file(path)
     assert outcomes and all(o.passed for o in outcomes), [str(f) for o in outcomes for f in o.failures]
+
+
+@pytest.fixture(scope="module")
+def love_letter():
+    return games.load_path(EXAMPLES / "love_letter.yaml")
+
+
+def test_love_letter_two_hundred_random_games_end_and_no_seat_sees_another_hand(love_letter):
+    """Every card is somewhere (hands, discards, deck, set aside); nobody's view holds another's
+    hand, even after a Priest looked at it (a line to the priest alone) and the hand changed."""
+    assert validate_file(EXAMPLES / "love_letter.yaml").problems == []
+    endings = Counter()
+    for seed in range(240):
+        count = 2 + seed % 3
+        match = Match(love_letter, NAMES[:count], seed=seed, headless=True)
+
+        def check(match, views):
+            for seat, view in enumerate(views):
+                for owner, row in enumerate(view["state"]["players"]):
+                    if owner != seat:
+                        assert row["hand"] is None, (seed, seat, owner)
+
+        def check_log(match, views):
+            for seat, view in enumerate(views):
+                assert not foreign_lines(match, view, seat, ("hand",)), (seed, seat)
+                looks = [line["text"] for line in view["log"] if " shows you the " in line["text"]]
+                assert all(not line.startswith(match.names[seat]) for line in looks), (seed, seat, looks)
+
+        play(match, seed, check, check_log)
+        state, players = match.state, match.players
+        cards = state["deck"] + state["burned"] + state["face_up"] + [c for p in players for c in p["hand"] + p["discards"]]
+        assert sorted(cards) == sorted(love_letter.binding.state["deck"]), seed
+        assert len(state["face_up"]) == (3 if count == 2 else 0)
+        alive = [s for s, p in enumerate(players) if p["is_alive"]]
+        assert match.winners and set(match.winners) <= set(alive), seed
+        if len(alive) > 1:  # the deck ran out: the highest card wins, ties share
+            assert state["deck"] == [] and {players[s]["score"] for s in match.winners} == {state["best"]}
+            assert all(players[s]["score"] < state["best"] for s in alive if s not in match.winners)
+        endings["showdown" if len(alive) > 1 else "last"] += 1
+    assert endings["showdown"] > 20 and endings["last"] > 20

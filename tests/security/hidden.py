@@ -233,8 +233,10 @@ def declarative_problems(fields: dict[str, Any]):  # noqa: ANN201
             if owner == viewer:
                 continue
             for name, public in fields.items():
-                shown = [-1, owner, name] in seen or (viewer is not None and [viewer, owner, name] in seen)
-                if row.get(name) is not None and not public(match, owner) and not shown:
+                # a show keeps the value of its moment ([viewer, owner, field, value]): no more is seen
+                shown = [entry[3] for entry in seen if entry[1] == owner and entry[2] == name
+                         and (entry[0] == -1 or viewer is not None and entry[0] == viewer)]
+                if row.get(name) is not None and not public(match, owner) and row[name] not in shown:
                     found.append(f"seat {viewer} sees {match.names[owner]}'s hidden {name} ({row[name]!r})")
         return found
 

@@ -525,6 +525,14 @@ class _Checker:
             if base(container) == LIST and base(key) not in (NUM, ANY):
                 self.type_error(f"a list is indexed by position (a number), not by {describe(key)}",
                                 node.items[1].column)
+            position = node.items[1]
+            if position.kind == "neg" and position.items[0].kind == "const":
+                position = Node("const", position.column, value=-position.items[0].value)
+            if base(container) == LIST and position.kind == "const" and isinstance(position.value, int) \
+                    and not isinstance(position.value, bool) and position.value < 1:
+                # a sure stop at run time ("position 0 is outside the list")
+                self.type_error(f"positions in a list count from 1: [{position.value}] is never in it "
+                                "(the first item is [1])", node.items[1].column)
             return item_type(container)
         if kind == "call":
             return self.call_type(node)
@@ -836,6 +844,23 @@ def _call(node: Node) -> Callable[[Scope], Any]:
 
         return size
     pick = min if name == "min" else max
+    if len(args) == 1:  # over the players, as sum(e): the highest score at the table
+        inner = args[0]
+
+        def extreme_over_players(scope: Scope) -> Any:
+            saved = scope.player
+            values = []
+            try:
+                for player in scope.players:
+                    scope.player = player
+                    value = inner(scope)
+                    if value is not None:
+                        values.append(value)
+            finally:
+                scope.player = saved
+            return pick(values) if values else None
+
+        return extreme_over_players
 
     def extreme(scope: Scope) -> Any:
         values = [value for value in (arg(scope) for arg in args) if value is not None]

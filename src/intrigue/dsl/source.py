@@ -86,6 +86,9 @@ def parse(text: str, file: str = "<string>") -> Source:
         if (exc.context and "flow mapping" in exc.context) or "expected ',' or '}'" in str(exc.problem):
             message += (" (inside {...} the characters , [ ] { } belong to YAML: quote an expression "
                         "that holds them, or write the mapping on several lines)")
+        elif "another document" in str(exc.problem):
+            message += (" (a game is one YAML document; several separated by --- make a scenario file: "
+                        "run it with `intrigue scenario FILE`)")
         source.problems.append(Problem(file, line, "", message))
     except yaml.YAMLError as exc:  # pragma: no cover - other PyYAML failures
         source.problems.append(Problem(file, 1, "", f"YAML error: {exc}"))

@@ -76,6 +76,10 @@ def validate_source(source: Source, *, names: Iterable[str] | None = None) -> Ch
     if not isinstance(source.data, dict):
         source.problem((), "the file must be a mapping with 'declaration' and 'phases'")
         return Checked(source, None, list(source.problems))
+    if {"players", "steps"} <= set(source.data) and not {"declaration", "phases"} & set(source.data):
+        source.problem((), "this is a scenario file (game, players, steps), not a game: run it with "
+                           "`intrigue scenario FILE` (docs/scenarios.md)")
+        return Checked(source, None, list(source.problems))
     schema = _Schema(source)
     definition = schema.run()
     if definition is not None:
@@ -565,6 +569,9 @@ class _Semantics:
                 compiled = self.compile(criteria.target_players.condition, where + ("target_players", "condition"),
                                         condition=True)
                 self.secret_warning(phase, compiled, where + ("target_players", "condition"), "who acts here")
+                if criteria.type == "player_action" and criteria.wait_for == "single_player_choice":
+                    self.single_target(criteria.target_players.condition, compiled,
+                                       where + ("target_players", "condition"))
             for index, action in enumerate(phase.actions):
                 if not action.tools and not action.effects:
                     self.problem(base_path + ("actions", index), "an action with no tools", "warning")
@@ -572,6 +579,20 @@ class _Semantics:
                     self.effect(effect, base_path + ("actions", index, "effects", number), phase_id, False)
             for number, effect in enumerate(phase.effects or []):
                 self.effect(effect, base_path + ("effects", number), phase_id, True)
+
+    def single_target(self, text: Any, compiled: Expression | None, path: tuple[Any, ...]) -> None:
+        """A single_player_choice whose condition reads nothing of `player` holds for every player or
+        for none: at the table, several players are asked and the game stops (simulate names it)."""
+        if compiled is None or compiled.player_fields or (self.d.declaration.max_players or 2) < 2:
+            return
+        tree = compiled.tree
+        if text is True or tree is not None and tree.kind == "const" and tree.value is True:
+            self.problem(path, "a single_player_choice asks one player, but this condition holds for every "
+                               "player: name one (player.is_active == true)")
+        else:
+            self.problem(path, "a single_player_choice asks one player, but this condition does not read "
+                               "player: it holds for every player or for none, never for one alone; name one "
+                               "(player.is_active == true)", "warning")
 
     def secret_warning(self, phase: Phase, compiled: Expression | None, path: tuple[Any, ...], what: str,
                        option_secret: bool = False) -> None:
@@ -621,6 +642,9 @@ class _Semantics:
                     self.problem(path, f"{word!r} is null after phase {phase_id} ({decision.name!r}), which several "
                                        "players answer: use tally, most or answer instead")
                     break
+            else:
+                if "chosen" in single:
+                    self.nobody_chosen(path, context)
         for text in _choice_literals(compiled.tree):
             for phase_id in sorted(p for p in context if p is not None):
                 decision = self.decisions[phase_id]
@@ -877,10 +901,14 @@ class _Semantics:
                                                       f"secret phase {phase} ({decision.name!r})", "warning")
                         break
                     if decision.secret and {"choice", "chosen"} & set(secret_reads):
-                        # one public player chose among secret options: naming them is fine, the choice is not
+                        # one public player chose among secret options: naming them is fine, the choice is
+                        # not, unless the rules show it (a card played face up): an explicit `to: everyone`
+                        if effect.to == "everyone":
+                            break
                         self.problem(path + ("say",), f"everyone reads this line, and it names the choice made "
-                                                      f"among secret options in phase {phase} ({decision.name!r})",
-                                     "warning")
+                                                      f"among secret options in phase {phase} ({decision.name!r}); "
+                                                      "if the rules show it to all (a card played face up), "
+                                                      "write `to: everyone`", "warning")
                         break
         elif statement == "win":
             decision_expr(effect.win, path + ("win",), condition=True)
@@ -899,6 +927,23 @@ class _Semantics:
                 self.problem(path, f"{scope!r} is null after phase {phase_id} ({decision.name!r}), which several "
                                    "players answer: use players.<field> with 'where' instead")
                 return
+        if scope == "chosen":
+            self.nobody_chosen(path, context)
+
+    def nobody_chosen(self, path: tuple[Any, ...], context: set[int | None]) -> None:
+        """``chosen`` where every decision that may have closed last offers literal options only (no
+        ``players:`` or ``items:`` entry): it is null there (a `say` reads it empty, a `set` stops
+        the game)."""
+        phases = sorted(p for p in context if p is not None)
+        if not context or any(self.decisions[p].names_players or not self.decisions[p].declared for p in phases):
+            return
+        if phases:
+            first = self.decisions[phases[0]]
+            self.problem(path, f"'chosen' is null after phase {first.phase} ({first.name!r}), whose options name "
+                               "no player (chosen is the player an option made with players: names): keep the "
+                               "player in a game name (set: game.target to: chosen.id) when they are chosen")
+        else:
+            self.problem(path, "'chosen' is null here: no decision comes before")
 
     def tallied(self, option: str, path: tuple[Any, ...], context: set[int | None]) -> None:
         decisions = [p for p in context if p is not None]

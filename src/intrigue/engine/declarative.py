@@ -334,19 +334,31 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
     def show(match: "Match", found: Outcome) -> None:
         seen = match.state.setdefault(SEEN, [])
-        known = {tuple(entry) for entry in seen}  # the same test as 'entry in seen', without a scan each time
+        # where each (viewer, owner, field) is in the list, without a scan each time
+        known = {(entry[0], entry[1], entry[2]): index for index, entry in enumerate(seen)}
         group = _group_viewers(match, effect.to)
         for owner in _matching(match, test, found):
             viewers = group if group is not None else _viewers(match, effect.to, owner, found)
             for field_name in fields:
                 for viewer in (viewers if viewers is not None else [-1]):
-                    if viewer != owner and (viewer, owner, field_name) not in known:
-                        seen.append([viewer, owner, field_name])
-                        known.add((viewer, owner, field_name))
+                    if viewer == owner:
+                        continue
+                    # the value as shown now: the viewer does not see what the field becomes later
+                    value = match.players[owner].get(field_name)
+                    index = known.get((viewer, owner, field_name))
+                    if index is None:
+                        known[(viewer, owner, field_name)] = len(seen)
+                        seen.append([viewer, owner, field_name, _shown_copy(value)])
+                    else:
+                        seen[index] = [viewer, owner, field_name, _shown_copy(value)]
+                    if viewer == -1:  # shown to everyone: a seat's own older look is out of date too
+                        for entry in seen:
+                            if entry[1] == owner and entry[2] == field_name and entry[0] != -1:
+                                entry[3:] = [_shown_copy(value)]
             if viewers == []:
                 continue
             values = [match.players[owner].get(field_name) for field_name in fields]
-            facts = ", ".join(f"{field_name}: {value}" for field_name, value in zip(fields, values))
+            facts = ", ".join(f"{field_name}: {_text(value)}" for field_name, value in zip(fields, values))
             audience = _audience(viewers)
             # The templates let a client translate field names and values (docs/protocol.md).
             args = {field_name: _text(value) for field_name, value in zip(fields, values)}
@@ -570,7 +582,7 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
 
     A field is hidden by ``visibility: owner`` or an expression (visible to all
     while it holds). The owner always sees their own fields; a viewer keeps
-    seeing what a ``show`` statement showed them; once the match is over (or a
+    seeing what a ``show`` statement showed them, as it was then; once the match is over (or a
     ``win`` statement has named the winners), everything is public.
     """
     player = match.players[owner]
@@ -588,7 +600,34 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
             visible = False
         else:
             visible = bool(_compiled(rule)(match.scope(owner)))
-        if not visible:
-            visible = [-1, owner, name] in seen or (seat is not None and [seat, owner, name] in seen)
-        view[name] = player.get(name) if visible else None
+        if visible:
+            view[name] = player.get(name)
+        else:
+            view[name] = _shown_value(seen, seat, owner, name, player)
     return view
+
+
+def _shown_copy(value: Any) -> Any:
+    """A shown value kept apart from the field (lists and tables are copied)."""
+    if isinstance(value, list):
+        return [_shown_copy(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _shown_copy(item) for key, item in value.items()}
+    return value
+
+
+def _shown_value(seen: Any, seat: int | None, owner: int, name: str, player: Mapping[str, Any]) -> Any:
+    """What a ``show`` showed ``seat`` (or everyone) of a hidden field: the value at that moment (a
+    show to the seat itself is kept up to date by later shows to everyone, so it wins); None if
+    nothing was shown. An entry of three items (a match stored before shows kept their value)
+    reads the field as it is."""
+    found = None
+    for entry in seen:
+        if entry[1] == owner and entry[2] == name and (entry[0] == -1 and found is None
+                                                        or entry[0] == seat and seat is not None):
+            found = entry
+            if entry[0] != -1:
+                break
+    if found is None:
+        return None
+    return found[3] if len(found) > 3 else player.get(name)

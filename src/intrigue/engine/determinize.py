@@ -172,7 +172,7 @@ class _Plan:
             if owner != seat:  # what was shown to this seat stays shown
                 for name, spec in specs.items():
                     if row.get(name) is not None and not _public(spec.visibility, base, owner):
-                        seen.append([seat, owner, name])
+                        seen.append([seat, owner, name, copy_data(row.get(name))])
 
         roles: list[str] = []
         if unknown:

@@ -283,7 +283,7 @@ def rules_sheet(definition: Any) -> dict[str, Any]:
                 options.append(entry)
             elif getattr(entry, "option", None) is not None:
                 options.append(entry.option)
-            else:
+            elif getattr(entry, "players", None) is not None:  # not `items:` (cards, bids): those are no players
                 players = True
         step: dict[str, Any] = {"name": phase.name, "text": player_text(phase), "options": options,
                                 "players": players, "everyone": criteria.wait_for != "single_player_choice"}

@@ -72,10 +72,37 @@ def derive(game: "Game", players: int) -> list[str]:
     for phase in game.phases.values():
         criteria = phase.completion_criteria
         for entry in criteria.options or ():
-            labels += _entry_labels(entry, players)
+            if getattr(entry, "items", None) is not None:
+                labels += _declared_items(game) + seat_tokens(players)
+            else:
+                labels += _entry_labels(entry, players)
         if criteria.default:
             labels.append(criteria.default)
     return list(dict.fromkeys(labels))
+
+
+def _declared_items(game: "Game") -> list[str]:
+    """What an ``{items: ...}`` entry may offer, as offered (text): every item of a list the game
+    declares, in ``game_state`` or in the players' starting fields (a deck, a hand, bids). Items
+    are computed during play, but from those lists: a card drawn from the deck is in the deck."""
+    from .declarative import _text  # noqa: PLC0415 - how an item reads as an option
+
+    found: list[str] = []
+
+    def walk(value: Any, listed: bool) -> None:
+        if isinstance(value, list):
+            for item in value:
+                walk(item, True)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item, listed)
+        elif listed and value is not None:
+            found.append(_text(value))
+
+    walk(game.binding.state, False)
+    template = game.definition.declaration.player_states_template
+    walk(getattr(template, "player_states", template) if template is not None else None, False)
+    return found
 
 
 def _entry_labels(entry: Any, players: int) -> Iterable[str]:

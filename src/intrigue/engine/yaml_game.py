@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
 #: What a scenario's ``setup`` can fix in a game without Python (``first`` is set by the runner).
-SETUP_KEYS = frozenset({"roles", "shuffle", "first"})
+SETUP_KEYS = frozenset({"roles", "shuffle", "first", "game"})
 
 
 def first_sentence(text: str) -> str:
@@ -28,6 +28,31 @@ def first_sentence(text: str) -> str:
     the stop kept."""
     head, stop, _ = text.strip().partition(". ")
     return (head + "." if stop else head).strip()
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "text", list: "a list", dict: "a table"}.get(type(value), "anything")
+
+
+def _starting_names(fixed: Any, state: dict[str, Any]) -> list[str]:
+    """A scenario's ``setup.game``: starting values of declared game names (a stacked deck), each of
+    the kind of the declared one (``null`` declared: anything)."""
+    if fixed is None:
+        return []
+    if not isinstance(fixed, dict):
+        return ["setup.game must map game names to their starting values ({deck: [...]})"]
+    problems = []
+    for name, value in fixed.items():
+        if name not in state:
+            problems.append(f"setup.game.{name} is not a game name of this game "
+                            f"(declaration.game_state has {', '.join(map(str, state))})")
+        elif state[name] is not None and _kind(value) != _kind(state[name]):
+            problems.append(f"setup.game.{name} must be {_kind(state[name])}, as declared, not {value!r}")
+    return problems
 
 
 def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBinding:
@@ -54,13 +79,14 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBindin
         if unknown:  # a deck or hands this game cannot take, or a typo: never a silent random deal
             return [f"setup.{key} is not a setup key of a game without Python "
                     f"(it takes {', '.join(sorted(SETUP_KEYS))})" for key in unknown]
+        problems = _starting_names(setup.get("game"), state)
         fixed = setup.get("roles")
         if fixed is None:
-            return []
+            return problems
         if not isinstance(fixed, dict) or len(fixed) != players:
-            return [f"setup.roles must give a role to each of the {players} players"]
-        return [f"setup.roles: {role!r} is not a role of this game" for role in fixed.values()
-                if roles and role not in roles]
+            return problems + [f"setup.roles must give a role to each of the {players} players"]
+        return problems + [f"setup.roles: {role!r} is not a role of this game" for role in fixed.values()
+                           if roles and role not in roles]
 
     @binding.expect("game", per_player=False)
     def game_names(match: "Match") -> dict[str, Any]:

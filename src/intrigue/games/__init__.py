@@ -16,7 +16,7 @@ import pkgutil
 from functools import lru_cache
 from pathlib import Path
 
-from ..engine import Game, GameBinding, load
+from ..engine import BindingError, Game, GameBinding, load
 
 #: Games added from folders outside the package: id -> the YAML file or folder.
 _EXTRA: dict[str, Path] = {}
@@ -88,7 +88,27 @@ def load_path(path: str | Path, game_id: str | None = None) -> Game:
     dsl = path if path.is_file() else _folder_file(path)
     from ..engine.yaml_game import binding_from_dsl  # noqa: PLC0415 - a game with no Python
 
+    base = _extended(dsl)
+    if base is not None:  # an extension file: the game it extends, merged, under the extension's name
+        if (base.parent / "rules.py").exists() or (base.parent / "__init__.py").exists():
+            raise BindingError(f"{dsl} extends {base.name}, a game with Python, whose binding lists its "
+                               "extension files: play that game (its installed id, with its options)")
+        binding = binding_from_dsl(base, game_id or dsl.stem)
+        binding.extensions = (dsl.resolve(),)
+        return load(binding)
     return load(binding_from_dsl(dsl, game_id))
+
+
+def _extended(dsl: Path) -> Path | None:
+    """The DSL file an extension file (top-level ``extends``) extends, else None."""
+    import yaml  # noqa: PLC0415
+
+    try:
+        data = yaml.safe_load(dsl.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None  # loading the file itself reports it
+    named = data.get("extends") if isinstance(data, dict) else None
+    return (dsl.parent / named).resolve() if isinstance(named, str) and named else None
 
 
 def _folder_file(path: Path) -> Path:
