@@ -34,6 +34,19 @@ def test_values(text, value):
     assert ev(text) is value or ev(text) == value
 
 
+def test_count_of_an_item_in_a_list():
+    dice = {**PLAYER, "dice": [3, 5, 3, 1, 3]}
+    assert ev("count(player.dice, 3)", player=dice) == 3
+    assert ev("count(player.dice, 6)", player=dice) == 0
+    assert ev("count(player.dice, 3) + count(player.dice, 1) >= 4", player=dice) is True
+    assert ev("count(player.missing, 3)") == 0  # not a list: none of it
+
+
+def test_count_of_an_item_needs_a_list_where_types_are_known():
+    expression = compile_expression("count(player.coins, 2) > 0", player_fields={"coins": "num"})
+    assert expression.problems == [("count(list, x) counts in a list, not a number", 7)]
+
+
 @pytest.mark.parametrize("text, message, column", [
     ("__import__('os')", "names starting with '_' are not allowed: '__import__'", 1),
     ("player.__class__", "names starting with '_' are not allowed: '__class__'", 1),
@@ -41,7 +54,7 @@ def test_values(text, value):
     ("player.coins / 2", "unexpected character '/' (use // to divide: arithmetic is on whole numbers)", 14),
     ("player.coins == = 1", "unexpected character '=' (write == to compare)", 17),
     ("if player.coins then 1", "expected 'else' but found 'the end' (an 'if' needs both 'then' and 'else')", 23),
-    ("count(player.coins, 2)", "count() takes one expression", 1),
+    ("count(player.coins, 2, 3)", "count() takes one condition (over the players) or a list and an item", 1),
     ("player.coins ==", "the expression ends too early", 16),
     ("player.coins == 1 1", "unexpected '1'", 19),
     ("", "the expression is empty", 1),

@@ -169,7 +169,7 @@ class Writer:
                     return f"{_ORDERED[node.op]}({self.write(left)}, {self.write(right)})"
                 test = f"_contains({self.write(right)}, {self.write(left)})"
                 return f"(not {test})" if node.op == "not in" else test
-        if kind == "call" and node.op in ("count", "sum"):
+        if kind == "call" and node.op in ("count", "sum") and len(node.items) == 1:
             self.uses_scope = True
             counting = node.op == "count"
             inner = self.test(node.items[0]) if counting else self.write(node.items[0])  # count: its truth

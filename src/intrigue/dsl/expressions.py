@@ -21,7 +21,8 @@ Python closures; nothing is ever passed to ``eval``. The grammar::
     name     := IDENT ("." IDENT)*
     list     := "[" (expr ("," expr)*)? "]"
 
-Functions: ``count(c)`` (players for whom ``c`` holds), ``sum(e)`` (of ``e`` over
+Functions: ``count(c)`` (players for whom ``c`` holds), ``count(list, x)`` (how
+many of the list's items equal ``x``), ``sum(e)`` (of ``e`` over
 the players), ``min(a, b, ...)``, ``max(a, b, ...)``, ``size(x)`` (items of a list
 or table), ``take(list, n)`` (its first n items), ``drop(list, n)`` (all but the
 first n), ``without(list, x)`` (the list less one ``x``). Inside ``count`` and
@@ -397,7 +398,10 @@ class _Parser:
             self.take()
             args.append(self.parse_expr())
         self.expect("punct", ")")
-        wanted = {"count": 1, "sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2}.get(name.text)
+        wanted = {"sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2}.get(name.text)
+        if name.text == "count" and len(args) > 2:
+            raise ExpressionError("count() takes one condition (over the players) or a list and an item",
+                                  name.column)
         if wanted is not None and len(args) != wanted:
             words = {1: "one expression", 2: "two expressions"}[wanted]
             raise ExpressionError(f"{name.text}() takes {words}", name.column)
@@ -559,6 +563,12 @@ class _Checker:
 
     def call_type(self, node: Node) -> Any:
         name = node.op
+        if name == "count" and len(node.items) == 2:
+            listed = self.check(node.items[0])
+            if base(listed) not in (LIST, ANY):
+                self.type_error(f"count(list, x) counts in a list, not {describe(listed)}", node.items[0].column)
+            self.check(node.items[1])
+            return NUM
         if name == "count":
             self.expect_bool(node.items[0], "count()")
             return NUM
@@ -810,6 +820,14 @@ def _as_int(key: Any) -> int | None:
 def _call(node: Node) -> Callable[[Scope], Any]:
     name = node.op
     args = [_compile(item) for item in node.items]
+    if name == "count" and len(args) == 2:
+        listed, item = args
+
+        def occurrences(scope: Scope) -> int:
+            items = listed(scope)
+            return items.count(item(scope)) if isinstance(items, (list, tuple)) else 0
+
+        return occurrences
     if name in ("count", "sum"):
         inner = args[0]
 
