@@ -324,51 +324,66 @@ class Table:
     """The public table and this seat's hand, read from its observation."""
 
     def __init__(self, view: SeatView):
+        """Read once per decision (a search's playouts ask for thousands a second): one pass over
+        the players for the cards in sight and each seat's influence, no per-seat lookups later."""
         obs = view.observation
         state = obs["state"]
-        self.seat = view.seat
+        self.seat = seat = view.seat
         self.options = view.options
-        self.names = tuple(obs["players"])
+        self.names = names = tuple(obs["players"])
         self.version = obs["version"]
         self.phase = obs["phase"]["id"]
-        self.players = state["players"]
-        index = {name: i for i, name in enumerate(self.names)}
-        self.actor = index.get(state.get("active")) if state.get("active") else None
-        self.target = index.get(state.get("target")) if state.get("target") else None
-        self.blocker = index.get(state.get("blocker")) if state.get("blocker") else None
+        self.players = players = state["players"]
+        active, target, blocker = state.get("active"), state.get("target"), state.get("blocker")
+        self.actor = names.index(active) if active else None
+        self.target = names.index(target) if target else None
+        self.blocker = names.index(blocker) if blocker else None
         self.action = state.get("action")
         self.claim = state.get("claim")
         self.block_claim = state.get("block_claim")
-        me = self.players[self.seat]
-        self.hand = [s["character"] for s in me["influences"] if not s["revealed"]]
-        drawn = list(state.get("exchange_drawn") or [])
         variant = state.get("variant") or {}
-        self.fifth = variants.fifth(variant)
-        self.reformation = bool(variant.get("reformation"))
-        claims = _CLAIMS.get((self.fifth, self.reformation))
+        self.fifth = fifth = variants.fifth(variant)
+        self.reformation = reformation = bool(variant.get("reformation"))
+        claims = _CLAIMS.get((fifth, reformation))
         if claims is None:
-            claims = _CLAIMS[(self.fifth, self.reformation)] = variants.claims(variant)
+            claims = _CLAIMS[(fifth, reformation)] = variants.claims(variant)
         #: What each action claims: shared by every table of its variant, read only.
         self.claims = claims
-        self.sides = [p.get("allegiance") or "" for p in self.players]
+        self.sides = [p.get("allegiance") or "" for p in players] if reformation else [""] * len(players)
         self.reserve = state.get("reserve") or 0
         self.examined = state.get("examined")
         # the official two-player set-up (set_aside_size) plays 3 sets, not the full court
         official = bool(state.get("set_aside_size"))
-        key = (len(self.names), self.fifth, official)
+        key = (len(names), fifth, official)
         known = _COPIES.get(key)
         if known is None:
             copies = Counter({c: 3 for c in variants.characters(variant)}) if official \
-                else Counter(court(len(self.names), variant))
+                else Counter(court(len(names), variant))
             known = _COPIES[key] = (copies, sum(copies.values()))
         #: Copies of each character in play: shared by every table of its kind, read only.
         self.copies = known[0]
-        seen = [s["character"] for p in self.players for s in p["influences"] if s["character"]]
-        seen += drawn
-        for cards in (state.get("set_aside") or {}).values():  # my own set-aside cards, out of play
-            seen += cards
-        self.visible = Counter(seen)
-        self.unseen = known[1] - len(seen)
+        #: How many copies of each character this seat sees (face up, its own hand, drawn, set aside).
+        visible: dict[str, int] = {}
+        self.visible = visible
+        #: How many face-down cards each seat holds.
+        self.influences = influences = []
+        seen = 0
+        for p in players:
+            hidden = 0
+            for card in p["influences"]:
+                character = card["character"]
+                if character:
+                    visible[character] = visible.get(character, 0) + 1
+                    seen += 1
+                if not card["revealed"]:
+                    hidden += 1
+            influences.append(hidden)
+        self.hand = [s["character"] for s in players[seat]["influences"] if not s["revealed"]]
+        for cards in (state.get("exchange_drawn") or (), *(state.get("set_aside") or {}).values()):
+            for character in cards:  # drawn mid-Exchange; my own set-aside cards, out of play
+                visible[character] = visible.get(character, 0) + 1
+                seen += 1
+        self.unseen = known[1] - seen
 
     @property
     def opponents(self) -> list[int]:
@@ -411,11 +426,11 @@ class Table:
         return self.players[seat]["coins"]
 
     def influence(self, seat: int) -> int:
-        return sum(1 for s in self.players[seat]["influences"] if not s["revealed"])
+        return self.influences[seat]
 
     def possible(self, character: str) -> bool:
         """Whether someone else could hold ``character``: not every copy is in sight."""
-        return self.visible[character] < self.copies[character]
+        return self.visible.get(character, 0) < self.copies[character]
 
     def may_claim(self, character: str) -> bool:
         """A bluff on ``character`` is believable only if some copy is out of my sight."""
@@ -424,7 +439,7 @@ class Table:
     def chance_holds(self, seat: int, character: str) -> float:
         """P(``seat`` holds ``character``) if the unseen cards were dealt at random."""
         hidden = self.influence(seat)
-        left = self.copies[character] - self.visible[character]
+        left = self.copies[character] - self.visible.get(character, 0)
         if left <= 0 or hidden == 0:
             return 0.0
         if self.unseen < hidden:

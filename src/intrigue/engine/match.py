@@ -16,6 +16,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
+from .observe import observe as _observe
 from .scope import Scope
 from .ui import PUBLIC, Audience, Canvas
 
@@ -438,9 +439,7 @@ class Match:
         return other
 
     def observe(self, seat: int | None, *, log: bool = True) -> dict[str, Any]:
-        from .observe import observe  # noqa: PLC0415 - one filtering path
-
-        return observe(self, seat, log)
+        return _observe(self, seat, log)
 
     # -- helpers for rules modules --------------------------------------------
     def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),
