@@ -42,6 +42,10 @@ DUPLICATE = 0.4
 BLUFF_PRIOR = 0.15
 #: Phases in which the turn's claim stands unchallenged (so it is news about the claimant).
 CLAIM_PHASES = {4, 10, 11, 12, 13}
+#: The characters that block a Steal (in any variant).
+_STEAL_BLOCKERS = frozenset({"Captain", "Ambassador", "Inquisitor"})
+#: What a player nobody has heard claim anything has claimed.
+_NOTHING: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -136,8 +140,9 @@ class CoupHeuristic(Bot):
         if table.phase == 13 and table.block_claim and table.blocker is not None:
             self._claims.setdefault(table.names[table.blocker], set()).add(table.block_claim)
 
-    def claimed(self, table: "Table", seat: int) -> set[str]:
-        return self._claims.get(table.names[seat], set())
+    def claimed(self, table: "Table", seat: int) -> set[str] | frozenset[str]:
+        """What ``seat`` has claimed (read only)."""
+        return self._claims.get(table.names[seat], _NOTHING)
 
     # -- my turn ------------------------------------------------------------------------
     def _act(self, table: "Table") -> str:
@@ -205,20 +210,46 @@ class CoupHeuristic(Bot):
         return best if gain >= CONVERT_GAIN else None
 
     def _leader(self, table: "Table", seats: list[int]) -> int:
-        """The most dangerous opponent: most influence, then most coins."""
-        return max(seats, key=lambda s: (table.influence(s), table.coins(s) + 3 * (table.coins(s) >= 7),
-                                         self.rng.random()))
+        """The most dangerous opponent: most influence, then most coins (ties at random).
+
+        ``max`` by (influence, coins + 3 if a Coup is affordable, a random draw), written out:
+        asked several times per turn in a search's playouts."""
+        if not seats:
+            raise ValueError("no seat to choose a leader from")
+        draw = self.rng.random
+        players, influences = table.players, table.influences
+        best, best_key = seats[0], None
+        for seat in seats:
+            coins = players[seat]["coins"]
+            key = (influences[seat], coins + 3 * (coins >= 7), draw())
+            if best_key is None or key > best_key:
+                best, best_key = seat, key
+        return best
 
     def _assassination_target(self, table: "Table", seats: list[int]) -> int:
-        unblocked = [s for s in seats if "Contessa" not in self.claimed(table, s)] or seats
+        claims = self._claims
+        if claims:
+            names = table.names
+            unblocked = [s for s in seats if "Contessa" not in claims.get(names[s], _NOTHING)] or seats
+        else:
+            unblocked = seats
         return self._leader(table, unblocked)
 
     def _steal_target(self, table: "Table", seats: list[int]) -> int | None:
-        rich = [s for s in seats if table.coins(s) >= 2
-                and not self.claimed(table, s) & {"Captain", "Ambassador", "Inquisitor"}]
+        """The richest opponent (2 coins or more) not known to block a Steal (ties: influence, then
+        at random)."""
+        claims, names, players = self._claims, table.names, table.players
+        rich = [s for s in seats if players[s]["coins"] >= 2
+                and (not claims or claims.get(names[s], _NOTHING).isdisjoint(_STEAL_BLOCKERS))]
         if not rich:
             return None
-        return max(rich, key=lambda s: (table.coins(s), table.influence(s), self.rng.random()))
+        draw, influences = self.rng.random, table.influences
+        best, best_key = rich[0], None
+        for seat in rich:
+            key = (players[seat]["coins"], influences[seat], draw())
+            if best_key is None or key > best_key:
+                best, best_key = seat, key
+        return best
 
     # -- doubting a claim -------------------------------------------------------------------
     def _challenge(self, table: "Table") -> str:
@@ -384,10 +415,16 @@ class Table:
                 visible[character] = visible.get(character, 0) + 1
                 seen += 1
         self.unseen = known[1] - seen
+        self._opponents: list[int] | None = None
 
     @property
     def opponents(self) -> list[int]:
-        return [s for s, p in enumerate(self.players) if p["alive"] and s != self.seat]
+        """The living seats but this one (made once per table; read only)."""
+        found = self._opponents
+        if found is None:
+            seat = self.seat
+            found = self._opponents = [s for s, p in enumerate(self.players) if p["alive"] and s != seat]
+        return found
 
     def may_target(self, seat: int, victim: int, sides: list[str] | None = None) -> bool:
         """The Reformation's restriction (and its exception) as this seat sees the table."""
@@ -399,7 +436,9 @@ class Table:
 
     @property
     def aims(self) -> list[int]:
-        """The opponents it may Coup, Assassinate, Steal from or Examine (never empty)."""
+        """The opponents it may Coup, Assassinate, Steal from or Examine (never empty; read only)."""
+        if not self.reformation:
+            return self.opponents
         return [s for s in self.opponents if self.may_target(self.seat, s)] or self.opponents
 
     def may_block_aid(self, seat: int) -> bool:
