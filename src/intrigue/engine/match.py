@@ -227,6 +227,9 @@ class _NullCanvas(Canvas):
     def begin_phase(self) -> None:
         return None
 
+    def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:
+        return []
+
 
 class Match:
     """One game being played. See the module docstring."""
@@ -382,6 +385,8 @@ class Match:
         decision.answers[seat] = option
         if option in decision.closing.get(seat, ()):
             decision.closed_by = seat
+        elif self._answered is decision and decision.__class__ is Decision and not decision.complete:
+            return  # others still to answer (and its single options were answered): nothing to run
         self._settle()
 
     def _current(self, version: Any) -> bool:
