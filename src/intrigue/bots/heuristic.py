@@ -70,6 +70,7 @@ STYLES = {
 class CoupHeuristic(Bot):
     kind = "heuristic"
     reads_log = False  # the table and its own memory of claims only
+    brief = True  # its Table reads the version, the players, the phase and the state
     PERSONALITIES = ("cautious", "bold", "honest")
 
     def __init__(self, seed: int | str = 0, personality: str | None = None):

@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from ..engine.errors import EngineError
-from .base import Bot, SeatView
+from .base import Bot, SeatView, seat_view
 
 #: The default budget: milliseconds per decision, everything included.
 DEFAULT_MILLISECONDS = 200.0
@@ -264,8 +264,8 @@ class ISMCTS(Bot):
                         option = options[rng.randrange(len(options))]
                     else:
                         player = players[seat]
-                        option = player.choose(SeatView(match.game, seat, match.observe(seat, log=player.reads_log),
-                                                        tuple(options)))
+                        option = player.choose(seat_view(match.game, seat, match.observe(
+                            seat, log=player.reads_log, brief=player.brief), tuple(options)))
                     match.choose(seat, option)
                     continue
             keys = [(seat, option) for option in match.legal(seat)]
@@ -330,7 +330,8 @@ def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int =
             option = options[rng.randrange(len(options))]
         else:
             player = players[seat]
-            view = SeatView(match.game, seat, match.observe(seat, log=player.reads_log), tuple(options))
+            view = seat_view(match.game, seat, match.observe(seat, log=player.reads_log, brief=player.brief),
+                             tuple(options))
             option = player.choose(view)
         match.choose(seat, option)
         made += 1

@@ -443,8 +443,8 @@ class Match:
         other.setup = dict(self.setup)
         return other
 
-    def observe(self, seat: int | None, *, log: bool = True) -> dict[str, Any]:
-        return _observe(self, seat, log)
+    def observe(self, seat: int | None, *, log: bool = True, brief: bool = False) -> dict[str, Any]:
+        return _observe(self, seat, log, brief)
 
     # -- helpers for rules modules --------------------------------------------
     def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),
