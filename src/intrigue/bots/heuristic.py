@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 from ..games.coup import variants
 from ..games.coup.board import court
@@ -346,10 +347,18 @@ class CoupHeuristic(Bot):
         return blocks[0] if near and self.rng.random() < self.style.block_bluff * 0.5 else "Pass"
 
 
-#: (players, fifth character, official two-player set-up) -> (copies of each character, their sum).
-_COPIES: dict[tuple[int, str, bool], tuple[Counter, int]] = {}
-#: (fifth character, Reformation) -> what each action claims.
-_CLAIMS: dict[tuple[str, bool], dict[str, str]] = {}
+#: (fifth character option, Reformation, players, official two-player set-up) -> (fifth character,
+#: Reformation, what each action claims, the copies of each character in play, their sum).
+_KINDS: dict[tuple[Any, bool, int, bool], tuple[str, bool, dict[str, str], Counter, int]] = {}
+_NO_VARIANT: dict[str, Any] = {}
+
+
+def _kind(variant: dict[str, Any], players: int, official: bool) -> tuple[str, bool, dict[str, str], Counter, int]:
+    """What a table of this variant and size always is (the official two-player set-up plays 3 sets,
+    not the full court)."""
+    copies = Counter({c: 3 for c in variants.characters(variant)}) if official else Counter(court(players, variant))
+    return (variants.fifth(variant), bool(variant.get("reformation")), variants.claims(variant), copies,
+            sum(copies.values()))
 
 
 class Table:
@@ -373,27 +382,18 @@ class Table:
         self.action = state.get("action")
         self.claim = state.get("claim")
         self.block_claim = state.get("block_claim")
-        variant = state.get("variant") or {}
-        self.fifth = fifth = variants.fifth(variant)
-        self.reformation = reformation = bool(variant.get("reformation"))
-        claims = _CLAIMS.get((fifth, reformation))
-        if claims is None:
-            claims = _CLAIMS[(fifth, reformation)] = variants.claims(variant)
-        #: What each action claims: shared by every table of its variant, read only.
-        self.claims = claims
-        self.sides = [p.get("allegiance") or "" for p in players] if reformation else [""] * len(players)
+        variant = state.get("variant") or _NO_VARIANT
+        official = bool(state.get("set_aside_size"))
+        key = (variant.get("characters"), bool(variant.get("reformation")), len(names), official)
+        kind = _KINDS.get(key)
+        if kind is None:
+            kind = _KINDS[key] = _kind(variant, len(names), official)
+        #: ``claims``: what each action claims; ``copies``: the copies of each character in play.
+        #: Both shared by every table of the same kind, read only.
+        self.fifth, self.reformation, self.claims, self.copies, total = kind
+        self.sides = [p.get("allegiance") or "" for p in players] if key[1] else [""] * len(players)
         self.reserve = state.get("reserve") or 0
         self.examined = state.get("examined")
-        # the official two-player set-up (set_aside_size) plays 3 sets, not the full court
-        official = bool(state.get("set_aside_size"))
-        key = (len(names), fifth, official)
-        known = _COPIES.get(key)
-        if known is None:
-            copies = Counter({c: 3 for c in variants.characters(variant)}) if official \
-                else Counter(court(len(names), variant))
-            known = _COPIES[key] = (copies, sum(copies.values()))
-        #: Copies of each character in play: shared by every table of its kind, read only.
-        self.copies = known[0]
         #: How many copies of each character this seat sees (face up, its own hand, drawn, set aside).
         visible: dict[str, int] = {}
         self.visible = visible
@@ -411,11 +411,13 @@ class Table:
                     hidden += 1
             influences.append(hidden)
         self.hand = [s["character"] for s in players[seat]["influences"] if not s["revealed"]]
-        for cards in (state.get("exchange_drawn") or (), *(state.get("set_aside") or {}).values()):
-            for character in cards:  # drawn mid-Exchange; my own set-aside cards, out of play
-                visible[character] = visible.get(character, 0) + 1
-                seen += 1
-        self.unseen = known[1] - seen
+        drawn, aside = state.get("exchange_drawn"), state.get("set_aside")
+        if drawn or aside:
+            for cards in (drawn or (), *(aside or {}).values()):
+                for character in cards:  # drawn mid-Exchange; my own set-aside cards, out of play
+                    visible[character] = visible.get(character, 0) + 1
+                    seen += 1
+        self.unseen = total - seen
         self._opponents: list[int] | None = None
 
     @property
