@@ -43,6 +43,8 @@ DUPLICATE = 0.4
 BLUFF_PRIOR = 0.15
 #: Phases in which the turn's claim stands unchallenged (so it is news about the claimant).
 CLAIM_PHASES = {4, 10, 11, 12, 13}
+#: A challenge window's options.
+_CHALLENGE_OR_PASS = {"Challenge", "Pass"}
 #: The characters that block a Steal (in any variant).
 _STEAL_BLOCKERS = frozenset({"Captain", "Ambassador", "Inquisitor"})
 #: What a player nobody has heard claim anything has claimed.
@@ -97,7 +99,8 @@ class CoupHeuristic(Bot):
         first = options[0]
         if "Income" in options or first.startswith("Coup "):
             choice = self._act(table)
-        elif set(options) == {"Challenge", "Pass"}:
+        elif ("Challenge" in options and "Pass" in options) if len(options) == 2 \
+                else set(options) == _CHALLENGE_OR_PASS:  # set(options) == {"Challenge", "Pass"}
             choice = self._challenge(table)
         elif any(option.startswith("Block ") for option in options):
             choice = self._block(table)

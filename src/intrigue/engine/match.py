@@ -467,7 +467,8 @@ class Match:
         unique = list(dict.fromkeys(options))
         if unique:
             offers[seat] = unique
-            self._closing[seat] = frozenset(closing)
+            if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
+                self._closing[seat] = frozenset(closing)
             if len(unique) == 1:
                 self._single = True
             if not auto:
