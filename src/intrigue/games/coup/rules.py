@@ -385,7 +385,7 @@ def set_claimed_action_and_character(m: Match) -> None:
     player = m.players[seat]
     player["claimed_action"], player["claimed_character"] = verb, claim
     player["target_player_id"] = turn["target_player_id"]
-    template, args = declaration(m)
+    template, args = _declaration(m.names, seat, verb, victim, claim)
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
@@ -395,15 +395,18 @@ def set_claimed_action_and_character(m: Match) -> None:
 
 def declaration(m: Match) -> tuple[str, dict[str, Any]]:
     """``Aria declares Assassinate on Blake, claiming Assassin.``, as a template and its values."""
-    verb, victim = action(m), target(m)
-    args = {"player": name(m, actor(m)), "action": verb}
+    return _declaration(m.names, actor(m), action(m), target(m), m.state["current_turn"]["character"])
+
+
+def _declaration(names: list[str], seat: int, verb: str, victim: int | None,
+                 character: str) -> tuple[str, dict[str, Any]]:
+    args = {"player": names[seat], "action": verb}
     template = "{player} declares {action}"
     if victim is not None:
         template += " on {target}"
-        args["target"] = m.names[victim]
+        args["target"] = names[victim]
     elif verb == "Convert":
         template += " on themselves"
-    character = m.state["current_turn"]["character"]
     if character == NO_DUKE:
         template += ", claiming to hold no Duke"
     elif character:
