@@ -385,7 +385,8 @@ class Match:
         decision.answers[seat] = option
         if option in decision.closing.get(seat, ()):
             decision.closed_by = seat
-        elif self._answered is decision and decision.__class__ is Decision and not decision.complete:
+        elif len(decision.answers) < len(decision.offers) and self._answered is decision \
+                and decision.__class__ is Decision and not decision.complete:
             return  # others still to answer (and its single options were answered): nothing to run
         self._settle()
 
