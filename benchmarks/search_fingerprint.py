@@ -5,7 +5,7 @@
 
 Seat 0 is ``ismcts:40`` (a fixed iteration budget, so reproducible from the seed), the others
 the Coup heuristic; 12 matches of 3 and 4 players over the four variant combinations (the
-Inquisitor, the Reformation). Prints a hash of every choice and winner, a hash of every
+Inquisitor, the Reformation), then 4 of 2 players (three with the official two-player set-up). Prints a hash of every choice and winner, a hash of every
 observation the bots were handed, and the wins by seat. A change that only makes the search
 faster prints the same line before and after; one that changes what it does (or what a seat
 sees) does not.
@@ -23,15 +23,17 @@ from intrigue.bots.base import SeatView
 from intrigue.engine import Match
 
 VARIANTS = [{}, {"characters": "inquisitor"}, {"reformation": True}, {"characters": "inquisitor", "reformation": True}]
+TWO_PLAYERS = [{"two_player_setup": "official"}, {"two_player_setup": "official", "characters": "inquisitor"}, {},
+               {"two_player_setup": "official", "reformation": True}]
 
 
-def main(matches: int = 12) -> str:
+def main(matches: int = 16) -> str:
     game = games.get("coup")
     choices, views = hashlib.sha256(), hashlib.sha256()
     wins = [0] * 4
     for deal in range(matches):
-        players = 4 if deal % 3 else 3
-        match = Match(game, [f"P{i + 1}" for i in range(players)], 1000 + deal, VARIANTS[deal % 4], headless=True)
+        players, options = (4 if deal % 3 else 3, VARIANTS[deal % 4]) if deal < 12 else (2, TWO_PLAYERS[deal % 4])
+        match = Match(game, [f"P{i + 1}" for i in range(players)], 1000 + deal, options, headless=True)
         bots = [make("ismcts:40", seed=deal)] + [make("heuristic", seed=deal * 10 + s) for s in range(1, players)]
         while not match.over:
             seat = match.pending[0]
@@ -47,4 +49,4 @@ def main(matches: int = 12) -> str:
 
 
 if __name__ == "__main__":
-    print(main(int(sys.argv[1]) if len(sys.argv) > 1 else 12))
+    print(main(int(sys.argv[1]) if len(sys.argv) > 1 else 16))
