@@ -130,16 +130,18 @@ class CoupHeuristic(Bot):
                 self._claims[who] = set()
                 self._denied[who] = set()
                 self._seen.pop(who, None)
-            if table.claim == NO_DUKE:
-                self._denied.setdefault(who, set()).add("Duke")
-            else:
-                self._claims.setdefault(who, set()).add(table.claim)
+            known = self._denied if table.claim == NO_DUKE else self._claims
+            cards = known.get(who)
+            if cards is None:
+                cards = known[who] = set()
+            cards.add("Duke" if table.claim == NO_DUKE else table.claim)
         if table.examined and table.examined.get("character") and table.actor == table.seat:
             self._seen[table.examined["player"]] = table.examined["character"]
-        for who in list(self._seen):  # a card lost or proven is no longer known to be there
-            seat = table.names.index(who)
-            if self._seen[who] not in table.hidden_possible(seat):
-                self._seen.pop(who)
+        if self._seen:
+            for who in list(self._seen):  # a card lost or proven is no longer known to be there
+                seat = table.names.index(who)
+                if self._seen[who] not in table.hidden_possible(seat):
+                    self._seen.pop(who)
         if table.phase == 10 and table.actor is not None:  # Foreign Aid: why not Tax, if you had the Duke?
             self._denied.setdefault(table.names[table.actor], set()).add("Duke")
         if table.phase == 13 and table.block_claim and table.blocker is not None:
