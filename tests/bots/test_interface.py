@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from intrigue.bots import REGISTRY, Bot, SeatView, kinds, make, suits
+from intrigue.bots.base import seat_view
 from intrigue.engine import Match
 
 from .helpers import dealt
@@ -97,3 +99,19 @@ def test_the_same_seed_makes_the_same_choices(coup):
         assert make(spec, seed=3).choose(view) == make(spec, seed=3).choose(view)
         assert make(spec, seed=3).choose(view) in view.options
     assert isinstance(make("random"), Bot)
+
+
+def test_a_brief_bot_plays_the_same_from_the_brief_view(coup):
+    """The heuristic reads only what ``observe(..., brief=True)`` keeps: each choice of a seeded
+    match is the same from the brief view as from the full one."""
+    match, rng = Match(coup, ["P1", "P2", "P3", "P4"], 11, headless=True), random.Random(11)
+    full_bot, brief_bot = make("heuristic", seed=3), make("heuristic", seed=3)
+    assert brief_bot.brief and not Bot.brief
+    while not match.over:
+        seat = rng.choice(match.pending)
+        options = tuple(match.legal(seat))
+        brief = seat_view(match.game, seat, match.observe(seat, log=False, brief=True), options)
+        assert brief == SeatView(match.game, seat, brief.observation, options)
+        choice = full_bot.choose(SeatView.of(match, seat))
+        assert brief_bot.choose(brief) == choice
+        match.choose(seat, choice)

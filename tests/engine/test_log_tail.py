@@ -62,3 +62,15 @@ def test_a_view_without_the_log_is_the_same_view_with_an_empty_log():
     match = Match(games.get("coup"), ["A", "B", "C", "D"], 2)
     full, bare = match.observe(1), match.observe(1, log=False)
     assert bare["log"] == [] and {**full, "log": []} == bare
+
+
+def test_a_brief_view_is_part_of_the_full_view():
+    """What a search's playout bot is handed (``brief=True``) is the full view's keys, cut down."""
+    match, rng = Match(games.get("coup"), ["A", "B", "C", "D"], 4), random.Random(4)
+    while not match.over:
+        for seat in (*match.pending, None):
+            full, brief = match.observe(seat), match.observe(seat, brief=True)
+            assert set(brief) == {"game", "version", "seat", "you", "players", "phase", "state", "over"}
+            assert brief == {key: full[key] for key in brief}
+        seat = rng.choice(match.pending)
+        match.choose(seat, rng.choice(match.legal(seat)))

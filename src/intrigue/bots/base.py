@@ -30,6 +30,18 @@ class SeatView:
         return cls(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
 
 
+def seat_view(game: Game, seat: int, observation: dict[str, Any], options: tuple[str, ...]) -> SeatView:
+    """``SeatView(game, seat, observation, options)`` made without the frozen dataclass's checks
+    (a search's playouts make one per move)."""
+    view = _new(SeatView)
+    fields = view.__dict__
+    fields["game"], fields["seat"], fields["observation"], fields["options"] = game, seat, observation, options
+    return view
+
+
+_new = object.__new__
+
+
 class Bot:
     """The baseline: a uniformly random legal option."""
 
@@ -37,6 +49,9 @@ class Bot:
     #: Whether ``choose`` reads the observation's ``log``: a search's playouts hand a bot that
     #: does not a view without it (``observe(..., log=False)``), which is cheaper to build.
     reads_log = True
+    #: Whether ``choose`` reads only the observation's ``version``, ``seat``, ``you``, ``players``,
+    #: ``phase`` and ``state`` (and the options): playouts then hand it ``observe(..., brief=True)``.
+    brief = False
 
     def __init__(self, seed: int | str = 0, personality: str | None = None):
         self.rng = random.Random(seed)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 from ..games.coup import variants
 from ..games.coup.board import court
@@ -42,6 +43,12 @@ DUPLICATE = 0.4
 BLUFF_PRIOR = 0.15
 #: Phases in which the turn's claim stands unchallenged (so it is news about the claimant).
 CLAIM_PHASES = {4, 10, 11, 12, 13}
+#: A challenge window's options.
+_CHALLENGE_OR_PASS = {"Challenge", "Pass"}
+#: The characters that block a Steal (in any variant).
+_STEAL_BLOCKERS = frozenset({"Captain", "Ambassador", "Inquisitor"})
+#: What a player nobody has heard claim anything has claimed.
+_NOTHING: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,7 @@ STYLES = {
 class CoupHeuristic(Bot):
     kind = "heuristic"
     reads_log = False  # the table and its own memory of claims only
+    brief = True  # its Table reads the version, the players, the phase and the state
     PERSONALITIES = ("cautious", "bold", "honest")
 
     def __init__(self, seed: int | str = 0, personality: str | None = None):
@@ -91,7 +99,8 @@ class CoupHeuristic(Bot):
         first = options[0]
         if "Income" in options or first.startswith("Coup "):
             choice = self._act(table)
-        elif set(options) == {"Challenge", "Pass"}:
+        elif ("Challenge" in options and "Pass" in options) if len(options) == 2 \
+                else set(options) == _CHALLENGE_OR_PASS:  # set(options) == {"Challenge", "Pass"}
             choice = self._challenge(table)
         elif any(option.startswith("Block ") for option in options):
             choice = self._block(table)
@@ -121,23 +130,26 @@ class CoupHeuristic(Bot):
                 self._claims[who] = set()
                 self._denied[who] = set()
                 self._seen.pop(who, None)
-            if table.claim == NO_DUKE:
-                self._denied.setdefault(who, set()).add("Duke")
-            else:
-                self._claims.setdefault(who, set()).add(table.claim)
+            known = self._denied if table.claim == NO_DUKE else self._claims
+            cards = known.get(who)
+            if cards is None:
+                cards = known[who] = set()
+            cards.add("Duke" if table.claim == NO_DUKE else table.claim)
         if table.examined and table.examined.get("character") and table.actor == table.seat:
             self._seen[table.examined["player"]] = table.examined["character"]
-        for who in list(self._seen):  # a card lost or proven is no longer known to be there
-            seat = table.names.index(who)
-            if self._seen[who] not in table.hidden_possible(seat):
-                self._seen.pop(who)
+        if self._seen:
+            for who in list(self._seen):  # a card lost or proven is no longer known to be there
+                seat = table.names.index(who)
+                if self._seen[who] not in table.hidden_possible(seat):
+                    self._seen.pop(who)
         if table.phase == 10 and table.actor is not None:  # Foreign Aid: why not Tax, if you had the Duke?
             self._denied.setdefault(table.names[table.actor], set()).add("Duke")
         if table.phase == 13 and table.block_claim and table.blocker is not None:
             self._claims.setdefault(table.names[table.blocker], set()).add(table.block_claim)
 
-    def claimed(self, table: "Table", seat: int) -> set[str]:
-        return self._claims.get(table.names[seat], set())
+    def claimed(self, table: "Table", seat: int) -> set[str] | frozenset[str]:
+        """What ``seat`` has claimed (read only)."""
+        return self._claims.get(table.names[seat], _NOTHING)
 
     # -- my turn ------------------------------------------------------------------------
     def _act(self, table: "Table") -> str:
@@ -205,20 +217,46 @@ class CoupHeuristic(Bot):
         return best if gain >= CONVERT_GAIN else None
 
     def _leader(self, table: "Table", seats: list[int]) -> int:
-        """The most dangerous opponent: most influence, then most coins."""
-        return max(seats, key=lambda s: (table.influence(s), table.coins(s) + 3 * (table.coins(s) >= 7),
-                                         self.rng.random()))
+        """The most dangerous opponent: most influence, then most coins (ties at random).
+
+        ``max`` by (influence, coins + 3 if a Coup is affordable, a random draw), written out:
+        asked several times per turn in a search's playouts."""
+        if not seats:
+            raise ValueError("no seat to choose a leader from")
+        draw = self.rng.random
+        players, influences = table.players, table.influences
+        best, best_key = seats[0], None
+        for seat in seats:
+            coins = players[seat]["coins"]
+            key = (influences[seat], coins + 3 * (coins >= 7), draw())
+            if best_key is None or key > best_key:
+                best, best_key = seat, key
+        return best
 
     def _assassination_target(self, table: "Table", seats: list[int]) -> int:
-        unblocked = [s for s in seats if "Contessa" not in self.claimed(table, s)] or seats
+        claims = self._claims
+        if claims:
+            names = table.names
+            unblocked = [s for s in seats if "Contessa" not in claims.get(names[s], _NOTHING)] or seats
+        else:
+            unblocked = seats
         return self._leader(table, unblocked)
 
     def _steal_target(self, table: "Table", seats: list[int]) -> int | None:
-        rich = [s for s in seats if table.coins(s) >= 2
-                and not self.claimed(table, s) & {"Captain", "Ambassador", "Inquisitor"}]
+        """The richest opponent (2 coins or more) not known to block a Steal (ties: influence, then
+        at random)."""
+        claims, names, players = self._claims, table.names, table.players
+        rich = [s for s in seats if players[s]["coins"] >= 2
+                and (not claims or claims.get(names[s], _NOTHING).isdisjoint(_STEAL_BLOCKERS))]
         if not rich:
             return None
-        return max(rich, key=lambda s: (table.coins(s), table.influence(s), self.rng.random()))
+        draw, influences = self.rng.random, table.influences
+        best, best_key = rich[0], None
+        for seat in rich:
+            key = (players[seat]["coins"], influences[seat], draw())
+            if best_key is None or key > best_key:
+                best, best_key = seat, key
+        return best
 
     # -- doubting a claim -------------------------------------------------------------------
     def _challenge(self, table: "Table") -> str:
@@ -314,65 +352,87 @@ class CoupHeuristic(Bot):
         return blocks[0] if near and self.rng.random() < self.style.block_bluff * 0.5 else "Pass"
 
 
-#: (players, fifth character, official two-player set-up) -> (copies of each character, their sum).
-_COPIES: dict[tuple[int, str, bool], tuple[Counter, int]] = {}
-#: (fifth character, Reformation) -> what each action claims.
-_CLAIMS: dict[tuple[str, bool], dict[str, str]] = {}
+#: (fifth character option, Reformation, players, official two-player set-up) -> (fifth character,
+#: Reformation, what each action claims, the copies of each character in play, their sum).
+_KINDS: dict[tuple[Any, bool, int, bool], tuple[str, bool, dict[str, str], Counter, int]] = {}
+_NO_VARIANT: dict[str, Any] = {}
+
+
+def _kind(variant: dict[str, Any], players: int, official: bool) -> tuple[str, bool, dict[str, str], Counter, int]:
+    """What a table of this variant and size always is (the official two-player set-up plays 3 sets,
+    not the full court)."""
+    copies = Counter({c: 3 for c in variants.characters(variant)}) if official else Counter(court(players, variant))
+    return (variants.fifth(variant), bool(variant.get("reformation")), variants.claims(variant), copies,
+            sum(copies.values()))
 
 
 class Table:
     """The public table and this seat's hand, read from its observation."""
 
     def __init__(self, view: SeatView):
+        """Read once per decision (a search's playouts ask for thousands a second): one pass over
+        the players for the cards in sight and each seat's influence, no per-seat lookups later."""
         obs = view.observation
         state = obs["state"]
-        self.seat = view.seat
+        self.seat = seat = view.seat
         self.options = view.options
-        self.names = tuple(obs["players"])
+        self.names = names = tuple(obs["players"])
         self.version = obs["version"]
         self.phase = obs["phase"]["id"]
-        self.players = state["players"]
-        index = {name: i for i, name in enumerate(self.names)}
-        self.actor = index.get(state.get("active")) if state.get("active") else None
-        self.target = index.get(state.get("target")) if state.get("target") else None
-        self.blocker = index.get(state.get("blocker")) if state.get("blocker") else None
+        self.players = players = state["players"]
+        active, target, blocker = state.get("active"), state.get("target"), state.get("blocker")
+        self.actor = names.index(active) if active else None
+        self.target = names.index(target) if target else None
+        self.blocker = names.index(blocker) if blocker else None
         self.action = state.get("action")
         self.claim = state.get("claim")
         self.block_claim = state.get("block_claim")
-        me = self.players[self.seat]
-        self.hand = [s["character"] for s in me["influences"] if not s["revealed"]]
-        drawn = list(state.get("exchange_drawn") or [])
-        variant = state.get("variant") or {}
-        self.fifth = variants.fifth(variant)
-        self.reformation = bool(variant.get("reformation"))
-        claims = _CLAIMS.get((self.fifth, self.reformation))
-        if claims is None:
-            claims = _CLAIMS[(self.fifth, self.reformation)] = variants.claims(variant)
-        #: What each action claims: shared by every table of its variant, read only.
-        self.claims = claims
-        self.sides = [p.get("allegiance") or "" for p in self.players]
+        variant = state.get("variant") or _NO_VARIANT
+        official = bool(state.get("set_aside_size"))
+        key = (variant.get("characters"), bool(variant.get("reformation")), len(names), official)
+        kind = _KINDS.get(key)
+        if kind is None:
+            kind = _KINDS[key] = _kind(variant, len(names), official)
+        #: ``claims``: what each action claims; ``copies``: the copies of each character in play.
+        #: Both shared by every table of the same kind, read only.
+        self.fifth, self.reformation, self.claims, self.copies, total = kind
+        self.sides = [p.get("allegiance") or "" for p in players] if key[1] else [""] * len(players)
         self.reserve = state.get("reserve") or 0
         self.examined = state.get("examined")
-        # the official two-player set-up (set_aside_size) plays 3 sets, not the full court
-        official = bool(state.get("set_aside_size"))
-        key = (len(self.names), self.fifth, official)
-        known = _COPIES.get(key)
-        if known is None:
-            copies = Counter({c: 3 for c in variants.characters(variant)}) if official \
-                else Counter(court(len(self.names), variant))
-            known = _COPIES[key] = (copies, sum(copies.values()))
-        #: Copies of each character in play: shared by every table of its kind, read only.
-        self.copies = known[0]
-        seen = [s["character"] for p in self.players for s in p["influences"] if s["character"]]
-        seen += drawn
-        for cards in (state.get("set_aside") or {}).values():  # my own set-aside cards, out of play
-            seen += cards
-        self.visible = Counter(seen)
-        self.unseen = known[1] - len(seen)
+        #: How many copies of each character this seat sees (face up, its own hand, drawn, set aside).
+        visible: dict[str, int] = {}
+        self.visible = visible
+        #: How many face-down cards each seat holds.
+        self.influences = influences = []
+        seen = 0
+        for p in players:
+            hidden = 0
+            for card in p["influences"]:
+                character = card["character"]
+                if character:
+                    visible[character] = visible.get(character, 0) + 1
+                    seen += 1
+                if not card["revealed"]:
+                    hidden += 1
+            influences.append(hidden)
+        self.hand = [s["character"] for s in players[seat]["influences"] if not s["revealed"]]
+        drawn, aside = state.get("exchange_drawn"), state.get("set_aside")
+        if drawn or aside:
+            for cards in (drawn or (), *(aside or {}).values()):
+                for character in cards:  # drawn mid-Exchange; my own set-aside cards, out of play
+                    visible[character] = visible.get(character, 0) + 1
+                    seen += 1
+        self.unseen = total - seen
+        self._opponents: list[int] | None = None
 
     @property
     def opponents(self) -> list[int]:
-        return [s for s, p in enumerate(self.players) if p["alive"] and s != self.seat]
+        """The living seats but this one (made once per table; read only)."""
+        found = self._opponents
+        if found is None:
+            seat = self.seat
+            found = self._opponents = [s for s, p in enumerate(self.players) if p["alive"] and s != seat]
+        return found
 
     def may_target(self, seat: int, victim: int, sides: list[str] | None = None) -> bool:
         """The Reformation's restriction (and its exception) as this seat sees the table."""
@@ -384,7 +444,9 @@ class Table:
 
     @property
     def aims(self) -> list[int]:
-        """The opponents it may Coup, Assassinate, Steal from or Examine (never empty)."""
+        """The opponents it may Coup, Assassinate, Steal from or Examine (never empty; read only)."""
+        if not self.reformation:
+            return self.opponents
         return [s for s in self.opponents if self.may_target(self.seat, s)] or self.opponents
 
     def may_block_aid(self, seat: int) -> bool:
@@ -411,11 +473,11 @@ class Table:
         return self.players[seat]["coins"]
 
     def influence(self, seat: int) -> int:
-        return sum(1 for s in self.players[seat]["influences"] if not s["revealed"])
+        return self.influences[seat]
 
     def possible(self, character: str) -> bool:
         """Whether someone else could hold ``character``: not every copy is in sight."""
-        return self.visible[character] < self.copies[character]
+        return self.visible.get(character, 0) < self.copies[character]
 
     def may_claim(self, character: str) -> bool:
         """A bluff on ``character`` is believable only if some copy is out of my sight."""
@@ -424,7 +486,7 @@ class Table:
     def chance_holds(self, seat: int, character: str) -> float:
         """P(``seat`` holds ``character``) if the unseen cards were dealt at random."""
         hidden = self.influence(seat)
-        left = self.copies[character] - self.visible[character]
+        left = self.copies[character] - self.visible.get(character, 0)
         if left <= 0 or hidden == 0:
             return 0.0
         if self.unseen < hidden:

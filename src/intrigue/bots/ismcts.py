@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from ..engine.errors import EngineError
-from .base import Bot, SeatView
+from .base import Bot, SeatView, seat_view
 
 #: The default budget: milliseconds per decision, everything included.
 DEFAULT_MILLISECONDS = 200.0
@@ -264,8 +264,8 @@ class ISMCTS(Bot):
                         option = options[rng.randrange(len(options))]
                     else:
                         player = players[seat]
-                        option = player.choose(SeatView(match.game, seat, match.observe(seat, log=player.reads_log),
-                                                        tuple(options)))
+                        option = player.choose(seat_view(match.game, seat, match.observe(
+                            seat, log=player.reads_log, brief=player.brief), tuple(options)))
                     match.choose(seat, option)
                     continue
             keys = [(seat, option) for option in match.legal(seat)]
@@ -322,16 +322,18 @@ def playout(match: Any, rng: Any, players: list[Bot] | None = None, limit: int =
     the probability ``erratic`` gives them); the winners (none if the limit is hit)."""
     erratic = erratic or {}
     made = 0
+    draw, pick = rng.random, rng.randrange
     while not match.over:
-        pending = match.pending
-        seat = pending[0] if len(pending) == 1 else pending[rng.randrange(len(pending))]
-        options = match.decision.offers[seat]
-        if players is None or len(options) == 1 or (seat != me and rng.random() < erratic.get(seat, UNPREDICTABLE)):
-            option = options[rng.randrange(len(options))]
+        decision = match.decision
+        pending = decision.pending
+        seat = pending[0] if len(pending) == 1 else pending[pick(len(pending))]
+        options = decision.offers[seat]
+        if players is None or len(options) == 1 or (seat != me and draw() < erratic.get(seat, UNPREDICTABLE)):
+            option = options[pick(len(options))]
         else:
             player = players[seat]
-            view = SeatView(match.game, seat, match.observe(seat, log=player.reads_log), tuple(options))
-            option = player.choose(view)
+            option = player.choose(seat_view(match.game, seat, match.observe(
+                seat, log=player.reads_log, brief=player.brief), tuple(options)))
         match.choose(seat, option)
         made += 1
         if made >= limit:

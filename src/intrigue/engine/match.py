@@ -16,6 +16,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
+from .observe import observe as _observe
 from .scope import Scope
 from .ui import PUBLIC, Audience, Canvas
 
@@ -226,6 +227,9 @@ class _NullCanvas(Canvas):
     def begin_phase(self) -> None:
         return None
 
+    def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:
+        return []
+
 
 class Match:
     """One game being played. See the module docstring."""
@@ -381,6 +385,9 @@ class Match:
         decision.answers[seat] = option
         if option in decision.closing.get(seat, ()):
             decision.closed_by = seat
+        elif len(decision.answers) < len(decision.offers) and self._answered is decision \
+                and decision.__class__ is Decision and not decision.complete:
+            return  # others still to answer (and its single options were answered): nothing to run
         self._settle()
 
     def _current(self, version: Any) -> bool:
@@ -437,10 +444,8 @@ class Match:
         other.setup = dict(self.setup)
         return other
 
-    def observe(self, seat: int | None, *, log: bool = True) -> dict[str, Any]:
-        from .observe import observe  # noqa: PLC0415 - one filtering path
-
-        return observe(self, seat, log)
+    def observe(self, seat: int | None, *, log: bool = True, brief: bool = False) -> dict[str, Any]:
+        return _observe(self, seat, log, brief)
 
     # -- helpers for rules modules --------------------------------------------
     def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),
@@ -463,7 +468,8 @@ class Match:
         unique = list(dict.fromkeys(options))
         if unique:
             offers[seat] = unique
-            self._closing[seat] = frozenset(closing)
+            if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
+                self._closing[seat] = frozenset(closing)
             if len(unique) == 1:
                 self._single = True
             if not auto:

@@ -24,36 +24,42 @@ if TYPE_CHECKING:  # pragma: no cover
 LOG_TAIL = 80
 
 
-def observe(match: "Match", seat: int | None, log: bool = True) -> dict[str, Any]:
+def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = False) -> dict[str, Any]:
     """``log=False``: the same view with an empty ``log``, for a reader that never reads it
-    (a search's playout bots); it tells the seat less, never more."""
+    (a search's playout bots); it tells the seat less, never more. ``brief=True``: only the
+    view's ``game``, ``version``, ``seat``, ``you``, ``players``, ``phase``, ``state`` and ``over``
+    (no log, components, waiting list or decision), for a playout bot that reads nothing else."""
     game = match.game
-    decision = match.decision
-    pending = decision.pending if decision else []
     names = match.names
-    you = names[seat] if seat is not None else None
     observer = game.binding.observe
     state = observer(match, seat) if observer else default_state(match, seat)
-    events = log_tail(match, seat) if log else []
+    if brief:
+        return {"game": game.id, "version": match.version, "seat": seat,
+                "you": names[seat] if seat is not None else None, "players": list(names),
+                "phase": {"id": match.phase_id, "name": match._plan.phase.name}, "state": state,
+                "over": match.over}
+    decision = match.decision
+    pending = decision.pending if decision is not None else []
     waiting = pending
     if decision is not None and decision.secret and pending:
         waiting = [s for s in decision.cover if s != seat or s in pending]
     waiting_names = [names[s] for s in waiting]
+    winners = match.winners
     view: dict[str, Any] = {
         "game": game.id,
         "title": game.title,
         "version": match.version,
         "seat": seat,
-        "you": you,
+        "you": names[seat] if seat is not None else None,
         "players": list(names),
-        "phase": {"id": match.phase_id, "name": match.phase.name},
+        "phase": {"id": match.phase_id, "name": match._plan.phase.name},
         "waiting": waiting_names,
         "decision": None,
         "state": state,
         "components": match.canvas.visible(match, seat),
-        "log": events,
+        "log": log_tail(match, seat) if log else [],
         "over": match.over,
-        "winners": [names[s] for s in match.winners],
+        "winners": [names[s] for s in winners] if winners else [],
     }
     if decision is not None and pending:
         mine = seat in pending

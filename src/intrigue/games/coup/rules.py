@@ -385,7 +385,7 @@ def set_claimed_action_and_character(m: Match) -> None:
     player = m.players[seat]
     player["claimed_action"], player["claimed_character"] = verb, claim
     player["target_player_id"] = turn["target_player_id"]
-    template, args = declaration(m)
+    template, args = _declaration(m.names, seat, verb, victim, claim)
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
@@ -395,15 +395,18 @@ def set_claimed_action_and_character(m: Match) -> None:
 
 def declaration(m: Match) -> tuple[str, dict[str, Any]]:
     """``Aria declares Assassinate on Blake, claiming Assassin.``, as a template and its values."""
-    verb, victim = action(m), target(m)
-    args = {"player": name(m, actor(m)), "action": verb}
+    return _declaration(m.names, actor(m), action(m), target(m), m.state["current_turn"]["character"])
+
+
+def _declaration(names: list[str], seat: int, verb: str, victim: int | None,
+                 character: str) -> tuple[str, dict[str, Any]]:
+    args = {"player": names[seat], "action": verb}
     template = "{player} declares {action}"
     if victim is not None:
         template += " on {target}"
-        args["target"] = m.names[victim]
+        args["target"] = names[victim]
     elif verb == "Convert":
         template += " on themselves"
-    character = m.state["current_turn"]["character"]
     if character == NO_DUKE:
         template += ", claiming to hold no Duke"
     elif character:
@@ -984,45 +987,43 @@ def reveal_final_states(m: Match) -> None:
 # -- what each seat may see --------------------------------------------------------------------------------------------------
 @game.observer
 def observe(m: Match, seat: int | None) -> dict[str, Any]:
-    """Read at every step of a served match for every seat: the option and the names are looked up once."""
+    """Read at every step of a served match for every seat, and by a search's playout bots at every
+    move: the option and the names are looked up once, each row is built in one expression."""
     everything = m.over
     names = m.names
-    reform = reformation(m)
-    allegiances = m.state["allegiance"] if reform else None
+    state = m.state
+    reform = bool(m.options.get("reformation"))  # variants.reformation, inline
     players = []
+    add = players.append
     for owner, p in enumerate(m.players):
         shown = owner == seat or everything
-        row = {
-            "name": names[owner],
-            "coins": p["coins"],
-            "alive": p["is_alive"],
-            "influences": [
-                {"character": s["character"] if (s["revealed"] or shown) else None, "revealed": s["revealed"]}
-                for s in p["influences"].values()
-            ],
-            "claimed_action": p["claimed_action"],
-            "claimed_character": p["claimed_character"],
-            "last_action_outcome": p["last_action_outcome"],
-        }
+        cards = []
+        for card in p["influences"].values():
+            revealed = card["revealed"]
+            cards.append({"character": card["character"] if (revealed or shown) else None, "revealed": revealed})
+        row = {"name": names[owner], "coins": p["coins"], "alive": p["is_alive"], "influences": cards,
+               "claimed_action": p["claimed_action"], "claimed_character": p["claimed_character"],
+               "last_action_outcome": p["last_action_outcome"]}
         if reform:
-            row["allegiance"] = allegiances[owner] or None
-        players.append(row)
-    state = m.state
+            row["allegiance"] = state["allegiance"][owner] or None
+        add(row)
     turn = state["current_turn"]
     block = state["block"]
+    player_id, target_id, blocker_id = turn["player_id"], turn["target_player_id"], block["blocker_id"]
     view: dict[str, Any] = {
         "players": players,
-        "active": names[turn["player_id"] - 1] if turn["player_id"] else None,
+        "active": names[player_id - 1] if player_id else None,
         "action": turn["action"] or None,
         "claim": turn["character"] or None,
-        "target": names[turn["target_player_id"] - 1] if turn["target_player_id"] else None,
-        "blocker": names[seat_of_id(block["blocker_id"])] if block["blocker_id"] else None,
+        "target": names[target_id - 1] if target_id else None,
+        "blocker": names[blocker_id - 1] if blocker_id else None,  # seat_of_id, inline
         "block_claim": block["character"] or None,
         "court_size": len(state["court_deck"]),
         "treasury": state["treasury"],
     }
-    if seat is not None and seat == actor(m) and state["exchange"]["drawn"]:
-        view["exchange_drawn"] = list(state["exchange"]["drawn"])
+    drawn = state["exchange"]["drawn"]
+    if drawn and seat is not None and seat == player_id - 1:  # the actor, mid-Exchange
+        view["exchange_drawn"] = list(drawn)
     options = m.options
     view["variant"] = {"characters": options["characters"], "reformation": reform,
                        "two_player_setup": options["two_player_setup"]}
