@@ -3,7 +3,7 @@
 import asyncio
 import gc
 
-from intrigue.server.heap import Heap
+from intrigue.server.heap import FULL_EVERY, Heap
 
 
 class Node:
@@ -17,7 +17,7 @@ def test_survivors_of_a_full_collection_are_frozen_and_frozen_cycles_are_reclaim
         heap = Heap(every=3600)
         heap.install()
         try:
-            assert gc.get_threshold()[2] == 2
+            assert gc.get_threshold()[2] == FULL_EVERY
             kept = [Node() for _ in range(1000)]
             gc.collect()  # a full collection: what survives it is frozen, later full collections skip it
             frozen = gc.get_freeze_count()

@@ -6,9 +6,9 @@ matches and their 4,000 WebSockets that is about 900,000 objects and 0.6 s of CP
 which ``intrigue bench server`` hit twice in 15 s of play, finding nothing to free
 (docs/performance.md). Here the objects that survive a full collection are frozen
 (:func:`gc.freeze`: collections skip the permanent generation), so the next full
-collection walks only what was promoted since the last one, and full collections
-come every :data:`FULL_EVERY` collections of generation 1 (CPython's default is 10),
-each walking that much less.
+collection walks only what was promoted since the last one, and a full collection
+comes after every :data:`FULL_EVERY` collection of generation 1 (CPython's default
+is 10), each walking that much less.
 
 A frozen object is still freed as usual when its last reference goes; only a
 garbage *cycle* among frozen objects waits, for the next reclaim: every
@@ -29,7 +29,7 @@ log = logging.getLogger("intrigue.server")
 #: Seconds between reclaims (the one full pause: 0.3–1.3 s with 1,000 live matches and their connections).
 RECLAIM_EVERY = 3600.0
 #: A full collection (of what is not frozen) after this many collections of generation 1.
-FULL_EVERY = 2
+FULL_EVERY = 1
 
 
 class Heap:
