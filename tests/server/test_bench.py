@@ -23,6 +23,7 @@ def test_bench_server_plays_more_matches_than_one_address_may_hold_by_default():
     figures = json.loads(run.stdout)
     assert figures["matches"] == matches and figures["clients"] == matches * 4
     assert figures["client_processes"] == 2 and figures["clients_cpu_percent"] > 0
+    assert 0 <= figures["clients_lag_ms"]["p99"] <= figures["clients_lag_ms"]["max"]  # the load generator's own lateness
     assert figures["moves"] > 0, figures
     assert "quota" not in figures["errors"], figures["errors"]
     assert set(figures["errors"]) <= {"stale_version", "not_pending"}, figures["errors"]  # answers to a closed window

@@ -89,7 +89,8 @@ def server(matches: int = typer.Option(100, "--matches", "-m", help="Live 4-play
                   f"{figures['seconds']} s: {figures['moves_per_second']:,.1f} accepted moves/s "
                   f"({figures['finished_matches']} matches finished; refusals: {figures['errors'] or 'none'})")
     console.print(f"command → view latency: p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
-                  f"p99 {latency['p99']} ms")
+                  f"p99 {latency['p99']} ms (the clients' event loops ran late by p99 "
+                  f"{figures['clients_lag_ms']['p99']} ms, max {figures['clients_lag_ms']['max']} ms)")
     console.print(f"server CPU {figures['server_cpu_percent']}% ({figures['server_cpu_ms_per_move']} ms per accepted "
                   f"move), clients' CPU {figures['clients_cpu_percent']}% "
                   f"({figures['client_processes']} processes), "

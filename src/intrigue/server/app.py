@@ -31,6 +31,7 @@ from ..games import tutorials
 from ..store import Store
 from . import coach, history
 from .durability import Durability
+from .heap import Heap
 from .protocol import MAX_MESSAGE, Bucket, Prepared, Refusal, encode, parse
 from .lobby import Lobby
 from .settings import TIMER_OPTIONS, Settings
@@ -108,6 +109,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
                cluster: ClusterOptions | None = None) -> FastAPI:
     lobby = Lobby(store, settings)
     durability = Durability(store)
+    heap = Heap()
     node = None
     if cluster is None:
         restored = lobby.recover()
@@ -125,9 +127,11 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         if node is not None:
             await node.start()
         lobby.resume()
+        heap.install()  # no long garbage-collection pauses with thousands of live matches (server/heap.py)
         janitor = asyncio.create_task(sweep_forever(lobby))
         yield
         janitor.cancel()
+        heap.uninstall()
         if node is not None:
             await node.stop()
 
@@ -136,6 +140,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
                               "(docs/protocol.md).")
     app.state.lobby = lobby
     app.state.durability = durability
+    app.state.heap = heap
     app.state.node = node
     app.state.restored = restored
     app.add_middleware(BodyLimit, limit=MAX_MESSAGE)
