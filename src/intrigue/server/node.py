@@ -42,7 +42,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import games
-from ..cluster.bus import Bus
+from ..cluster.bus import Bus, channel
 from ..cluster.directory import Directory
 from ..cluster.leases import Lease, preferred
 from ..store import Store
@@ -66,6 +66,8 @@ ANY_TAKER_AFTER = 1.0
 BUSY_OWNER = 30.0
 #: The lease thread stops renewing once the event loop has shown no sign of life for this long (seconds).
 LOOP_STALL = 30.0
+#: Seconds between two looks, between ticks, for a peer whose process is gone (then a tick at once).
+LOOK = 0.05
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
 #: Connections a gateway moves to their room's new owner at once after a node died.
@@ -134,7 +136,8 @@ class Node:
         self.sync_redis = redis.Redis.from_url(redis_url)
         self.directory = Directory(self.sync_redis, prefix)
         # the lease has its own connection: its renewal thread must never wait behind the event loop's calls
-        self.lease = Lease(redis.Redis.from_url(redis_url), name, ttl, prefix)
+        self.lease = Lease(redis.Redis.from_url(redis_url), name, ttl, prefix,
+                           channel=lambda lease: channel(prefix, lease))
         self.bus: Bus = None  # type: ignore[assignment]  # made in start(), once the lease has its name
         self.ops: dict[str, Callable[..., dict[str, Any]]] = {}
         self.sinks: dict[tuple[str, int], RelaySink] = {}   # owner side: (gateway, cid) → sink
@@ -160,6 +163,7 @@ class Node:
         self.rejoin = False  # the lease was lost: take a new one at the next tick
         self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
         self.holds_refreshed = time.monotonic()
+        self.tick_now = asyncio.Event()  # a look saw a peer's process gone: do not wait for the next tick
         lobby.cluster = self
 
     @property
@@ -178,7 +182,7 @@ class Node:
         self.live = set(self.lease.live())
         log.info("node %s holds lease %s", self.node, self.name)
         self.tasks = [asyncio.create_task(self._watch()), asyncio.create_task(self._flush()),
-                      asyncio.create_task(self._heartbeat())]
+                      asyncio.create_task(self._heartbeat()), asyncio.create_task(self._look())]
 
     def _loop_alive(self) -> bool:
         return time.monotonic() - self.beat < LOOP_STALL
@@ -208,10 +212,35 @@ class Node:
     def healthy(self) -> bool:
         return self.lease.held() and not self.rejoin
 
+    async def _look(self) -> None:
+        """Every LOOK seconds, one round trip: has a live peer's process gone (its lease's connection and
+        its bus subscription both closed, :meth:`Lease.gone`)? Then tick now, not at the next tick:
+        a killed node's rooms are taken 0.05-0.1 s after the kill instead of 0.3-0.6 s."""
+        while True:
+            await asyncio.sleep(LOOK)
+            peers = sorted(self.live - {self.name})
+            if not peers or self.tick_now.is_set():
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.client_list()
+                    pipe.pubsub_numsub(*[channel(self.prefix, lease) for lease in peers])
+                    clients, numsub = await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - CLIENT LIST refused, Redis away: the ticks go on
+                await asyncio.sleep(self.ttl)
+                continue
+            if self.lease.gone(peers, clients, numsub):
+                self.tick_now.set()
+
     async def _watch(self) -> None:
         interval = self.ttl / 5
         while True:
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(interval):
+                    await self.tick_now.wait()
+            self.tick_now.clear()
             try:
                 await self.tick()
             except asyncio.CancelledError:
