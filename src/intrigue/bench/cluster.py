@@ -95,6 +95,7 @@ class Watch:
     recovered: dict[str, float] = field(default_factory=dict)  # room → seconds from the kill to an accepted move
     seen: dict[str, float] = field(default_factory=dict)  # room → seconds from the kill to a view on a new connection
     reconnects: int = 0
+    reconnects_before_kill: int = 0  # e.g. node a marked down by the proxy's health checks while busy
     moved: int = 0  # connections moved to the room's new owner by their gateway (a second welcome)
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -160,7 +161,10 @@ async def failover_player(url: str, room: str, token: str, watch: Watch, warm_mo
                         await ws.send(json.dumps({"type": "choose", "token": token, "version": view["version"],
                                                   "option": option}))
         except Exception:  # noqa: BLE001 - a dropped connection: reconnect, as a browser does
-            watch.reconnects += 1
+            if watch.killed_at is None:
+                watch.reconnects_before_kill += 1
+            else:
+                watch.reconnects += 1
             await asyncio.sleep(0.05 + rng.uniform(0, 0.25))
 
 
@@ -251,6 +255,7 @@ def failover(postgres: services.Postgres, redis: services.Redis, folder: Path, m
                 "reconnected_view_p50": pct(0.5, seen), "reconnected_view_p99": pct(0.99, seen),
                 "acknowledged_moves": len(watch.acked), "missing_in_log": missing, "different_in_log": wrong,
                 "holders_after": sorted(holders), "reconnects": watch.reconnects, "moved": watch.moved,
+                "reconnects_before_kill": watch.reconnects_before_kill,
                 "errors": watch.errors}
     finally:
         cluster.stop()
