@@ -18,7 +18,8 @@ and its message flows. In short:
   forwarded to its owner the same way.
 - **Failover.** Every ``ttl / 5`` seconds a node renews its lease, reads which
   leases are alive (a lease ends when its ttl runs out, or as soon as its
-  holder's connections to Redis are closed: a killed process), and claims the
+  holder's connections to Redis are closed: a killed process, which a look
+  every LOOK seconds notices and answers with a tick at once), and claims the
   open rooms whose owner's lease is gone that it is the preferred taker of
   (any of them after ANY_TAKER_AFTER), reading them in four queries and
   re-executing their logs as a restart does: a room anyone asks for first, the
