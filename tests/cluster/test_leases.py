@@ -42,6 +42,31 @@ def test_rooms_of_a_dead_node_are_spread_over_the_live_ones():
     assert preferred("R001", []) is None
 
 
+def test_a_holder_whose_connections_all_closed_is_gone_on_one_look_a_lone_missing_one_on_two():
+    """What a look at CLIENT LIST and PUBSUB NUMSUB concludes (the same rule on every node)."""
+    lease = Lease(None, "w", ttl=1.5, prefix="t:", channel=lambda name: f"t:to:{name}")
+    lease.name = "w.0001"
+    me = {"name": "w.0001", "age": "30"}
+
+    def look(clients, subscribed, at):
+        numsub = [(f"t:to:{n}".encode(), 1 if n in subscribed else 0) for n in ("a.1", "b.1")]
+        return lease.gone(["a.1", "b.1"], clients, numsub, now=at)
+
+    # a.1 was killed: its lease connection and its bus subscription closed together. b.1 only lost its
+    # lease connection (a broken socket it reopens at its next renewal): not gone yet.
+    assert look([me], subscribed={"b.1"}, at=100.0) == ["a.1"]
+    assert look([me], subscribed={"b.1"}, at=100.2) == ["a.1"]
+    assert look([me], subscribed={"b.1"}, at=100.31) == ["a.1", "b.1"]  # still no connection a fifth later
+    lease.absent.clear()
+    assert look([me, {"name": "b.1", "age": "0"}], subscribed={"b.1"}, at=101.0) == ["a.1"]  # b.1 came back
+    # Our own connections are young (Redis restarted, or we reconnected): everyone may be reconnecting,
+    # so even a holder with nothing connected gets the fifth of the ttl.
+    lease.absent.clear()
+    young = {"name": "w.0001", "age": "0"}
+    assert look([young], subscribed=set(), at=200.0) == []
+    assert look([young], subscribed=set(), at=200.31) == ["a.1", "b.1"]
+
+
 def test_quotas_and_codes_are_shared_between_nodes(redis_server):
     prefix = f"t{uuid.uuid4().hex[:8]}:"
     one, two = (Directory(redis.Redis.from_url(redis_server.url), prefix) for _ in range(2))

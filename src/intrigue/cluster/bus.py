@@ -44,6 +44,11 @@ def loads(data: str | bytes) -> Any:
         return json.loads(data)
 
 
+def channel(prefix: str, lease: str) -> str:
+    """The channel the node holding ``lease`` listens on (subscribed while it is alive)."""
+    return f"{prefix}to:{lease}"
+
+
 class Bus:
     """See the module docstring. ``handler(message)`` runs on the event loop for each message received."""
 
@@ -63,7 +68,7 @@ class Bus:
         self.received = 0
 
     def channel(self, name: str) -> str:
-        return f"{self.prefix}to:{name}"
+        return channel(self.prefix, name)
 
     async def start(self) -> None:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)

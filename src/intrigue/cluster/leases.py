@@ -10,7 +10,9 @@ so a node that paused past its lease learns it lost it instead of recreating it.
 A lease also ends as soon as its holder's process is gone: the lease's
 connections to Redis carry its name (``CLIENT SETNAME``), and when none is
 left on two looks a fifth of the ttl apart (``CLIENT LIST``) the lease is
-deleted. A ``kill -9`` closes a process's sockets at once, so its death is
+deleted — on the first look if the holder's bus channel has lost its
+subscriber too (two connections closed at once: the process is gone). A
+``kill -9`` closes a process's sockets at once, so its death is
 seen in a fraction of the ttl instead of after it; a paused (SIGSTOP) or hung
 process keeps its connections open, and only the ttl ends its lease. Either
 way the old holder cannot write any more: that is the fencing token's job.
@@ -47,7 +49,8 @@ class Lease:
     stopped process (kill -9, SIGSTOP) renews nothing, threads included.
     """
 
-    def __init__(self, redis: Any, node: str, ttl: float = 1.5, prefix: str = "intrigue:", info: dict | None = None):
+    def __init__(self, redis: Any, node: str, ttl: float = 1.5, prefix: str = "intrigue:", info: dict | None = None,
+                 channel: Callable[[str], str] | None = None):
         if not node or any(c in node for c in " .:/"):
             raise ValueError(f"a node name is letters, digits, - and _ (not {node!r})")
         self.redis = redis
@@ -62,6 +65,8 @@ class Lease:
         self._thread: threading.Thread | None = None
         self._named: Any = None  # our own client whose connections carry the lease's name
         self.absent: dict[str, float] = {}  # lease → when it was first seen with no connection left
+        #: the pub/sub channel a holder listens on while alive (its bus), a second connection to look at
+        self.channel = channel
 
     def key(self, name: str) -> str:
         return f"{self.prefix}lease:{name}"
@@ -162,16 +167,42 @@ class Lease:
         return [n for n in alive if n not in gone]
 
     def _disconnected(self, alive: list[str]) -> list[str]:
-        """The leases among ``alive`` (not ours) with no connection to Redis left, on two looks at least
-        a fifth of the ttl apart (a live holder whose connection broke reconnects at its next renewal)."""
+        """The leases among ``alive`` (not ours) whose holder is gone (see :meth:`gone`)."""
+        peers = [n for n in alive if n != self.name]
+        if not peers:
+            return []
         try:
-            connected = {client.get("name") for client in self.redis.client_list()}
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.client_list()
+            if self.channel is not None:
+                pipe.pubsub_numsub(*[self.channel(n) for n in peers])
+            clients, *numsub = pipe.execute()
         except Exception:  # noqa: BLE001 - CLIENT LIST refused (a managed Redis): the ttl alone ends leases
             return []
-        now = time.monotonic()
-        missing = [n for n in alive if n != self.name and n not in connected]
+        return self.gone(peers, clients, numsub[0] if numsub else None)
+
+    def gone(self, peers: list[str], clients: list[dict[str, Any]], numsub: list[Any] | None,
+             now: float | None = None) -> list[str]:
+        """Which of the leases ``peers`` have lost their holder, from ``CLIENT LIST`` (``clients``) and
+        ``PUBSUB NUMSUB`` of their channels (``numsub``, or None). A lease with no connection left is
+        gone on two looks at least a fifth of the ttl apart (a live holder whose connection broke
+        reconnects at its next renewal); on the first look if its holder's channel has no subscriber
+        either — two connections of one process closed at once: the process is gone (``kill -9``) —
+        unless our own connections are younger than the ttl (Redis restarted, or we reconnected:
+        everyone may be reconnecting)."""
+        now = time.monotonic() if now is None else now
+        connected = {client.get("name") for client in clients}
+        missing = [n for n in peers if n not in connected]
         self.absent = {n: self.absent.get(n, now) for n in missing}
-        return [n for n in missing if now - self.absent[n] >= self.ttl / 5]
+        if not missing:
+            return []
+        certain: set[str] = set()
+        if numsub is not None and self.channel is not None:
+            ours = [int(client.get("age", 0)) for client in clients if client.get("name") == self.name]
+            if ours and max(ours) > self.ttl:
+                listened = {_text(channel): int(count) for channel, count in numsub}
+                certain = {n for n in missing if not listened.get(self.channel(n))}
+        return [n for n in missing if n in certain or now - self.absent[n] >= self.ttl / 5]
 
     def release(self) -> None:
         """Give the lease up at once (a clean stop): the node's rooms are free to be taken."""
@@ -179,6 +210,10 @@ class Lease:
         if self.name:
             self.redis.delete(self.key(self.name))
             self.redis.srem(self.members, self.name)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def preferred(resource: str, live: list[str]) -> str | None:
