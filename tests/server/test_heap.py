@@ -33,3 +33,32 @@ def test_survivors_of_a_full_collection_are_frozen_and_frozen_cycles_are_reclaim
         assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
 
     asyncio.run(scenario())
+
+
+def test_a_takeover_pauses_full_collections_for_a_while_then_they_come_back() -> None:
+    async def scenario() -> None:
+        before = gc.get_threshold()
+        heap = Heap(every=3600)
+        heap.install()
+        try:
+            heap.pause_full(0.05)
+            collected: list[int] = []
+
+            def count(phase: str, info: dict) -> None:
+                if phase == "stop":
+                    collected.append(info["generation"])
+
+            gc.callbacks.append(count)
+            try:
+                kept = [[Node() for _ in range(50)] for _ in range(2000)]  # many young objects: collections
+                assert 2 not in collected and 1 in collected  # younger ones ran, no full one
+                await asyncio.sleep(0.1)
+                assert gc.get_threshold()[2] == FULL_EVERY  # full collections are back
+                del kept
+            finally:
+                gc.callbacks.remove(count)
+        finally:
+            heap.uninstall()
+            assert gc.get_threshold() == before
+
+    asyncio.run(scenario())

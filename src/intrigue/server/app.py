@@ -117,7 +117,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         from .node import Node  # noqa: PLC0415
 
         node = Node(lobby, store, cluster.redis, cluster.node, cluster.lease, cluster.prefix,  # type: ignore[arg-type]
-                    commands=handle)
+                    commands=handle, heap=heap)
         restored = []
     static_dir = Path(static or STATIC)
     static_dir.mkdir(parents=True, exist_ok=True)

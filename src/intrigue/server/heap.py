@@ -30,6 +30,8 @@ log = logging.getLogger("intrigue.server")
 RECLAIM_EVERY = 3600.0
 #: A full collection (of what is not frozen) after this many collections of generation 1.
 FULL_EVERY = 1
+#: …and while full collections are paused (:meth:`Heap.pause_full`): as good as never.
+PAUSED = 1_000_000
 
 
 class Heap:
@@ -40,6 +42,7 @@ class Heap:
         self.reclaiming = False
         self.timer: asyncio.TimerHandle | None = None
         self.thresholds: tuple[int, int, int] | None = None
+        self.resume: asyncio.TimerHandle | None = None  # when paused full collections come back
         #: Reclaims run, and the objects the last one freed and the seconds it took.
         self.reclaims = 0
         self.last_reclaim: tuple[int, float] = (0, 0.0)
@@ -57,11 +60,31 @@ class Heap:
         """Stop freezing and hand everything back to the ordinary collector."""
         if self.timer is not None:
             self.timer.cancel()
+        if self.resume is not None:
+            self.resume.cancel()
+            self.resume = None
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
         if self.thresholds is not None:
             gc.set_threshold(*self.thresholds)
         gc.unfreeze()
+
+    def pause_full(self, seconds: float) -> None:
+        """No full collection for ``seconds`` (younger generations are still collected). For a burst
+        that makes many long-lived objects at once — a cluster node re-executing a dead node's rooms —
+        where full collections would set off again and again, each walking every new room to free
+        next to nothing (0.2-0.4 s each with a thousand rooms, docs/scaling.md). A second pause
+        while one runs extends it."""
+        first, second, _ = gc.get_threshold()
+        gc.set_threshold(first, second, PAUSED)
+        if self.resume is not None:
+            self.resume.cancel()
+        self.resume = asyncio.get_running_loop().call_later(seconds, self._resume_full)
+
+    def _resume_full(self) -> None:
+        self.resume = None
+        first, second, _ = gc.get_threshold()
+        gc.set_threshold(first, second, FULL_EVERY if self.thresholds is not None else 10)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         # Runs inside the collector, in whatever thread triggered it; the collection has stopped.

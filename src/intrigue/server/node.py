@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import itertools
 import logging
 import time
@@ -55,6 +54,7 @@ from .room import RECENT_CHAT
 if TYPE_CHECKING:  # pragma: no cover
     from ..store import ChoiceRecord, MatchRecord, RoomRecord
     from ..store.postgres import PostgresStore
+    from .heap import Heap
     from .lobby import Lobby
     from .room import Room
 
@@ -72,8 +72,6 @@ LOOP_STALL = 30.0
 LOOK = 0.05
 #: After a takeover begins, full (oldest-generation) garbage collections wait this long (seconds).
 TAKEOVER_GC_PAUSE = 10.0
-#: …that is, until this many younger collections have run instead of the usual 10 (CPython's third threshold).
-PAUSED_GC_THRESHOLD = 1_000_000
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
 #: Connections a gateway moves to their room's new owner at once after a node died.
@@ -127,7 +125,8 @@ class Node:
     """See the module docstring. ``ops`` are the app's room commands by name (join, leave, start, room)."""
 
     def __init__(self, lobby: "Lobby", store: "PostgresStore", redis_url: str, name: str, ttl: float = 1.5,
-                 prefix: str = "intrigue:", commands: "Callable[[Lobby, Any, dict[str, Any]], None] | None" = None):
+                 prefix: str = "intrigue:", commands: "Callable[[Lobby, Any, dict[str, Any]], None] | None" = None,
+                 heap: "Heap | None" = None):
         import redis  # noqa: PLC0415 - the cluster extra
         import redis.asyncio as aioredis  # noqa: PLC0415
 
@@ -135,6 +134,7 @@ class Node:
         #: The app's WebSocket command handler (given by the app, which this module must not import).
         self.commands = commands
         self.store = store
+        self.heap = heap  # the process's garbage-collection policy (server/heap.py), paused by a takeover
         self.node = name
         self.ttl = ttl
         self.prefix = prefix
@@ -170,8 +170,6 @@ class Node:
         self.beat = time.monotonic()  # the event loop's last sign of life (for the lease thread)
         self.holds_refreshed = time.monotonic()
         self.tick_now = asyncio.Event()  # a look saw a peer's process gone: do not wait for the next tick
-        self.gc_resume: asyncio.TimerHandle | None = None  # when full collections come back after a takeover
-        self.gc_third = gc.get_threshold()[2]  # the oldest generation's threshold, put back then
         lobby.cluster = self
 
     @property
@@ -183,7 +181,6 @@ class Node:
         for game in games.installed():  # a takeover must not wait for parsing rules (0.2 s a game)
             with contextlib.suppress(Exception):  # a broken game is reported when a room uses it
                 games.get(game)
-        gc.freeze()  # the code and the games' rules live as long as the process: no collection scans them
         self.lease.acquire()
         self.lease.keep(self._loop_alive)
         self.bus = Bus(self.redis, self.name, self.on_message, self.prefix)
@@ -367,30 +364,13 @@ class Node:
                      ", ".join(sorted(self.live)))
             self.adopt(claimed)
 
-    def _pause_full_collections(self) -> None:
-        """A takeover makes many long-lived objects at once (every room's match re-executed), which
-        sets off CPython's full collections again and again, each scanning every object of the
-        node's rooms (0.2-0.4 s each with a thousand rooms, collecting next to nothing). Younger
-        generations are still collected meanwhile; the full ones resume TAKEOVER_GC_PAUSE later."""
-        first, second, third = gc.get_threshold()
-        if self.gc_resume is None:
-            self.gc_third = third
-            gc.set_threshold(first, second, PAUSED_GC_THRESHOLD)
-        else:
-            self.gc_resume.cancel()
-        self.gc_resume = asyncio.get_running_loop().call_later(TAKEOVER_GC_PAUSE, self._resume_full_collections)
-
-    def _resume_full_collections(self) -> None:
-        self.gc_resume = None
-        first, second, _ = gc.get_threshold()
-        gc.set_threshold(first, second, self.gc_third)
-
     def adopt(self, claimed: dict[str, int]) -> list[str]:
         """Take rooms this node just claimed: read them at once (five queries) and re-execute their
         logs in the background, a chunk at a time between yields to the event loop. Meanwhile a room
         someone asks for (a hello, a relayed command, an HTTP call) is re-executed first, on the spot
         (:meth:`local`), so the clients of a thousand rooms do not wait for the last of them."""
-        self._pause_full_collections()
+        if self.heap is not None:  # a takeover makes many long-lived objects at once (server/heap.py)
+            self.heap.pause_full(TAKEOVER_GC_PAUSE)
         records = self.store.load_rooms(list(claimed))
         loaded = self.store.load_matches([r.match for r in records if r.match is not None])
         self.chats.update(self.store.recent_chats([r.code for r in records], RECENT_CHAT))
