@@ -1,7 +1,9 @@
 """The server's garbage-collection policy (server/heap.py): survivors frozen, cycles still reclaimed."""
 
 import asyncio
+import contextlib
 import gc
+from typing import AsyncIterator
 
 from intrigue.server.heap import FULL_EVERY, Heap
 
@@ -11,12 +13,22 @@ class Node:
         self.other: "Node | None" = None
 
 
+@contextlib.asynccontextmanager
+async def installed() -> AsyncIterator[Heap]:
+    """A heap policy for the block; afterwards the collector is as it was (nothing frozen, same thresholds)."""
+    before = gc.get_threshold()
+    heap = Heap(every=3600)
+    heap.install()
+    try:
+        yield heap
+    finally:
+        heap.uninstall()
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+
+
 def test_survivors_of_a_full_collection_are_frozen_and_frozen_cycles_are_reclaimed() -> None:
     async def scenario() -> None:
-        before = gc.get_threshold()
-        heap = Heap(every=3600)
-        heap.install()
-        try:
+        async with installed() as heap:
             assert gc.get_threshold()[2] == FULL_EVERY
             kept = [Node() for _ in range(1000)]
             gc.collect()  # a full collection: what survives it is frozen, later full collections skip it
@@ -28,19 +40,13 @@ def test_survivors_of_a_full_collection_are_frozen_and_frozen_cycles_are_reclaim
             assert gc.collect() == 0
             assert heap.reclaim() >= 2  # the hourly reclaim does
             assert heap.reclaims == 1
-        finally:
-            heap.uninstall()
-        assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
 
     asyncio.run(scenario())
 
 
 def test_a_takeover_pauses_full_collections_for_a_while_then_they_come_back() -> None:
     async def scenario() -> None:
-        before = gc.get_threshold()
-        heap = Heap(every=3600)
-        heap.install()
-        try:
+        async with installed() as heap:
             heap.pause_full(0.05)
             collected: list[int] = []
 
@@ -57,8 +63,5 @@ def test_a_takeover_pauses_full_collections_for_a_while_then_they_come_back() ->
                 del kept
             finally:
                 gc.callbacks.remove(count)
-        finally:
-            heap.uninstall()
-            assert gc.get_threshold() == before
 
     asyncio.run(scenario())
