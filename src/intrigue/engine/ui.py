@@ -143,7 +143,7 @@ class Canvas:
 
     def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:
         # PUBLIC (no ``pending``) includes everyone: asked by identity first, as observe asks for every seat
-        return [{"key": c.key, "kind": c.kind, **c.props} for c in self.components.values()
+        return [c.as_json() for c in self.components.values()
                 if c.audience is PUBLIC or c.audience.includes(match, seat)]
 
     def copy(self) -> "Canvas":
