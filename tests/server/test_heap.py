@@ -65,3 +65,20 @@ def test_a_takeover_pauses_full_collections_for_a_while_then_they_come_back() ->
                 gc.callbacks.remove(count)
 
     asyncio.run(scenario())
+
+
+def test_a_pause_puts_back_the_threshold_it_paused_from_even_when_paused_twice() -> None:
+    async def scenario() -> None:
+        before = gc.get_threshold()
+        gc.set_threshold(before[0], before[1], 7)  # whatever the process had: here, not the heap's policy
+        try:
+            heap = Heap(every=3600)
+            heap.pause_full(0.05)
+            heap.pause_full(0.05)  # a second takeover while the first pause runs extends it
+            assert gc.get_threshold()[2] != 7
+            await asyncio.sleep(0.1)
+            assert gc.get_threshold()[2] == 7
+        finally:
+            gc.set_threshold(*before)
+
+    asyncio.run(scenario())

@@ -43,6 +43,7 @@ class Heap:
         self.timer: asyncio.TimerHandle | None = None
         self.thresholds: tuple[int, int, int] | None = None
         self.resume: asyncio.TimerHandle | None = None  # when paused full collections come back
+        self.paused_from = FULL_EVERY  # the full-collection threshold a pause puts back
         #: Reclaims run, and the objects the last one freed and the seconds it took.
         self.reclaims = 0
         self.last_reclaim: tuple[int, float] = (0, 0.0)
@@ -75,16 +76,18 @@ class Heap:
         where full collections would set off again and again, each walking every new room to free
         next to nothing (0.2-0.4 s each with a thousand rooms, docs/scaling.md). A second pause
         while one runs extends it."""
-        first, second, _ = gc.get_threshold()
-        gc.set_threshold(first, second, PAUSED)
+        first, second, third = gc.get_threshold()
         if self.resume is not None:
             self.resume.cancel()
+        else:  # a second pause keeps the threshold the first one paused from
+            self.paused_from = third
+        gc.set_threshold(first, second, PAUSED)
         self.resume = asyncio.get_running_loop().call_later(seconds, self._resume_full)
 
     def _resume_full(self) -> None:
         self.resume = None
         first, second, _ = gc.get_threshold()
-        gc.set_threshold(first, second, FULL_EVERY if self.thresholds is not None else 10)
+        gc.set_threshold(first, second, self.paused_from)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         # Runs inside the collector, in whatever thread triggered it; the collection has stopped.
