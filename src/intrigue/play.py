@@ -5,7 +5,8 @@ from ``observe(match, seat)`` (the components, the log lines the seat may read,
 its options), never from the match itself. Bots play the other seats through
 their own views. Options are numbered; ``/say TEXT`` talks to the table (bots
 that listen, like ``llm``, hear it), ``/quit`` leaves. There is no clock: the
-game waits for the person.
+game waits for the person, and a timer phase nobody can end early (a DSL
+``timer`` without ``options``) runs out at once, as in a simulation.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rich.table import Table
 
 from . import bots
 from .engine import Game, Match
-from .engine.timing import timeout_choice
+from .engine.timing import expiry, timeout_choice
 
 NAMES = ["Robin", "Aria", "Blake", "Casey", "Drew", "Ellis", "Finley", "Gray", "Harper", "Indy"]
 
@@ -88,6 +89,11 @@ def play(game: Game, players: int, bot_spec: str, seed: int, console: Console,
                 console.print("You left the table.")
                 return match
             match.choose(seat, choice)
+            continue
+        if not pending:  # a timer phase waiting for its clock: its time runs out now
+            console.print(f"[dim]{escape(match.phase.name)}: the time runs out.[/]")
+            for move in list(expiry(match)):
+                match.choose(*move)
             continue
         current = pending[0] if len(pending) == 1 else order.choice(pending)
         bot = others[current]

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from .engine import Game, Match
 from .engine.errors import RuleError
+from .engine.timing import expiry
 
 
 class GameFailed(Exception):
@@ -80,8 +81,6 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
     while not match.over:
         pending = match.pending
         if not pending:  # a timer phase waiting for its clock: its time runs out now
-            from .engine.timing import expiry  # noqa: PLC0415
-
             for move in list(expiry(match)):
                 match.choose(*move)
             continue

@@ -63,3 +63,21 @@ def test_a_card_shown_to_the_person_names_whose_it_is():
     assert f"{fascist} · Fascist · Fascist: role: Fascist, party: Fascist" in child.before
     child.sendline("/quit")
     child.expect(pexpect.EOF)
+
+
+def test_a_timer_phase_nobody_can_end_runs_out_and_the_game_goes_on(tmp_path):
+    """A DSL `timer` without options waits for its clock alone; the terminal has none, so it runs out at once."""
+    import io
+
+    from rich.console import Console
+
+    from intrigue.play import play
+
+    from ..server.test_dsl_timing import CLOCKWORK
+
+    path = tmp_path / "clockwork.yaml"
+    path.write_text(CLOCKWORK.format(talk=60, pause=30))
+    out = io.StringIO()
+    match = play(registry.load_path(path), 3, "random", 1, Console(file=out, width=120), lambda prompt: "1")
+    assert match.over and match.winners  # the spy wins: the Pause phase passed, the game reached its end
+    assert "Pause: the time runs out." in out.getvalue()
