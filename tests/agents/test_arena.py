@@ -75,6 +75,16 @@ def test_behaviour_is_read_from_the_true_match():
         assert b.get("claims", 0) == 0  # no Coup claims in Heist
 
 
+def test_a_game_with_a_timer_phase_is_played_and_replayed_with_its_clock():
+    """Werewolf's day talk is a `timer` phase ended early by 'Ready to vote': the presses and the clock's
+    own moves are kept, so the replay that reads behaviour reaches the same winners (it refused them)."""
+    agents = ["random", "ismcts:3", "ismcts:4", "ismcts:5", "ismcts:6", "ismcts:7"]
+    report = run(registry.get("werewolf"), agents, deals=1, seed=3)
+    assert report["matches"] == 6
+    assert sum(row["wins"] for row in report["agents"]) >= 6  # every match was finished and won by a side
+    assert all(row["behaviour"]["picks"] > 0 for row in report["agents"])  # night kills, peeks, lynch votes
+
+
 def test_a_remote_agent_over_loopback_takes_part_like_a_built_in_bot(tmp_path):
     command = [sys.executable, "-m", "intrigue.cli", "arena", "coup", "--agents",
                "random,heuristic,ismcts:10,remote:heuristic", "--deals", "1", "--seed", "3", "--json",

@@ -67,8 +67,11 @@ def counter_for(game: Game) -> Callable[[Match, int, str, Counter], None]:
 
 def replay(game: Game, names: list[str], seed: int, options: dict[str, Any],
            choices: list[tuple[int, str]]) -> tuple[Match, list[Counter]]:
-    """Re-play a match's choices; each seat's tally of habits, and the finished match."""
-    match = Match(game, names, seed, options, headless=True)
+    """Re-play a match's choices; each seat's tally of habits, and the finished match.
+
+    Timer phases wait for their clock as they did when the match was played (locally or on a
+    server): the choices hold the presses that ended one early and the clock's own moves."""
+    match = Match(game, names, seed, options, headless=True, timers=True)
     count = counter_for(game)
     tallies = [Counter() for _ in names]
     for seat, option in choices:

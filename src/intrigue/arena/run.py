@@ -34,7 +34,7 @@ from typing import Any, Callable
 from .. import bots
 from ..bots.tournament import MOVE_LIMIT, wilson
 from ..engine import Game, Match
-from ..engine.timing import timeout_choice
+from ..engine.timing import expiry, timeout_choice
 from . import behaviour
 from .agents import AgentSpec, RemoteProcess, parse
 
@@ -67,6 +67,11 @@ def play_local(game: Game, agents: list[bots.Bot], seat_of: list[int], seed: int
     played = Played(0, 0, list(seat_of), [], [], [0.0] * count, [0] * count)
     while not match.over and len(played.choices) < MOVE_LIMIT:
         pending = match.pending
+        if not pending:  # a timer phase waiting for its clock: its time runs out now, as it would on a server
+            for move in list(expiry(match)):
+                match.choose(*move)
+                played.choices.append(move)
+            continue
         seat = pending[0] if len(pending) == 1 else order.choice(pending)
         a = agent_at[seat]
         view = bots.SeatView.of(match, seat)
