@@ -192,7 +192,7 @@ def _game(spec: str):  # noqa: ANN202
 @app.command()
 def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The game (or use --game)."),
          game: str = typer.Option("coup", help="An installed game id, or a game's YAML file."),
-         players: int = 4, seed: int = 0,
+         players: int = typer.Option(4, "--players", "-p", help="Seats."), seed: int = 0,
          debug: bool = typer.Option(False, "--debug", help="On a failure, print the whole trace.")) -> None:
     """Play one match between random bots in the terminal, printing its public log lines (a choice
     that says nothing publicly prints nothing), then the winners."""

@@ -202,3 +202,24 @@ def test_random_play_never_meets_an_option_outside_the_vocabulary():
                     offered = env.table.offered(seat)
                     assert len(offered) >= 1
                     env.step(rng.choice(list(offered)))
+
+
+def test_a_secret_decision_s_cover_presses_its_acknowledgement_through_the_environment(tmp_path):
+    """The players who only appear to act in a secret phase press 'Continue' (or the phase's
+    `acknowledge`): it is in the vocabulary though no `options` entry names it."""
+    from ..server.test_dsl_timing import CLOCKWORK
+
+    path = tmp_path / "clockwork.yaml"
+    path.write_text(CLOCKWORK.format(talk=30, pause=5))
+    env = make(str(path), 3, seed=0)
+    pressed = Counter()
+    rng = random.Random(1)
+    for seed in range(10):
+        env.reset(seed=seed)
+        while not env.table.done:
+            offered = env.table.offered(env.seat_of[env.agent_selection])
+            action = rng.choice(list(offered))
+            pressed[offered[action]] += 1
+            env.step(action)
+        assert env.table.match.over and env.table.match.winners
+    assert pressed["Continue"] >= 10  # two guests acknowledge the spy's secret plot in every game

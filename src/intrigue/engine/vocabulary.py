@@ -23,6 +23,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterable
 
+from ..dsl.extensions import ACKNOWLEDGE
+
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
@@ -78,6 +80,9 @@ def derive(game: "Game", players: int) -> list[str]:
                 labels += _entry_labels(entry, players)
         if criteria.default:
             labels.append(criteria.default)
+    # What the cover of a secret decision presses: last, so games that offered it elsewhere keep their ids.
+    labels += [phase.completion_criteria.acknowledge or ACKNOWLEDGE for phase in game.phases.values()
+               if phase.completion_criteria.secret]
     return list(dict.fromkeys(labels))
 
 
