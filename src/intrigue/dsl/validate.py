@@ -476,9 +476,12 @@ class _Semantics:
             if secret:
                 literals.add(criteria.acknowledge or ACKNOWLEDGE)
             closable = any(isinstance(e, OptionEntry) and e.closes for e in entries)
+            # a timer phase that the first answer ends (ends_early: any) is answered by one player
+            first = criteria.type == "timer" and criteria.ends_early == "any"
             several = (criteria.type == "timer" or criteria.wait_for in ("all_players_action",
-                                                                          "multiple_players_action")) and not closable
-            single = criteria.type == "player_action" and criteria.wait_for == "single_player_choice"
+                                                                          "multiple_players_action")) \
+                and not closable and not first
+            single = first or criteria.type == "player_action" and criteria.wait_for == "single_player_choice"
             self.decisions[phase_id] = _Decision(
                 phase_id, phase.name, {str(x) for x in literals},
                 any(isinstance(e, OptionEntry) and (e.players is not None or e.items is not None) for e in entries),

@@ -201,12 +201,16 @@ class TimedDecision(Decision):
             return True
         if not self.offers:
             return False
-        answered = len(self.answers)
+        answered, asked = len(self.answers), len(self.offers)
+        acks = self.acks
+        if acks and self.ends_early != "all":  # an acknowledgement is no answer: it never ends the clock
+            answered = sum(1 for seat in self.answers if seat not in acks)
+            asked -= len(acks)
         if self.ends_early == "any":
             return answered > 0
         if self.ends_early == "majority":
-            return answered * 2 > len(self.offers)
-        return answered == len(self.offers)
+            return answered * 2 > asked
+        return answered == asked
 
 
 class _NullCanvas(Canvas):
@@ -608,7 +612,11 @@ class Match:
         act are offered the acknowledgement; nobody is answered automatically."""
         plan = self._plan
         offers = decision.offers
-        cover = self.seats_where(plan.cover) if plan.cover is not None else sorted(offers)
+        if plan.cover is not None:
+            cover = self.seats_where(plan.cover)
+        else:  # a secret option: every player asked, offered something or not, appears to act
+            players = self.players
+            cover = sorted({*offers, *(seat for seat in self.targets if players[seat].get("is_alive") is not False)})
         outside = [self.names[seat] for seat in offers if seat not in cover]
         if outside:
             raise EngineError(f"phase {self.phase_id} ({self.phase.name}) is secret, but "
