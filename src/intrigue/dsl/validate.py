@@ -31,6 +31,8 @@ IMPLICIT_FIELDS = {"id"}
 
 #: What YAML reads as a boolean when written bare.
 _BOOLEAN_WORDS = {"yes", "no", "on", "off"}
+#: Where text is required, a bare True or False was meant as text too (an option 'True').
+_TEXT_TRAPS = _BOOLEAN_WORDS | {"true", "false"}
 
 #: Keys whose value is an expression (text that the DSL compiles), never a YAML list or mapping.
 _EXPRESSION_KEYS = {"to", "where", "win", "if", "when", "items", "players", "condition", "count", "most",
@@ -144,7 +146,7 @@ class _Schema:
         original = self.original(path)
         raw = self.source.plain.get(original)
         value = errors[0].get("input")
-        if isinstance(value, bool) and raw is not None and raw.lower() in _BOOLEAN_WORDS:
+        if isinstance(value, bool) and raw is not None and raw.lower() in _TEXT_TRAPS:
             self.source.problem(original, f"YAML reads a bare {raw} as the boolean {str(value).lower()}: "
                                           f"quote it ('{raw}') to mean the text")
             return
@@ -192,7 +194,7 @@ class _Schema:
         if len(path) >= 2 and path[0] == "phases" and len(path) == 2:
             return self.stub(path[1])
         raw = self.source.plain.get(self.original(path))
-        if raw is not None and raw.lower() in _BOOLEAN_WORDS and self._replace(path, raw):
+        if raw is not None and raw.lower() in _TEXT_TRAPS and self._replace(path, raw):
             return True  # a bare Yes meant the text Yes: check the rest as if it were quoted
         nodes = [self.data]
         for part in path[:-1]:
