@@ -11,6 +11,7 @@ import pytest
 from intrigue import bots, games
 from intrigue.dsl import validate_file
 from intrigue.engine import Match
+from intrigue.engine.match import CLOCK, TIME_UP
 from intrigue.scenario import run_file
 
 from ..conftest import ROOT
@@ -197,3 +198,112 @@ def test_love_letter_two_hundred_random_games_end_and_no_seat_sees_another_hand(
             assert all(players[s]["score"] < state["best"] for s in alive if s not in match.winners)
         endings["showdown" if len(alive) > 1 else "last"] += 1
     assert endings["showdown"] > 20 and endings["last"] > 20
+
+
+@pytest.fixture(scope="module")
+def spyfall():
+    return games.load_path(EXAMPLES / "spyfall.yaml")
+
+
+def test_spyfall_random_games_with_the_clock_end_and_only_agents_know_the_location(spyfall):
+    """With timers on (the clock runs out at random moments): the spy's view never holds the
+    location or anyone's card, no seat sees another's role or job, and during the questions every
+    player appears to act to every seat, so the spy's secret option to reveal themselves shows no
+    one who it is (even once everyone has used their accusation)."""
+    assert validate_file(EXAMPLES / "spyfall.yaml").problems == []
+    outcomes = Counter()
+    for seed in range(240):
+        count = 3 + seed % 6
+        match = Match(spyfall, NAMES[:count], seed=seed, headless=True, timers=True)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        spy = next(s for s, p in enumerate(match.players) if p["role"] == "Spy")
+        location = match.state["location"]
+        assert location in spyfall.binding.state["jobs"]
+        for steps in range(500):
+            if match.over:
+                break
+            for seat in range(count):
+                view = match.observe(seat)
+                assert not {"location", "deck", "posts", "spy"} & set(view["state"]), (seed, seat)
+                for owner, row in enumerate(view["state"]["players"]):
+                    if owner != seat:
+                        assert row["role"] is None and row["location"] is None and row["job"] is None
+                if seat == spy:
+                    assert not [line for line in view["log"] if location in line["text"]], seed
+                if match.phase.name == "Questions":  # a seat that pressed Continue drops out of its own list only
+                    assert set(view["waiting"]) | {match.names[seat]} == set(match.names), (seed, seat, view["waiting"])
+            if match.phase.name == "Questions" and (seed + steps) % 5 == 0:
+                match.choose(CLOCK, TIME_UP)
+                continue
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+            match.choose(seat, players[seat].choose(view))
+        assert match.over, seed
+        state, roles = match.state, [p["role"] for p in match.players]
+        scores = [p["score"] for p in match.players]
+        outcomes[state["outcome"]] += 1
+        if state["outcome"] in ("spy guessed", "spy escaped", "agent accused"):
+            assert match.winners == [spy] and scores[spy] == (2 if state["outcome"] == "agent accused" else 4)
+            assert sum(scores) == scores[spy]
+        else:  # the agents win: 1 each, 2 for whoever accused the spy
+            assert set(match.winners) == {s for s in range(count) if roles[s] == "Agent"} and scores[spy] == 0
+            bonus = state["accuser"] if state["outcome"] == "spy caught" else 0
+            assert all(scores[s] == (2 if s + 1 == bonus else 1) for s in match.winners), (seed, scores)
+    assert set(outcomes) == {"spy guessed", "spy guessed wrong", "spy caught", "agent accused", "spy escaped"}, outcomes
+
+
+@pytest.fixture(scope="module")
+def cockroach_poker():
+    return games.load_path(EXAMPLES / "cockroach_poker.yaml")
+
+
+def test_cockroach_poker_random_games_end_and_only_those_who_looked_know_the_card(cockroach_poker):
+    """Every card is in a hand, face up or set aside; nobody sees another's hand; the card on its
+    way is told only to whoever looked at it; the loser holds four of a kind or had no card to pass."""
+    assert validate_file(EXAMPLES / "cockroach_poker.yaml").problems == []
+    endings = Counter()
+    for seed in range(240):
+        count = 2 + seed % 5
+        match = Match(cockroach_poker, NAMES[:count], seed=seed, headless=True)
+        looks, told = Counter(), [dict() for _ in range(count)]  # told: log entries (shared) by id
+
+        def check(match, views):
+            for seat, view in enumerate(views):
+                assert "card" not in view["state"], (seed, seat)
+                for owner, row in enumerate(view["state"]["players"]):
+                    if owner != seat:
+                        assert row["hand"] is None, (seed, seat, owner)
+                told[seat].update((id(line), line) for line in view["log"] if line["text"].startswith("The card is a "))
+
+        def check_log(match, views):
+            for seat, view in enumerate(views):
+                assert not foreign_lines(match, view, seat, ("hand",)), (seed, seat)
+                assert len(told[seat]) == looks[seat], (seed, seat, told[seat], looks)
+
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        choices = 0
+        while not match.over:
+            views = [match.observe(seat) for seat in range(count)]
+            check(match, views)
+            seat = match.pending[0]
+            option = players[seat].choose(bots.SeatView(match.game, seat, views[seat], tuple(match.legal(seat))))
+            looks[seat] += option == "Look and pass on"
+            match.choose(seat, option)
+            choices += 1
+            assert choices < 2000
+            if match.over:
+                check_log(match, views)
+        state, players_ = match.state, match.players
+        cards = state["set_aside"] + [c for p in players_ for c in p["hand"] + p["face_up"]]
+        assert Counter(cards) == Counter({creature: 8 for creature in state["creatures"]}), seed
+        assert all(p["hand_size"] == len(p["hand"]) for p in players_)
+        losers = [s for s in range(count) if s not in match.winners]
+        assert len(losers) == 1, seed
+        loser = players_[losers[0]]
+        if max(Counter(loser["face_up"]).values(), default=0) >= 4:
+            endings["four"] += 1
+        else:
+            assert loser["hand"] == [] and loser["is_active"], seed
+            endings["empty"] += 1
+        assert all(max(Counter(p["face_up"]).values(), default=0) < 4 for s, p in enumerate(players_) if s != losers[0])
+    assert endings["four"] > 100 and endings["empty"] > 5, endings

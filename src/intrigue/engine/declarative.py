@@ -323,7 +323,9 @@ def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
         pile = _lookup(match.state, name)
         if not isinstance(pile, list):
             raise EvaluationError(f"shuffle: {name} is {pile!r}, not a list")
+        pile = list(pile)  # a new list: one another name was set to (set: game.deck to: cards) keeps its order
         match.shuffle(pile)
+        _put(match.state, name, pile)
 
     return shuffle
 

@@ -1,0 +1,154 @@
+"""What the second designer trial (Spyfall and Cockroach Poker, docs/examples/games, written from the
+docs alone) tripped over: each test states what a designer needs; each failed before its fix."""
+
+from __future__ import annotations
+
+from intrigue import games
+from intrigue.dsl import validate_text
+from intrigue.engine import Match
+from intrigue.scenario import run
+
+from ..conftest import ROOT
+
+EXAMPLES = ROOT / "docs" / "examples" / "games"
+SPYFALL = str(EXAMPLES / "spyfall.yaml")
+
+# A talk phase any player may end by accusing someone; the spy alone may also reveal themselves
+# (a secret option); each player accuses once.
+TALK = """
+declaration:
+  title: Talk
+  description: Talk, then accuse.
+  min_players: 3
+  max_players: 4
+  roles: [{name: Agent, description: Finds the spy.}, {name: Spy, description: Hides.}]
+  player_states:
+    name: {type: string}
+    role: {type: string, visibility: owner}
+    accused_once: {type: boolean}
+    is_alive: {type: boolean}
+    is_active: {type: boolean}
+  player_states_template:
+    player_states:
+      1: {name: '', role: '', accused_once: false, is_alive: true, is_active: false}
+  game_state: {accused: 0, deck: [], cards: [a, b, c, d, e, f]}
+  public_state: [accused, cards]
+  role_deal: {roles: {Spy: {counts: {3: 1, 4: 1}}, Agent: {rest: true}}}
+phases:
+  0:
+    name: Deal
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - deal: roles
+    - set: game.deck
+      to: cards
+    - shuffle: game.deck
+    next_phase: {id: 1, name: Talk}
+  1:
+    name: Talk
+    completion_criteria:
+      type: timer
+      seconds: 60
+      target_players: {condition: player.is_alive == true}
+      options:
+      - {players: player.is_alive == true, except_self: true, if: me.accused_once == false}
+      - {option: Reveal, if: "me.role == 'Spy'", secret: true}
+      ends_early: EARLY
+    next_phase:
+      If the spy reveals: {id: 3, name: End, when: "choice == 'Reveal'"}
+      If someone accuses: {id: 2, name: Accused, when: choice != null}
+      When time runs out: {id: 3, name: End}
+  2:
+    name: Accused
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - set: game.accused
+      to: chosen.id
+    - set: actor.accused_once
+      to: true
+    - say: '{actor.name} accuses {chosen.name}.'
+      to: everyone
+    next_phase: {id: 1, name: Talk}
+  3:
+    name: End
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - win: "player.role == 'Spy'"
+    next_phase: null
+"""
+
+
+def test_a_timer_phase_the_first_answer_ends_tells_who_answered_and_what():
+    """`ends_early: any`: the first answer ends the phase, and the engine gives `choice`, `actor` and
+    `chosen` as for one player's choice; the validator said they were null ("several players
+    answer"), an error, so Spyfall's "stop the clock to accuse" could not be written."""
+    checked = validate_text(TALK.replace("EARLY", "any"), "talk.yaml")
+    assert [str(p) for p in checked.problems] == []
+    several = validate_text(TALK.replace("EARLY", "majority"), "talk.yaml")
+    assert any("'chosen' is null after phase 1" in str(p) for p in several.problems)
+
+
+def _talk(tmp_path, early="any"):
+    path = tmp_path / "talk.yaml"
+    path.write_text(TALK.replace("EARLY", early), encoding="utf-8")
+    return str(path)
+
+
+def test_a_secret_option_hides_who_holds_it_from_players_who_have_no_other_option(tmp_path):
+    """A secret option entry (the spy's Reveal) must leave every player asked looking alike: the
+    cover was only the players offered something, so once the others had used their accusation the
+    spy was the only one still waiting, in every seat's view. Now everyone asked appears to act; a
+    player with nothing else to do is offered the acknowledgement."""
+    steps = [{"Aria": "Blaise"}, {"Cass": "Aria"}, {"Blaise": "Aria"},
+             {"expect": {"phase": "Talk", "waiting": ["Aria", "Blaise", "Cass"],
+                         "options": {"Aria": ["Continue"], "Blaise": ["Continue"], "Cass": ["Reveal"]}}}]
+    outcome = run({"game": _talk(tmp_path), "players": ["Aria", "Blaise", "Cass"],
+                   "setup": {"roles": {"Aria": "Agent", "Blaise": "Agent", "Cass": "Spy"}}, "steps": steps})
+    assert outcome.passed, [str(f) for f in outcome.failures]
+    for seat in range(3):
+        assert outcome.match.observe(seat)["waiting"] == ["Aria", "Blaise", "Cass"]
+
+
+def test_an_acknowledgement_does_not_end_a_timer_phase_early(tmp_path):
+    """With `ends_early: any` (or `majority`), a player pressing the acknowledgement of a secret option
+    counted as an answer: with `any` an agent's 'Continue' ended the talk for everyone as if time
+    had run out. It is no answer: only real ones end the clock early."""
+    steps = [{"Aria": "Blaise"}, {"Aria": "Continue"},
+             {"expect": {"phase": "Talk", "waiting": ["Blaise", "Cass"]}},
+             {"Cass": "Reveal"}, {"expect": {"winner": "Cass"}}]
+    outcome = run({"game": _talk(tmp_path), "players": ["Aria", "Blaise", "Cass"],
+                   "setup": {"roles": {"Aria": "Agent", "Blaise": "Agent", "Cass": "Spy"}}, "steps": steps})
+    assert outcome.passed, [str(f) for f in outcome.failures]
+    # majority: of the players who may really answer (Blaise and Cass; Aria has only the acknowledgement)
+    text = TALK.replace("EARLY", "majority").replace("if: me.accused_once == false", "if: me.id != 1")
+    text = text[:text.index("    next_phase:\n      If the spy")] + "    next_phase: {id: 3, name: End}\n" \
+        + text[text.index("  3:\n    name: End"):]
+    path = tmp_path / "majority.yaml"
+    path.write_text(text, encoding="utf-8")
+    match = Match(games.load_path(path), ["Aria", "Blaise", "Cass"], seed=0, setup={"roles": {
+        "Aria": "Agent", "Blaise": "Agent", "Cass": "Spy"}})
+    assert match.legal(0) == ["Continue"]
+    match.choose(0, "Continue")
+    match.choose(1, "Cass")
+    assert match.phase.name == "Talk" and not match.over
+    match.choose(2, "Reveal")
+    assert match.over
+
+
+def test_shuffling_a_copy_leaves_the_list_it_was_copied_from_in_order(tmp_path):
+    """`set: game.deck to: cards` then `shuffle: game.deck` shuffled `cards` too (one list under two
+    names): Spyfall's public list of locations came out in the shuffled order, its first item the
+    secret location, in every seat's view."""
+    match = Match(games.load_path(_talk(tmp_path)), ["Aria", "Blaise", "Cass"], seed=2)
+    assert match.state["cards"] == ["a", "b", "c", "d", "e", "f"]
+    assert sorted(match.state["deck"]) == match.state["cards"] != match.state["deck"]
+    spyfall = Match(games.load_path(SPYFALL), ["Aria", "Blaise", "Cass"], seed=1)
+    assert spyfall.observe(0)["state"]["locations"] == games.load_path(SPYFALL).binding.state["locations"]
+
+
+def test_a_bare_true_where_text_is_required_is_named_as_yaml_s_boolean():
+    """`options: [True, False]` (Cockroach Poker's call) said only "input should be a valid string or
+    input should be a valid dictionary ...", where a bare Yes gets the hint to quote it."""
+    text = TALK.replace("- {option: Reveal, if: \"me.role == 'Spy'\", secret: true}", "- True").replace("EARLY", "any")
+    problems = [str(p) for p in validate_text(text, "talk.yaml").problems]
+    assert any("options.1: YAML reads a bare True as the boolean true: quote it ('True')" in p for p in problems), problems
