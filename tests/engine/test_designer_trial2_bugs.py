@@ -152,3 +152,20 @@ def test_a_bare_true_where_text_is_required_is_named_as_yaml_s_boolean():
     text = TALK.replace("- {option: Reveal, if: \"me.role == 'Spy'\", secret: true}", "- True").replace("EARLY", "any")
     problems = [str(p) for p in validate_text(text, "talk.yaml").problems]
     assert any("options.1: YAML reads a bare True as the boolean true: quote it ('True')" in p for p in problems), problems
+
+
+def test_validate_warns_when_a_shuffled_list_is_offered_or_public():
+    """The docs' recipe for a secret word (`shuffle: game.words`, the word `words[1]`, the spy's
+    guess `- {items: words}`) offers the spy the words in the shuffled order, the secret one first,
+    and nothing warned; nor when the shuffled list is in public_state (every seat sees its order)."""
+    text = TALK.replace("EARLY", "any").replace("public_state: [accused, cards]", "public_state: [accused, cards, deck]")
+    text = text.replace("- {option: Reveal, if: \"me.role == 'Spy'\", secret: true}",
+                        "- {items: deck, if: \"me.role == 'Spy'\", secret: true}")
+    problems = [str(p) for p in validate_text(text, "talk.yaml").problems]
+    assert any("public_state.2: 'deck' is shuffled, and public" in p for p in problems), problems
+    assert any("options.1.items: the items offered come from 'deck', which a shuffle reorders" in p
+               for p in problems), problems
+    # the list it was copied from is in written order: nothing to say
+    quiet = TALK.replace("EARLY", "any").replace("- {option: Reveal, if: \"me.role == 'Spy'\", secret: true}",
+                                                 "- {items: cards, if: \"me.role == 'Spy'\", secret: true}")
+    assert not [p for p in validate_text(quiet, "talk.yaml").problems if "shuffle" in str(p)]

@@ -331,6 +331,26 @@ def _written_names(definition: GameDefinition) -> set[str]:
     return written
 
 
+def _shuffled_names(definition: GameDefinition) -> set[str]:
+    """The game-level names a ``shuffle`` statement reorders."""
+    shuffled: set[str] = set()
+
+    def visit(effects: Iterable[Any]) -> None:
+        for effect in effects or ():
+            if not isinstance(effect, Effect):
+                continue
+            if isinstance(effect.shuffle, str) and effect.shuffle.startswith("game."):
+                shuffled.add(effect.shuffle[len("game."):])
+            visit(effect.then or ())
+            visit(effect.else_ or ())
+
+    for phase in (definition.phases or {}).values():
+        visit(phase.effects or ())
+        for action in phase.actions or ():
+            visit(action.effects or ())
+    return shuffled
+
+
 def _at(data: Any, path: tuple[Any, ...]) -> Any:
     for part in path:
         if isinstance(data, dict):
@@ -387,6 +407,7 @@ class _Semantics:
         written = _written_names(definition)
         self.hidden_names = {name for name in (state or {}) if name not in public and name in written} \
             if self.dsl_only else set()
+        self.shuffled = _shuffled_names(definition)
         self.decisions: dict[int, _Decision] = {}
         self.before: dict[int, set[int | None]] = {}
 
@@ -626,6 +647,18 @@ class _Semantics:
                                "at once, and everyone sees it; declare the option `secret: true` (then every "
                                "player asked presses their choice)", "warning")
 
+    def order_warning(self, compiled: Expression, path: tuple[Any, ...]) -> None:
+        """Warn when the items offered come from a list a ``shuffle`` reorders: options are offered
+        in the list's order, so the chooser sees the secret order (a spy's guess from the shuffled
+        locations would offer the secret one first)."""
+        shuffled = [n[0] for n in compiled.names if n[0] in self.shuffled]
+        if shuffled:
+            name = shuffled[0]
+            self.problem(path, f"the items offered come from {name!r}, which a shuffle reorders: they are offered "
+                               "in that order, so the player sees it (its first item may be a secret); offer a "
+                               f"list no shuffle touches (set: game.pile to: {name}, then shuffle: game.pile)",
+                         "warning")
+
     # -- the declarative extension (see extensions.py) ---------------------
     def compile_decision(self, text: Any, path: tuple[Any, ...], context: set[int | None] | None = None,
                          *, condition: bool = False, expect: Any = None, me: bool = False) -> Expression | None:
@@ -670,6 +703,11 @@ class _Semantics:
             if name not in (declaration.game_state or {}) or name == "players":
                 self.problem(("declaration", "public_state", index),
                              f"{name!r} is not a name of declaration.game_state")
+            elif name in self.shuffled:
+                self.problem(("declaration", "public_state", index),
+                             f"{name!r} is shuffled, and public: every seat sees the shuffled order (a deck's next "
+                             f"cards, a secret taken from its top); shuffle a copy (set: game.pile to: {name}, "
+                             "then shuffle: game.pile) or keep it off public_state", "warning")
         deal = declaration.role_deal
         if deal is not None:
             self.role_deal(deal)
@@ -736,6 +774,8 @@ class _Semantics:
                 compiled = self.compile_decision(entry.items, path + ("items",), context, expect=LIST, me=True)
                 if compiled is not None and not entry.secret and phase.completion_criteria.secret is None:
                     self.items_warning(compiled, path + ("items",))
+                if compiled is not None:
+                    self.order_warning(compiled, path + ("items",))
 
     def routing(self, phase_id: int, phase: Phase) -> None:
         base_path = ("phases", phase_id)
