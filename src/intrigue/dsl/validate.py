@@ -122,6 +122,7 @@ class _Schema:
         self.stubs: set[int] = set()  # phases kept only for their links
         self.pruned: set[tuple[Any, ...]] = set()  # the file's paths set aside
         self._maps: dict[int, list[int]] = {}  # id(list) -> original index of each item
+        self.text_traps: set[tuple[Any, ...]] = set()  # where a bare True/False stood for text
 
     def run(self) -> GameDefinition | None:
         first = True
@@ -146,7 +147,10 @@ class _Schema:
         original = self.original(path)
         raw = self.source.plain.get(original)
         value = errors[0].get("input")
-        if isinstance(value, bool) and raw is not None and raw.lower() in _TEXT_TRAPS:
+        wants_text = any(e.get("type") == "string_type" for e in errors)
+        if isinstance(value, bool) and raw is not None and (
+                raw.lower() in _BOOLEAN_WORDS or raw.lower() in _TEXT_TRAPS and wants_text):
+            self.text_traps.add(path)
             self.source.problem(original, f"YAML reads a bare {raw} as the boolean {str(value).lower()}: "
                                           f"quote it ('{raw}') to mean the text")
             return
@@ -194,7 +198,7 @@ class _Schema:
         if len(path) >= 2 and path[0] == "phases" and len(path) == 2:
             return self.stub(path[1])
         raw = self.source.plain.get(self.original(path))
-        if raw is not None and raw.lower() in _TEXT_TRAPS and self._replace(path, raw):
+        if raw is not None and (raw.lower() in _BOOLEAN_WORDS or path in self.text_traps) and self._replace(path, raw):
             return True  # a bare Yes meant the text Yes: check the rest as if it were quoted
         nodes = [self.data]
         for part in path[:-1]:
