@@ -169,3 +169,20 @@ def test_validate_warns_when_a_shuffled_list_is_offered_or_public():
     quiet = TALK.replace("EARLY", "any").replace("- {option: Reveal, if: \"me.role == 'Spy'\", secret: true}",
                                                  "- {items: cards, if: \"me.role == 'Spy'\", secret: true}")
     assert not [p for p in validate_text(quiet, "talk.yaml").problems if "shuffle" in str(p)]
+
+
+def test_the_rules_drawer_teaches_a_timer_phase_players_decide_in():
+    """The rules drawer (made from the declaration) listed `player_action` phases only: Spyfall's
+    heart, the questions where anyone may stop the clock to accuse and the spy may reveal
+    themselves, was missing, and so was Werewolf's day (ready to vote)."""
+    from intrigue.engine.ui import rules_sheet
+
+    steps = {step["name"]: step for section in rules_sheet(games.load_path(SPYFALL).definition)["sections"]
+             for step in section.get("steps", [])}
+    questions = steps["Questions"]
+    assert questions["text"].startswith("Ask and answer questions. Stop the clock")
+    assert questions["options"] == ["Reveal and guess"] and questions["players"] is True
+    assert questions["who"] == "Every player" and questions["everyone"] is False
+    werewolf = rules_sheet(games.get("werewolf").definition)
+    assert any(step["name"] == "Day" and step["options"] == ["Ready to vote"] and step["everyone"]
+               for section in werewolf["sections"] for step in section.get("steps", []))

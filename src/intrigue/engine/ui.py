@@ -259,7 +259,7 @@ def rules_sheet(definition: Any) -> dict[str, Any]:
 
     Only text meant for players goes in: the declaration's summary and
     description, the roles and their descriptions, and for each phase where
-    players decide, its name, its player text, who decides (``target_players``'
+    players decide (a timer phase with options too), its name, its player text, who decides (``target_players``'
     description), the options it declares and what the timer chooses. Every
     string is the DSL's own, so the game's catalog translates it.
     """
@@ -274,8 +274,8 @@ def rules_sheet(definition: Any) -> dict[str, Any]:
     for phase_id in sorted(definition.phases):
         phase = definition.phases[phase_id]
         criteria = phase.completion_criteria
-        if criteria.type != "player_action":
-            continue
+        if criteria.type != "player_action" and not (criteria.type == "timer" and criteria.options):
+            continue  # a timer phase with options is a decision too (Spyfall's "stop the clock")
         options: list[str] = []
         players = False
         for entry in criteria.options or []:
@@ -286,7 +286,8 @@ def rules_sheet(definition: Any) -> dict[str, Any]:
             elif getattr(entry, "players", None) is not None:  # not `items:` (cards, bids): those are no players
                 players = True
         step: dict[str, Any] = {"name": phase.name, "text": player_text(phase), "options": options,
-                                "players": players, "everyone": criteria.wait_for != "single_player_choice"}
+                                "players": players, "everyone": criteria.ends_early != "any" if criteria.type == "timer"
+                                else criteria.wait_for != "single_player_choice"}
         if criteria.target_players is not None and criteria.target_players.description:
             step["who"] = criteria.target_players.description.strip()
         if criteria.default:
