@@ -186,3 +186,18 @@ def test_the_rules_drawer_teaches_a_timer_phase_players_decide_in():
     werewolf = rules_sheet(games.get("werewolf").definition)
     assert any(step["name"] == "Day" and step["options"] == ["Ready to vote"] and step["everyone"]
                for section in werewolf["sections"] for step in section.get("steps", []))
+
+
+def test_a_whole_player_is_refused_as_a_value_or_in_a_line():
+    """`say: '{actor} looks at the card.'` (a slip for `{actor.name}`) validated, and printed the
+    actor's whole record, hidden hand and all, to every seat; `set: game.receiver to: chosen` (for
+    `chosen.id`) validated too, and the game stopped later, far from the slip."""
+    text = TALK.replace("EARLY", "any").replace("'{actor.name} accuses {chosen.name}.'",
+                                                "'{actor} accuses {players[accused]}.'")
+    text = text.replace("      to: chosen.id", "      to: chosen")
+    problems = [str(p) for p in validate_text(text, "talk.yaml").problems]
+    assert any("effects.0.to: 'chosen' is a whole player, hidden fields and all: keep one of its fields (chosen.id)"
+               in p for p in problems), problems
+    assert any("say: {actor} is a whole player, hidden fields and all: name one field ({actor.name})" in p
+               for p in problems), problems
+    assert any("say: {players[accused]} is a whole player" in p for p in problems), problems

@@ -20,7 +20,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import source as source_module
-from .expressions import (ANY, BOOL, BUILTIN_NAMES, FIELD_TYPES, LIST, NUM, TEXT, Expression, ExpressionError,
+from .expressions import (ANY, BOOL, BUILTIN_NAMES, FIELD_TYPES, LIST, NUM, PLAYER, TEXT, Expression, ExpressionError,
                           Node, base, compile_expression, describe, type_of_value)
 from .extensions import (ACKNOWLEDGE, DECISION_NAMES, NEWER_NAMES, TEMPLATE, Effect, OptionEntry, RoleDeal)
 from .model import CompletionCriteria, GameDefinition, NextRef, Phase
@@ -566,10 +566,10 @@ class _Semantics:
             return None
         types = self.field_types or {}
         names = dict(self.names)
-        extra: dict[str, Any] = {"choice": TEXT, "actor": ANY, "chosen": ANY, "picked": (LIST, NUM),
+        extra: dict[str, Any] = {"choice": TEXT, "actor": PLAYER, "chosen": PLAYER, "picked": (LIST, NUM),
                                  "asked": NUM, "answer": TEXT}
         for scope in ("actor", "chosen") + (("me",) if me else ()):
-            extra[scope] = ANY
+            extra[scope] = PLAYER  # the whole record: a value is one of its fields (chosen.id)
             extra.update({f"{scope}.{f}": kind for f, kind in types.items()})
         for name, kind in extra.items():
             if name.split(".")[0] in NEWER_NAMES and name.split(".")[0] in self.names:
@@ -903,7 +903,10 @@ class _Semantics:
             if effect.where is not None and scope != "players":
                 self.problem(path + ("where",), "'where' goes with players.<field>")
             compiled = decision_expr(effect.to, path + ("to",))
-            if compiled is not None and base(target) not in (ANY,) and base(compiled.type) not in (ANY, "null") \
+            if compiled is not None and base(compiled.type) == PLAYER:
+                self.problem(path + ("to",), f"{effect.to!r} is a whole player, hidden fields and all: keep one of "
+                                             f"its fields ({effect.to}.id)")
+            elif compiled is not None and base(target) not in (ANY,) and base(compiled.type) not in (ANY, "null") \
                     and base(compiled.type) != base(target):
                 self.problem(path + ("to",), f"{effect.set} holds {describe(target)}, but this is "
                                              f"{describe(compiled.type)}: {effect.to!r}")
@@ -939,6 +942,9 @@ class _Semantics:
             secret_reads = []
             for expression in TEMPLATE.findall(effect.say):
                 compiled = decision_expr(expression.strip(), path + ("say",))
+                if compiled is not None and base(compiled.type) == PLAYER:
+                    self.problem(path + ("say",), f"{{{expression.strip()}}} is a whole player, hidden fields and "
+                                                  f"all: name one field ({{{expression.strip()}.name}})")
                 if compiled is not None:
                     secret_reads += [n[0] for n in compiled.names if n[0] in ("actor", "chosen", "choice")]
             self.audience(effect.to, path + ("to",))
