@@ -201,27 +201,35 @@ def test_love_letter_two_hundred_random_games_end_and_no_seat_sees_another_hand(
 
 
 @pytest.fixture(scope="module")
-def spyfall():
-    return games.load_path(EXAMPLES / "spyfall.yaml")
+def spyfall(tmp_path_factory):
+    """The game of five rounds, and the same over one round."""
+    one = tmp_path_factory.mktemp("spyfall") / "spyfall.yaml"
+    text = (EXAMPLES / "spyfall.yaml").read_text(encoding="utf-8")
+    one.write_text(text.replace("    round_limit: 5\n", "    round_limit: 1\n"), encoding="utf-8")
+    return {5: games.load_path(EXAMPLES / "spyfall.yaml"), 1: games.load_path(one)}
 
 
 def test_spyfall_random_games_with_the_clock_end_and_only_agents_know_the_location(spyfall):
-    """With timers on (the clock runs out at random moments): the spy's view never holds the
-    location or anyone's card, no seat sees another's role or job, and during the questions every
-    player appears to act to every seat, so the spy's secret option to reveal themselves shows no
-    one who it is (even once everyone has used their accusation)."""
+    """With timers on (the clock runs out at random moments), over one round or five: the spy's
+    view never holds the round's location or anyone's card, no seat sees another's role or job,
+    and during the questions every player appears to act to every seat, so the spy's secret
+    option to reveal themselves shows no one who it is (even once everyone has used their
+    accusation). Scores follow the published rules; the most points wins."""
     assert validate_file(EXAMPLES / "spyfall.yaml").problems == []
     outcomes = Counter()
     for seed in range(240):
         count = 3 + seed % 6
-        match = Match(spyfall, NAMES[:count], seed=seed, headless=True, timers=True)
+        rounds = 1 if seed % 2 == 0 else 5
+        match = Match(spyfall[rounds], NAMES[:count], seed=seed, headless=True, timers=True)
         players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
-        spy = next(s for s, p in enumerate(match.players) if p["role"] == "Spy")
-        location = match.state["location"]
-        assert location in spyfall.binding.state["jobs"]
-        for steps in range(500):
+        places = []
+        for steps in range(2000):
             if match.over:
                 break
+            spy = next(s for s, p in enumerate(match.players) if p["role"] == "Spy")
+            location = match.state["location"]
+            if location not in places:
+                places.append(location)
             for seat in range(count):
                 view = match.observe(seat)
                 assert not {"location", "deck", "posts", "spy"} & set(view["state"]), (seed, seat)
@@ -229,7 +237,8 @@ def test_spyfall_random_games_with_the_clock_end_and_only_agents_know_the_locati
                     if owner != seat:
                         assert row["role"] is None and row["location"] is None and row["job"] is None
                 if seat == spy:
-                    assert not [line for line in view["log"] if location in line["text"]], seed
+                    assert view["state"]["players"][seat]["location"] == ""
+                    assert not [line for line in view["log"] if f"at the {location}." in line["text"]], seed
                 if match.phase.name == "Questions":  # a seat that pressed Continue drops out of its own list only
                     assert set(view["waiting"]) | {match.names[seat]} == set(match.names), (seed, seat, view["waiting"])
             if match.phase.name == "Questions" and (seed + steps) % 5 == 0:
@@ -239,16 +248,21 @@ def test_spyfall_random_games_with_the_clock_end_and_only_agents_know_the_locati
             view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
             match.choose(seat, players[seat].choose(view))
         assert match.over, seed
+        assert len(places) == rounds == match.state["round"], seed  # a new location every round
         state, roles = match.state, [p["role"] for p in match.players]
+        totals = [p["total"] for p in match.players]
+        assert set(match.winners) == {s for s in range(count) if totals[s] == max(totals)}, seed
+        if rounds > 1:
+            continue
         scores = [p["score"] for p in match.players]
+        assert scores == totals
         outcomes[state["outcome"]] += 1
         if state["outcome"] in ("spy guessed", "spy escaped", "agent accused"):
-            assert match.winners == [spy] and scores[spy] == (2 if state["outcome"] == "agent accused" else 4)
-            assert sum(scores) == scores[spy]
-        else:  # the agents win: 1 each, 2 for whoever accused the spy
-            assert set(match.winners) == {s for s in range(count) if roles[s] == "Agent"} and scores[spy] == 0
+            assert scores[spy] == (2 if state["outcome"] == "agent accused" else 4) == sum(scores), seed
+        else:  # the agents score: 1 each, 2 for whoever accused the spy
+            assert scores[spy] == 0
             bonus = state["accuser"] if state["outcome"] == "spy caught" else 0
-            assert all(scores[s] == (2 if s + 1 == bonus else 1) for s in match.winners), (seed, scores)
+            assert all(scores[s] == (2 if s + 1 == bonus else 1) for s in range(count) if roles[s] == "Agent"), seed
     assert set(outcomes) == {"spy guessed", "spy guessed wrong", "spy caught", "agent accused", "spy escaped"}, outcomes
 
 
