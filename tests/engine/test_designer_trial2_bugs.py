@@ -201,3 +201,18 @@ def test_a_whole_player_is_refused_as_a_value_or_in_a_line():
     assert any("say: {actor} is a whole player, hidden fields and all: name one field ({actor.name})" in p
                for p in problems), problems
     assert any("say: {players[accused]} is a whole player" in p for p in problems), problems
+
+
+def test_a_timer_phase_and_a_decision_refuse_each_others_keys():
+    """`wait_for: single_player_choice` on a timer phase validated, then stopped the game at the table
+    ("a single_player_choice but options were offered to 4 players"); `seconds: 30` on a vote
+    validated and did nothing (a decision's time is the room's turn or window timer)."""
+    text = TALK.replace("EARLY", "any\n      wait_for: single_player_choice")
+    problems = [str(p) for p in validate_text(text, "talk.yaml").problems]
+    assert any("phases.1.completion_criteria.wait_for: 'wait_for' belongs to a player_action phase" in p
+               for p in problems), problems
+    vote = TALK.replace("EARLY", "any").replace("    name: Accused\n    completion_criteria: {type: UI_displayed}",
+                                                "    name: Accused\n    completion_criteria: {type: UI_displayed, seconds: 30}")
+    problems = [str(p) for p in validate_text(vote, "talk.yaml").problems]
+    assert any("phases.2.completion_criteria.seconds: 'seconds' belongs to a timer phase" in p and "warning" in p
+               for p in problems), problems

@@ -735,8 +735,15 @@ class _Semantics:
                 self.problem(where, "a timer phase needs 'seconds'")
             if entries and criteria.target_players is None:
                 self.problem(where + ("options",), "a timer phase with options needs target_players (who may end it early)")
-        elif criteria.ends_early is not None:
-            self.problem(where + ("ends_early",), "'ends_early' belongs to a timer phase")
+            if criteria.wait_for is not None:
+                self.problem(where + ("wait_for",), "'wait_for' belongs to a player_action phase: a timer phase "
+                                                    "ends before its time as 'ends_early' says")
+        else:
+            if criteria.ends_early is not None:
+                self.problem(where + ("ends_early",), "'ends_early' belongs to a timer phase")
+            if criteria.seconds is not None:
+                self.problem(where + ("seconds",), "'seconds' belongs to a timer phase: a decision's time is the "
+                                                   "table's turn_timer or window_timer (a room option)", "warning")
         if criteria.default is not None and criteria.default not in literals:
             self.problem(where + ("default",), f"default {criteria.default!r} is not one of this phase's literal options")
         for key in ("record", "joint", "secret", "cover", "acknowledge"):
