@@ -959,8 +959,9 @@ class _Semantics:
                 for phase in sorted(p for p in context if p is not None):
                     decision = self.decisions[phase]
                     if decision.secret and decision.hides_actor:
-                        self.problem(path + ("say",), f"everyone reads this line, and it names who acted in the "
-                                                      f"secret phase {phase} ({decision.name!r})", "warning")
+                        self.problem(path + ("say",), f"everyone reads this line, and it names who acted in phase "
+                                                      f"{phase} ({decision.name!r}), where who acts is secret",
+                                     "warning")
                         break
                     if decision.secret and {"choice", "chosen"} & set(secret_reads):
                         # one public player chose among secret options: naming them is fine, the choice is
