@@ -216,3 +216,13 @@ def test_a_timer_phase_and_a_decision_refuse_each_others_keys():
     problems = [str(p) for p in validate_text(vote, "talk.yaml").problems]
     assert any("phases.2.completion_criteria.seconds: 'seconds' belongs to a timer phase" in p and "warning" in p
                for p in problems), problems
+
+
+def test_the_acknowledgement_of_a_secret_option_is_in_the_game_s_action_vocabulary():
+    """A player asked who has no option beside someone's secret one now presses the acknowledgement
+    (Spyfall's agent who has used their accusation): the RL environment's vocabulary must hold it,
+    as it does for a secret phase; a game where everyone asked always has an option keeps its ids."""
+    from intrigue.engine.vocabulary import derive
+
+    assert derive(games.load_path(SPYFALL), 4)[-1] == "Continue"
+    assert "Continue" not in derive(games.get("avalon"), 7)

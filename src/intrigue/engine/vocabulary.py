@@ -82,8 +82,18 @@ def derive(game: "Game", players: int) -> list[str]:
             labels.append(criteria.default)
     # What the cover of a secret decision presses: last, so games that offered it elsewhere keep their ids.
     labels += [phase.completion_criteria.acknowledge or ACKNOWLEDGE for phase in game.phases.values()
-               if phase.completion_criteria.secret]
+               if phase.completion_criteria.secret or _may_acknowledge(phase.completion_criteria.options or ())]
     return list(dict.fromkeys(labels))
+
+
+def _may_acknowledge(entries: Iterable[Any]) -> bool:
+    """A phase with a ``secret: true`` option in which a player asked may be offered nothing (every
+    entry has an ``if``, or lists items or players, which may be none): that player presses the
+    acknowledgement (Spyfall's agent who has used their accusation while the spy may still reveal)."""
+    entries = list(entries)
+    return any(getattr(entry, "secret", False) for entry in entries) and all(
+        not isinstance(entry, str) and (entry.if_ is not None or entry.items is not None or entry.players is not None)
+        for entry in entries)
 
 
 def _declared_items(game: "Game") -> list[str]:
