@@ -174,10 +174,16 @@ def run_step(match: Match, step: Any, clock: MatchClock | None = None) -> list[s
     return problems
 
 
+def seat_of(match: Match, player: Any) -> int:
+    """The seat of a player a step or an expectation names; a name that is not playing fails the
+    step with that message (not with the engine's refusal)."""
+    if str(player) not in match.names:
+        raise ScenarioError(f"{str(player)!r} is not a player")
+    return match.names.index(str(player))
+
+
 def choose(match: Match, player: str, option: Any) -> None:
-    if player not in match.names:
-        raise ScenarioError(f"{player!r} is not a player")
-    seat = match.names.index(player)
+    seat = seat_of(match, player)
     if seat not in match.pending:
         waiting = ", ".join(match.names[s] for s in match.pending) or "nobody"
         raise ScenarioError(f"{player} is not pending (waiting for {waiting}); "
@@ -216,7 +222,7 @@ def reject(match: Match, value: dict[str, Any]) -> list[str]:
     for player, option in value.items():
         before = snapshot(match)
         try:
-            seat = match.seat_of(str(player))
+            seat = match.seat_of(str(player))  # a name that is not playing is refused too (stable format)
             match.choose(seat, str(option))
         except Refused:
             if snapshot(match) != before:
@@ -265,11 +271,11 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
             got = {}
             ok = True
             for player, options in (want or {}).items():
-                seat = match.seat_of(str(player))
+                seat = seat_of(match, player)
                 got[player] = match.legal(seat)
                 ok = ok and sorted(map(str, options or [])) == sorted(got[player])
         elif key == "alive":
-            got = {p: match.alive(match.seat_of(str(p))) for p in want}
+            got = {p: match.alive(seat_of(match, p)) for p in want}
             ok = all(bool(want[p]) == got[p] for p in want)
         elif key == "winner":
             got = _names(match, match.winners) if match.over else None
@@ -282,13 +288,13 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
             got = {}
             ok = True
             for player, fields in (want or {}).items():
-                record = match.players[match.seat_of(str(player))]
+                record = match.players[seat_of(match, player)]
                 got[player] = {f: record.get(f, "<undeclared>") for f in fields}
                 ok = ok and all(f in record and _same(v, record[f], True) for f, v in fields.items())
         elif key in readers:
             reader = readers[key]
             if reader.per_player:
-                got = {p: reader.read(match, match.seat_of(str(p))) for p in (want or {})}
+                got = {p: reader.read(match, seat_of(match, p)) for p in (want or {})}
                 ok = all(_same(want[p], got[p], reader.ordered) for p in want)
             else:
                 got = reader.read(match)

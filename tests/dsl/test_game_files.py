@@ -44,6 +44,20 @@ def test_one_resolver_finds_ids_and_files(outside, monkeypatch):
         games.resolve("nowhere.yaml")
 
 
+def test_the_dsl_file_of_a_game_with_python_names_its_id(tmp_path):
+    """Coup's file (or a copy, like the seed document) needs its rules module: say which id to play."""
+    coup = ROOT / "src" / "intrigue" / "games" / "coup" / "coup.yaml"
+    copy = tmp_path / "000_seed.txt"
+    shutil.copy(coup, copy)
+    for path in (coup, copy):
+        with pytest.raises(ValueError, match=r"DSL file of the installed game 'coup', whose rules are in Python: "
+                                             r"play that game by its id \(game: coup\)"):
+            games.resolve(path)
+    scenario = tmp_path / "tax.yaml"
+    scenario.write_text(f"game: {coup}\nplayers: [Aria, Blake]\nsteps: []\n")
+    assert "play that game by its id (game: coup)" in str(run_file(scenario)[0].failures[0])
+
+
 def test_every_command_takes_a_yaml_path(outside, tmp_path, capsys):
     code, out, _ = cli(["simulate", outside, "-n", "10", "-p", "4", "--json"], capsys)
     assert code == 0 and json.loads(out)["games"] == 10 and json.loads(out)["game"] == "museum"

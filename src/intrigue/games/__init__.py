@@ -96,7 +96,26 @@ def load_path(path: str | Path, game_id: str | None = None) -> Game:
         binding = binding_from_dsl(base, game_id or dsl.stem)
         binding.extensions = (dsl.resolve(),)
         return load(binding)
+    python_game = _python_game_with(dsl)
+    if python_game is not None:  # its DSL alone cannot run: the names its conditions use are the binding's
+        raise BindingError(f"{dsl} is the DSL file of the installed game {python_game!r}, whose rules are "
+                           f"in Python: play that game by its id (game: {python_game})")
     return load(binding_from_dsl(dsl, game_id))
+
+
+def _python_game_with(dsl: Path) -> str | None:
+    """The id of the installed game with Python whose DSL file this is (that file, or a byte-for-byte
+    copy such as the seed documents), else None."""
+    try:
+        text = dsl.read_bytes()
+    except OSError:
+        return None
+    for folder in __path__:
+        for child in Path(folder).iterdir():
+            own = child / f"{child.name}.yaml"
+            if (child / "rules.py").exists() and own.is_file() and own.read_bytes() == text:
+                return child.name
+    return None
 
 
 def _extended(dsl: Path) -> Path | None:

@@ -52,6 +52,11 @@ def test_an_accepted_choice_under_reject_fails():
     assert "expected Aria: 'Income' to be refused, but it was accepted" in str(outcome.failures[0])
 
 
+def test_an_expectation_naming_someone_not_playing_says_so():
+    outcome = run(scenario([{"expect": {"coins": {"Zed": 2}}}]), "expect")
+    assert [str(f) for f in outcome.failures] == ["expect: step 1: 'Zed' is not a player"]
+
+
 def test_a_setup_that_breaks_card_conservation_is_refused():
     setup = dict(STANDARD, deck=STANDARD["deck"][:-1])
     outcome = run(scenario([], setup=setup), "setup")

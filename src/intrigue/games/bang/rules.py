@@ -341,9 +341,16 @@ def t_damage(m: Match, task: dict[str, Any]) -> None:
         push(m, {"do": "hurt", "seat": seat, "amount": amount, "source": source})
 
 
+def beer_saves(m: Match) -> bool:
+    """Whether a Beer can save a life: more than 2 players alive, counting those already killed by
+    the card still resolving (their eliminations wait for its end, rules §8.6), so that a Gatling's
+    or Indians!' victims fare the same whatever their seats."""
+    return len(living(m)) + len(m.state["dying"]) > 2
+
+
 def save_menu(m: Match, seat: int) -> dict[str, list[Any]]:
     menu: dict[str, list[Any]] = {}
-    if len(living(m)) > 2:
+    if beer_saves(m):
         for card in hand(m, seat):
             if CARDS[card].name == "Beer":
                 menu.setdefault(label(card), ["beer", card])
@@ -367,7 +374,7 @@ def t_save(m: Match, task: dict[str, Any]) -> None:
         push(m, {**task, "do": "hurt"})
         return
     menu = save_menu(m, seat)
-    could_hold_beer = bool(hand(m, seat)) and len(living(m)) > 2
+    could_hold_beer = bool(hand(m, seat)) and beer_saves(m)
     if len(menu) == 1 and not could_hold_beer:
         die(m, seat, task["source"])  # nothing could save him, as everyone can see
         return
