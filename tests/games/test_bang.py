@@ -271,3 +271,23 @@ def test_lucky_duke_timeout_picks_the_card_that_helps(bang):
                hands={n: [] for n in NAMES[:4]}, deck=["Missed! 2S", "Missed! 10C"])
     assert m.legal(0) == ["Choose Missed! 2S", "Choose Missed! 10C"]
     assert bang.binding.timeout_choice(m, 0, m.legal(0)) == "Choose Missed! 10C"
+
+
+def test_the_play_step_is_a_turn_and_answering_a_shot_a_window(bang):
+    """The play step offers Pass to end the turn, yet it is the active player's turn: 30 s, not a 15-s window."""
+    from intrigue.engine.timing import timer_for
+
+    seen: dict[str, set[str]] = {"Play Action Step": set(), "answer": set()}
+    rng = random.Random(5)
+    for seed in range(6):
+        match = Match(bang, NAMES[:4], seed)
+        while not match.over:
+            timer = timer_for(match, {"turn_timer": 30, "window_timer": 15})
+            phase = match.phase.name
+            if phase == "Play Action Step":
+                seen[phase].add(f"{timer.kind} {timer.seconds:g}")
+            elif any(o.startswith("Missed!") for s in match.pending for o in match.legal(s)):
+                seen["answer"].add(f"{timer.kind} {timer.seconds:g}")
+            seat = rng.choice(match.pending)
+            match.choose(seat, rng.choice(match.legal(seat)))
+    assert seen == {"Play Action Step": {"turn 30"}, "answer": {"window 15"}}

@@ -65,6 +65,9 @@ class GameBinding:
     routers: dict[int, Router] = field(default_factory=dict)
     observe: Callable[["Match", int | None], dict[str, Any]] | None = None
     timeout_choice: Callable[["Match", int, list[str]], str] | None = None
+    #: Phase id -> ``"turn"`` or ``"window"``: which of the table's timers the phase's decisions run,
+    #: where the engine's rule (engine/timing.py: ``Pass`` offered makes a window) reads the phase wrong.
+    timers: dict[int, str] = field(default_factory=dict)
     setup_check: Callable[[dict[str, Any], int], list[str]] | None = None
     expectations: dict[str, Expectation] = field(default_factory=dict)
     result: Callable[["Match"], dict[str, Any]] | None = None

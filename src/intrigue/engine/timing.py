@@ -9,7 +9,9 @@ decision runs and which moves expiry plays, so every clock follows one policy:
 - a *window* (a decision that waits for several players, or that a seat may
   decline because ``Pass`` is offered) runs the table's ``window_timer``, any
   other decision its ``turn_timer``; a *secret* decision's kind depends only on
-  what the phase declares (its offers would tell who holds what);
+  what the phase declares (its offers would tell who holds what); a game's
+  binding may name the timer of a phase instead (``GameBinding.timers``: BANG!'s
+  play step offers ``Pass`` to end the turn, and is a turn);
 - on expiry every seat still pending gets the game's timeout choice
   (``binding.timeout_choice``; without one, ``Pass`` if offered, else the first
   option), one after another (a closing answer may end the window).
@@ -64,6 +66,7 @@ def timer_for(match: "Match", options: Mapping[str, Any] | None = None) -> Timer
     kind = timer_kind(decision)
     if kind == "phase":
         return Timer(kind, float(decision.clock or 0.0))
+    kind = match.game.binding.timers.get(decision.phase_id, kind)
     chosen = dict(TIMER_OPTIONS)
     chosen.update(options or {})
     seconds = chosen.get(f"{kind}_timer")

@@ -24,6 +24,8 @@ SETUP_KEYS = ("roles", "characters", "health", "hands", "equipment", "deck", "di
 NOT_NOW = "Not now"
 #: Phases in which one player alone chooses (Sid Ketchum may heal beside them).
 SINGLE = (5, 6, 7, 12)
+#: The DSL's Play Action Step: the active player plays one card or passes.
+PLAY_STEP = 6
 
 game = GameBinding(
     "bang",
@@ -56,6 +58,9 @@ game = GameBinding(
         "hunt": "",       # 3 players: "" while each hunts a target, "last" once it is last man standing
         "order": {},      # the order a dying player chose for their cards (seat -> card ids, first first)
     },
+    # The play step offers Pass (end the turn), which the engine's timer rule reads as a window (15 s);
+    # it is the active player's turn, each card played a new step: the turn timer.
+    timers={PLAY_STEP: "turn"},
 )
 
 
