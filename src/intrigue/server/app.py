@@ -474,6 +474,8 @@ class Connection:
         self.durability = durability
         self.seat: int | None = None
         self.room: Any = None
+        #: The task reading this socket, while it waits for a frame (see :meth:`close`).
+        self.listening: asyncio.Task[Any] | None = None
         self.outbox = Outbox(OUTBOX)
         self.bucket = Bucket(settings.message_rate, settings.message_burst)
         self.floods = 0
@@ -501,6 +503,10 @@ class Connection:
         if self.closing is None:
             self.closing = (code, reason)
             self.outbox.put(None)
+            if len(self.outbox.items) > self.outbox.limit and self.listening is not None:
+                # The client stopped reading: its pump may never write again, and the reader would wait
+                # for its next frame for ever, keeping its seat connected and its address's slot taken.
+                self.listening.cancel()
 
     async def pump(self) -> None:
         with contextlib.suppress(Exception):
@@ -521,12 +527,22 @@ async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None,
     await socket.accept()
     conn = Connection(socket, lobby.settings, durability)
     pump = asyncio.create_task(conn.pump())
+    cut_off = False
     try:
         while conn.closing is None:
             try:
+                conn.listening = asyncio.current_task()
                 frame = await socket.receive()
             except (WebSocketDisconnect, RuntimeError):
                 break
+            except asyncio.CancelledError:
+                if conn.closing is None:  # the server is shutting down
+                    raise
+                asyncio.current_task().uncancel()  # type: ignore[union-attr] - cut off by close(): too slow
+                cut_off = True
+                break
+            finally:
+                conn.listening = None
             if frame["type"] == "websocket.disconnect":
                 break
             if not conn.bucket.take():
@@ -556,13 +572,14 @@ async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None,
         if conn.room is not None:
             conn.room.detach(conn)
         conn.close(1000, "")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(pump, 2)
+        if not cut_off:  # (a client that stopped reading takes neither its messages nor a close frame)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 2)
         if not pump.done():
             pump.cancel()
-        if socket.client_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await socket.close()
+        if socket.client_state == WebSocketState.CONNECTED and not cut_off:
+            with contextlib.suppress(Exception):  # bounded: a client that stopped reading never takes it
+                await asyncio.wait_for(socket.close(), 1)
 
 
 def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:

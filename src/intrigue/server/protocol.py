@@ -60,8 +60,10 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
         message = json.loads(raw)
     except RecursionError:
         raise Refusal("bad_json", "message is nested too deeply") from None
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise Refusal("bad_json", f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise Refusal("bad_json", f"message is not valid JSON ({str(exc)[:100]})") from None
     if not isinstance(message, dict):
         raise Refusal("bad_message", "a message must be a JSON object with a 'type'")
     if not all(type(v) in _FLAT for v in message.values()) and _depth(message) > MAX_DEPTH:

@@ -283,7 +283,7 @@ class Room:
     # -- connections -------------------------------------------------------------
     def attach(self, sink: Sink, token: str | None) -> Seat | None:
         seat = self.seat_for(token) if token else None
-        if seat is None and len(self._all_sinks()) >= self.lobby.settings.max_connections:
+        if seat is None and sum(other is not sink for other in self._all_sinks()) >= self.lobby.settings.max_connections:
             raise Refusal("quota", f"room {self.code} has {self.lobby.settings.max_connections} connections "
                                    "already; try again later", 429)
         self.detach(sink, announce=False)
