@@ -396,3 +396,38 @@ def test_the_documented_limits_are_the_defaults():
     }
     missing = [claim for claim in claims if claim not in text]
     assert not missing, missing
+
+
+# -- secret decisions: a refusal tells no more than the view ---------------------------------------------------
+def test_refusals_in_a_secret_decision_tell_nobody_who_has_answered(server, http):
+    """docs/protocol.md: in a secret decision `waiting` lists who could be acting and "the others are not
+    told that anyone answered". A refused command must not tell it either: not by naming who is still
+    to answer, not by the version it calls current, not by which versions it refuses."""
+    from ..security.table import Table
+
+    table = Table(server, http, "werewolf", humans=6)
+    while not (table.match.decision and table.match.decision.secret):
+        mover = table.pending()
+        table.move(mover, mover.options[0])
+    cover = table.match.decision.cover
+    prober, answerer = (next(c for c in table.clients if c.view["seat"] == seat) for seat in cover[:2])
+    opened = prober.view["version"]
+
+    def probe() -> list[tuple[str, str]]:
+        answers = []
+        for version in range(opened - 1, opened + len(cover) + 1):
+            prober.send({"type": "choose", "token": prober.token, "version": version, "option": "not an option"})
+            error = prober.error()
+            answers.append((error["code"], error["message"]))
+        return answers
+
+    before = probe()
+    table.move(answerer, answerer.options[0])  # the decision stays open: only the answerer is told
+    assert table.match.decision.secret and table.match.version == opened + 1
+    assert probe() == before
+    assert [code for code, _ in before] == ["stale_version"] + ["not_offered"] * len(cover) + ["stale_version"]
+    answerer.send({"type": "choose", "token": answerer.token, "version": answerer.view["version"], "option": "x"})
+    refusal = answerer.error()
+    assert refusal["code"] == "not_pending"
+    assert refusal["message"].endswith(f"(waiting for {', '.join(answerer.view['waiting'])})")
+    table.close()
