@@ -421,10 +421,15 @@ def test_refusals_in_a_secret_decision_tell_nobody_who_has_answered(server, http
             answers.append((error["code"], error["message"]))
         return answers
 
-    before = probe()
+    def listed() -> dict:
+        return next(m for m in http.get("/api/matches", params={"status": "playing"}).json()
+                    if m["room"] == table.code)
+
+    before, listing = probe(), listed()
     table.move(answerer, answerer.options[0])  # the decision stays open: only the answerer is told
     assert table.match.decision.secret and table.match.version == opened + 1
     assert probe() == before
+    assert listed() == listing and listing["moves"] is None  # nor does the list of matches being played
     assert [code for code, _ in before] == ["stale_version"] + ["not_offered"] * len(cover) + ["stale_version"]
     answerer.send({"type": "choose", "token": answerer.token, "version": answerer.view["version"], "option": "x"})
     refusal = answerer.error()

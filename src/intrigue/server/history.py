@@ -26,10 +26,13 @@ EXPORT_VERSION = 1
 
 
 def summary(record: MatchRecord) -> dict[str, Any]:
+    """A match of the history list. A match being played shows no ``moves``: its stored count would
+    tell anyone how many have answered a secret decision (its players' views say where it is)."""
     return {"match": record.id, "room": record.room, "game": record.game, "status": record.status,
             "players": list(record.players), "bots": list(record.bots),
             "winners": [record.players[s] for s in record.winners if 0 <= s < len(record.players)],
-            "started": record.started, "finished": record.finished, "moves": record.moves}
+            "started": record.started, "finished": record.finished,
+            "moves": None if record.status == "playing" else record.moves}
 
 
 def finished_record(store: Store, match_id: int) -> MatchRecord:
