@@ -436,3 +436,19 @@ def test_refusals_in_a_secret_decision_tell_nobody_who_has_answered(server, http
     assert refusal["code"] == "not_pending"
     assert refusal["message"].endswith(f"(waiting for {', '.join(answerer.view['waiting'])})")
     table.close()
+
+
+def test_a_closing_room_tells_its_watchers_then_refuses_them_no_room(server, http):
+    created = create_room(http, private=True)
+    code = created["room"]
+    watcher = Client(server.ws_url, code)
+    watcher.until(lambda m: m["type"] == "welcome")
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": created["token"]}).status_code == 200
+    last = watcher.until(lambda m: m["type"] == "room" and m["status"] != "waiting")
+    assert last["status"] == "closed"  # the last human left a room that had not started
+    assert http.get(f"/api/rooms/{code}").json()["error"]["code"] == "no_room"
+    watcher.send({"type": "chat", "token": created["token"], "text": "anyone?"})
+    assert watcher.error()["code"] == "no_room"
+    watcher.send({"type": "hello", "room": code})
+    assert watcher.error()["code"] == "no_room"
+    hang_up(watcher)
