@@ -102,6 +102,33 @@ def test_a_flood_gets_exactly_40_rate_limited_answers_then_close_1008(tmp_path):
         plays(defaults, http)
 
 
+def test_chat_takes_5_lines_at_once_and_a_newcomer_gets_the_last_50(tmp_path):
+    with ServerThread(tmp_path / "chat.db", Settings(bot_delay=0.0)) as defaults, defaults.http() as http:
+        created = create_room(http, private=True)
+        aria = Client(defaults.ws_url, created["room"], created["token"])
+        aria.until(lambda m: m["type"] == "welcome")
+        for n in range(7):
+            aria.send({"type": "chat", "token": created["token"], "text": f"line {n}"})
+        aria.send({"type": "ping"})
+        aria.until(lambda m: m["type"] == "pong")
+        said = [m["text"] for m in aria.messages if m["type"] == "chat"]
+        refused = [m for m in aria.messages if m.get("code") == "rate_limited"]
+        assert said == [f"line {n}" for n in range(5)] and len(refused) == 2
+        hang_up(aria)
+        room = defaults.app.state.lobby.rooms[created["room"]]
+        room.seats[0].chat = None  # (fresh buckets rather than 100 seconds of waiting)
+        defaults.app.state.lobby.settings.chat_burst = defaults.app.state.lobby.settings.message_burst = 100
+        aria = Client(defaults.ws_url, created["room"], created["token"])
+        for n in range(5, 60):
+            aria.send({"type": "chat", "token": created["token"], "text": f"line {n}"})
+        aria.until(lambda m: m.get("text") == "line 59")
+        newcomer = Client(defaults.ws_url, created["room"])
+        newcomer.until(lambda m: m["type"] == "room")  # the recent chat comes between welcome and room
+        assert [m["text"] for m in newcomer.messages if m["type"] == "chat"] == [f"line {n}" for n in range(10, 60)]
+        for client in (aria, newcomer):
+            hang_up(client)
+
+
 def test_the_101st_connection_from_one_address_is_refused_with_quota_and_1008(tmp_path):
     with ServerThread(tmp_path / "sockets.db", Settings(bot_delay=0.0)) as defaults, defaults.http() as http:
         held = [Client(defaults.ws_url) for _ in range(100)]
