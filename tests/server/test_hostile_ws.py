@@ -479,3 +479,30 @@ def test_a_closing_room_tells_its_watchers_then_refuses_them_no_room(server, htt
     watcher.send({"type": "hello", "room": code})
     assert watcher.error()["code"] == "no_room"
     hang_up(watcher)
+
+
+def test_watchers_coming_and_going_cost_the_players_nothing(server, http):
+    """A watcher's hello changes nothing anyone sees: only the watcher gets the room message. (It went
+    to every connection of the room: 40 hellos a second in a room of 200 kept a core busy.)"""
+    created = create_room(http, private=True)
+    code = created["room"]
+    blake = join(http, code, "Blake")
+    aria = Client(server.ws_url, code, created["token"])
+    aria.until(lambda m: m["type"] == "welcome")
+    first_tab = Client(server.ws_url, code, blake["token"])
+    aria.until(lambda m: m["type"] == "room" and m["seats"][1]["connected"])  # a seat that connects: everyone
+    aria.drain()
+    seen = len(aria.messages)
+    for _ in range(10):
+        watcher = Client(server.ws_url, code)
+        assert watcher.until(lambda m: m["type"] == "room")["seats"][1]["connected"] is True
+        watcher.send({"type": "hello", "room": code})
+        watcher.until(lambda m: m["type"] == "room")
+        hang_up(watcher)
+    second_tab = Client(server.ws_url, code, blake["token"])  # another tab of a seat already connected
+    second_tab.until(lambda m: m["type"] == "room")
+    aria.send({"type": "ping"})
+    aria.until(lambda m: m["type"] == "pong")
+    assert [m["type"] for m in aria.messages[seen:]] == ["pong"]
+    for client in (aria, first_tab, second_tab):
+        hang_up(client)

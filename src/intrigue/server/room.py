@@ -283,9 +283,10 @@ class Room:
     # -- connections -------------------------------------------------------------
     def attach(self, sink: Sink, token: str | None) -> Seat | None:
         seat = self.seat_for(token) if token else None
-        if seat is None and sum(other is not sink for other in self._all_sinks()) >= self.lobby.settings.max_connections:
-            raise Refusal("quota", f"room {self.code} has {self.lobby.settings.max_connections} connections "
-                                   "already; try again later", 429)
+        limit = self.lobby.settings.max_connections
+        if seat is None and sum(other is not sink for other in self._all_sinks()) >= limit:  # (a hello again adds none)
+            raise Refusal("quota", f"room {self.code} has {limit} connections already; try again later", 429)
+        connected = [s.connected for s in self.seats]
         self.detach(sink, announce=False)
         sink.seat = seat.seat if seat else None
         if seat:
@@ -298,7 +299,10 @@ class Room:
             self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
         for chat in self.recent_chat:
             sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
-        self.broadcast_room()
+        if connected != [s.connected for s in self.seats]:
+            self.broadcast_room()
+        else:  # a watcher, or another tab of a seat: nothing anyone sees changed (and a hello costs one message)
+            sink.send({"type": "room", **self.public()})
         if self.after_change():  # a grace timer ends when its player is back: everyone is told
             self.broadcast_views()
         elif self.match is not None:
