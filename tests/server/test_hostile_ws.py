@@ -507,3 +507,32 @@ def test_watchers_coming_and_going_cost_the_players_nothing(server, http):
     assert [m["type"] for m in aria.messages[seen:]] == ["pong"]
     for client in (aria, first_tab, second_tab):
         hang_up(client)
+
+
+def test_names_with_commas_cannot_hide_a_team_from_the_leader(server, http):
+    """A choice of N players is offered as their names joined by ", ": with players named "Ann, Bob" and
+    "Bob, Cy" beside Ann and Cy, two different teams read "Ann, Bob, Cy" and the leader lost one of them."""
+    from math import comb
+
+    created = create_room(http, game="avalon", name="Ann", seats=5, private=True,
+                          options={"turn_timer": None, "window_timer": None})
+    code = created["room"]
+    tokens = [created["token"]] + [join(http, code, name)["token"] for name in ("Ann, Bob", "Bob, Cy", "Cy", "Dee")]
+    assert http.post(f"/api/rooms/{code}/start", json={"token": tokens[0]}).status_code == 200
+    players = [Client(server.ws_url, code, token) for token in tokens]
+    for player in players:
+        player.settle(lambda v: v is not None)
+    leader = None
+    while leader is None:  # everyone acknowledges their role until the leader picks a team
+        for player in players:
+            player.drain(0.01)
+            decision = player.view["decision"]
+            if decision and decision.get("pick"):
+                leader = player
+            elif player.options:
+                player.choose(player.options[0])
+    count = leader.view["decision"]["pick"]["count"]
+    assert len(set(leader.options)) == len(leader.options) == comb(5, count)
+    assert leader.view["players"] == ["Ann", "Ann Bob", "Bob Cy", "Cy", "Dee"]
+    for player in players:
+        hang_up(player)

@@ -95,7 +95,10 @@ def clean_line(text: str, limit: int) -> str:
 
 
 def clean_name(name: str) -> str:
-    cleaned = clean_line(name, MAX_NAME)
+    """A display name: one line (see :func:`clean_line`) without commas, since a choice of several
+    players is offered as their names joined by ", " (``Ann`` with ``Bob, Cy`` would read as ``Ann, Bob``
+    with ``Cy``, and one of the two teams would not be offered at all)."""
+    cleaned = clean_line(name.replace(",", " "), MAX_NAME)
     if not cleaned:
         raise Refusal("bad_message", "a name needs at least one visible character")
     return cleaned
