@@ -182,3 +182,26 @@ def test_a_crowd_joining_and_a_host_starting_at_once_leave_one_consistent_room(s
     for player in players:
         player.settle(lambda v: v["version"] == 1)
         hang_up(player)
+
+
+def test_a_second_player_with_the_same_24_character_name_gets_a_seat(server, http):
+    """The suffix search looked for "name 2" cut to 24 characters, which for a 24-character name is the
+    name itself: the second join with it looped for ever and the whole server stopped answering."""
+    name = "Alexandria Quintessentia"
+    assert len(name) == 24
+    created = create_room(http, seats=4, name=name)
+    seats = [http.post(f"/api/rooms/{created['room']}/join", json={"name": name}, timeout=5) for _ in range(3)]
+    assert [answer.status_code for answer in seats] == [200, 200, 200]
+    names = [s["name"] for s in http.get(f"/api/rooms/{created['room']}").json()["seats"]]
+    assert names == [name, "Alexandria Quintesse 2", "Alexandria Quintesse 3", "Alexandria Quintesse 4"]
+    assert http.get("/api/health", timeout=5).json()["ok"] is True
+
+
+@pytest.mark.parametrize("game, seats, word", [("werewolf", 6, "No one"), ("heist", 5, "Pass"), ("avalon", 5, "Approve")])
+def test_a_player_cannot_take_the_name_of_an_option_of_the_game(http, game, seats, word):
+    """Werewolf's night offers the players' names and "No one": a player named "No one" could not be
+    told from it (the option named the player, and nobody could choose no one)."""
+    created = create_room(http, game=game, name=word, seats=seats, private=True)
+    joined = join(http, created["room"], word)
+    seats = http.get(f"/api/rooms/{created['room']}").json()["seats"]
+    assert [seats[0]["name"], seats[joined["seat"]]["name"]] == [f"{word} 2", f"{word} 3"]

@@ -140,7 +140,7 @@ class Room:
             raise Refusal("room_full", f"room {self.code} is full ({len(self.seats)} seats)", 409)
         token = secrets.token_urlsafe(32)
         before = self.record()
-        free.name = self._distinct(clean_name(name))
+        free.name = self.distinct_name(clean_name(name))
         free.token_hash = token_hash(token)
         free.left = False
         self.save(before)
@@ -148,14 +148,20 @@ class Room:
         self.broadcast_room()
         return free, token
 
-    def _distinct(self, name: str) -> str:
-        taken = {s.name for s in self.seats if s.taken}
+    def distinct_name(self, name: str) -> str:
+        """``name``, or ``name 2``, ``name 3``… if another seat has it or it is one of the game's option
+        words (shortened to make room in 24 characters)."""
+        taken = {s.name for s in self.seats if s.taken} | self.game.option_words()
         if name not in taken:
             return name
+
+        def suffixed(n: int) -> str:
+            return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
+
         n = 2
-        while f"{name} {n}"[:24] in taken:
+        while suffixed(n) in taken:  # (the very name that is returned: a 24-character one looped for ever)
             n += 1
-        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
+        return suffixed(n)
 
     def leave(self, token: str) -> Seat:
         seat = self.seat_for(token)
