@@ -300,6 +300,19 @@ def test_malformed_and_mistyped_frames_get_their_documented_code(server, live, f
     hang_up(client)
 
 
+@pytest.mark.parametrize("depth", [300, 600, 900])
+def test_a_frame_nested_hundreds_deep_is_refused_as_nested_not_internal(server, live, depth):
+    """The JSON parser reads a few hundred levels; the nesting check then ran out of stack: `internal`."""
+    before = snapshot(server)
+    client = Client(server.ws_url)
+    client.send('{"type": "ping", "a": ' + "[" * depth + "]" * depth + "}")
+    assert client.error()["code"] in ("bad_message", "bad_json")  # more than two levels; absurdly deep
+    client.send({"type": "ping"})
+    assert client.until(lambda m: m["type"] == "pong")
+    assert snapshot(server) == before
+    hang_up(client)
+
+
 def unicode_attacks(players):
     """Lone surrogates and odd characters where a seat's strings go: each refused by its documented code."""
     aria, blake = players

@@ -66,7 +66,7 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
         raise Refusal("bad_json", f"message is not valid JSON ({str(exc)[:100]})") from None
     if not isinstance(message, dict):
         raise Refusal("bad_message", "a message must be a JSON object with a 'type'")
-    if not all(type(v) in _FLAT for v in message.values()) and _depth(message) > MAX_DEPTH:
+    if not all(type(v) in _FLAT for v in message.values()) and _too_deep(message):
         raise Refusal("bad_message", "message is nested too deeply: a command is one flat object")
     try:
         return command(message).model_dump()
@@ -78,12 +78,16 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
 _FLAT = frozenset({str, int, float, bool, type(None)})
 
 
-def _depth(value: Any, level: int = 1) -> int:
+def _too_deep(value: Any, level: int = 1) -> bool:
+    """Whether ``value`` nests objects or arrays more than ``MAX_DEPTH`` levels (it stops looking there:
+    a frame nested a few hundred levels, which the JSON parser still reads, must not exhaust the stack)."""
     if isinstance(value, dict):
-        return max([level] + [_depth(v, level + 1) for v in value.values()])
-    if isinstance(value, list):
-        return max([level] + [_depth(v, level + 1) for v in value])
-    return level - 1
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return False
+    return level > MAX_DEPTH or any(_too_deep(item, level + 1) for item in items)
 
 
 def clean_line(text: str, limit: int) -> str:
