@@ -86,8 +86,10 @@ def machine_for(game_id: str) -> type[RuleBasedStateMachine]:
                 seat, code = pending, "stale_version"
                 option = match.legal(pending)[0]
                 opened = match.decision.opened_at  # answers to the open decision are current
-                version = data.draw(st.integers(-3, match.version + 3).filter(
-                    lambda v: not opened <= v <= match.version))
+                top = match.version
+                if match.decision.secret:  # nobody is told how many answered: any version it may reach is current
+                    top = max(top, opened + len(match.decision.cover) - 1)
+                version = data.draw(st.integers(-3, top + 3).filter(lambda v: not opened <= v <= top))
             else:
                 seat, option, version, code = data.draw(st.sampled_from([-1, n, n + 5, 10**9])), "Pass", \
                     match.version, "unknown_seat"

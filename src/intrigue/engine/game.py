@@ -141,6 +141,12 @@ class Game:
     def option_defaults(self) -> dict[str, Any]:
         return dict(self.binding.options)
 
+    def option_words(self) -> frozenset[str]:
+        """The literal options the phases declare (``Pass``, ``No one``). A player named one of them
+        would make the option naming that player read the same as it, so the lobby keeps names apart."""
+        return frozenset(entry.option for plan in self.plans.values() for entry in (plan.options or ())
+                         if getattr(entry, "option", None) is not None)
+
 
 def load(binding: GameBinding) -> Game:
     """Validate the DSL against the binding; every problem is reported at once."""

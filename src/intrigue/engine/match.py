@@ -403,7 +403,12 @@ class Match:
         """
         if not isinstance(version, int) or isinstance(version, bool):
             return False
-        opened = self.decision.opened_at if self.decision is not None else self.version
+        decision = self.decision
+        opened = decision.opened_at if decision is not None else self.version
+        if decision is not None and decision.secret:
+            # Nobody is told how many have answered a secret decision, so no version it may reach
+            # (one answer per seat of its cover) is refused: the refusal would tell.
+            return opened <= version <= max(self.version, opened + len(decision.cover) - 1)
         return opened <= version <= self.version
 
     def check(self, seat: int, option: str, version: int | None = None) -> None:
@@ -411,6 +416,9 @@ class Match:
         if self.over:
             raise Refused("over", "the match is over")
         if version is not None and not self._current(version):
+            if self.decision is not None and self.decision.secret:  # (its answers so far are not told)
+                raise Refused("stale_version", f"version {version} is stale: the open decision opened at "
+                                               f"version {self.decision.opened_at}")
             raise Refused("stale_version", f"version {version} is stale: the match is at version {self.version}")
         if seat == CLOCK and option == TIME_UP and self.decision is not None and self.decision.clock is not None \
                 and not self.decision.complete:
@@ -419,7 +427,10 @@ class Match:
             raise Refused("unknown_seat", f"there is no seat {seat!r}")
         decision = self.decision
         if decision is None or not decision.waits_for(seat):
-            waiting = ", ".join(self.names[s] for s in self.pending) or "nobody"
+            pending = self.pending
+            if decision is not None and decision.secret:  # as its view says: who could act, not who does
+                pending = [s for s in decision.cover if s != seat or s in pending]
+            waiting = ", ".join(self.names[s] for s in pending) or "nobody"
             raise Refused("not_pending", f"{self.names[seat]} has no choice to make now (waiting for {waiting})")
         if option not in decision.offers[seat]:
             offered = ", ".join(decision.offers[seat])

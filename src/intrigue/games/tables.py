@@ -74,7 +74,7 @@ def _presentation(game: Game) -> str:
 def table(game: Game, lang: str = "en") -> dict[str, Any]:
     """Everything the browser needs to show ``game`` in ``lang`` (GET /api/games/{game}/table)."""
     if not _LANG.match(lang):
-        raise ValueError(f"lang must be a two-letter language code, not {lang!r}")
+        raise ValueError(f"lang must be a two-letter language code, not {lang[:12]!r}")
     place = folder(game)
     langs = [code for code in LANGUAGES if code == "en" or (place is not None and (place / f"{code}.json").is_file())]
     return {"game": game.id, "lang": lang, "languages": langs, **json.loads(_presentation(game)),

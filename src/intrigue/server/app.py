@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket
-from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -156,6 +155,8 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI could not read the body (not UTF-8, a number of 4,300+ digits, …)
+            return JSONResponse({"error": {"code": "schema", "message": "body: not valid JSON"}}, status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
         return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,
                             headers=exc.headers)
@@ -186,24 +187,24 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         return wire.json_schema()
 
     @app.get("/api/games/{game}/graph.svg", responses=ERRORS, response_class=Response)
-    async def game_graph(game: str = FastPath(max_length=40),
+    async def game_graph(game: str,
                          highlight: int | None = Query(None, ge=0, le=1_000_000,
                                                        description="a phase id to highlight")) -> Response:
         """The game's phase graph as SVG (public: the flow of a game is no secret)."""
         if game not in game_registry.installed():
-            raise Refusal("no_game", f"no installed game {game!r}", 404)
+            raise Refusal("no_game", f"no installed game {game[:40]!r}", 404)
         from .. import graph  # noqa: PLC0415
 
         picture = graph.svg(game_registry.get(game), highlight=highlight)
         return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/games/{game}/table", responses=ERRORS)
-    async def game_table(game: str = FastPath(max_length=40),
-                         lang: str = Query("en", max_length=8, description="a two-letter language code")
+    async def game_table(game: str,
+                         lang: str = Query("en", description="a two-letter language code")
                          ) -> dict[str, Any]:
         """What the table shows of a game: rules drawer, card art, its strings in ``lang``."""
         if game not in game_registry.installed():
-            raise Refusal("no_game", f"no installed game {game!r}", 404)
+            raise Refusal("no_game", f"no installed game {game[:40]!r}", 404)
         from ..games import tables  # noqa: PLC0415
 
         try:
@@ -212,17 +213,17 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
             raise Refusal("bad_message", str(exc)) from None
 
     @app.get("/api/games/{game}/tutorial", responses=ERRORS)
-    async def game_tutorial(game: str = FastPath(max_length=40)) -> dict[str, Any]:
+    async def game_tutorial(game: str) -> dict[str, Any]:
         """The steps of the game's guided first game, for the browser's overlay."""
         if game not in game_registry.installed():
-            raise Refusal("no_game", f"no installed game {game!r}", 404)
+            raise Refusal("no_game", f"no installed game {game[:40]!r}", 404)
         found = tutorials.tutorial(game_registry.get(game))
         if found is None:
             raise Refusal("no_tutorial", f"{game!r} has no guided first game", 404)
         return found.public(game_registry.get(game))
 
     @app.post("/api/games/{game}/tutorial", status_code=201, responses=ERRORS)
-    async def start_tutorial(body: JoinRoom, request: Request, game: str = FastPath(max_length=40)) -> SeatJoined:
+    async def start_tutorial(body: JoinRoom, request: Request, game: str) -> SeatJoined:
         """A private practice room playing the game's guided first game, started at once."""
         client = request.client.host if request.client else "?"
         room, token = coach.open_tutorial(lobby, client, game, body.name)
@@ -301,7 +302,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     replays = asyncio.Semaphore(REPLAY_THREADS)
 
     @app.get("/api/matches/{match}/replay", responses=ERRORS)
-    async def replay(match: int = FastPath(ge=1, le=2**62), step: int = Query(0, ge=0, le=1_000_000),
+    async def replay(match: int, step: int = Query(0, description="accepted choices, 0 to the match's moves"),
                      seat: str = Query("all", max_length=8)) -> dict[str, Any]:
         async with replays:  # rebuilding a match is CPU work: off the event loop that runs the live games
             return await asyncio.to_thread(history.replay_step, store, match, step, seat)
@@ -474,6 +475,8 @@ class Connection:
         self.durability = durability
         self.seat: int | None = None
         self.room: Any = None
+        #: The task reading this socket, while it waits for a frame (see :meth:`close`).
+        self.listening: asyncio.Task[Any] | None = None
         self.outbox = Outbox(OUTBOX)
         self.bucket = Bucket(settings.message_rate, settings.message_burst)
         self.floods = 0
@@ -501,6 +504,10 @@ class Connection:
         if self.closing is None:
             self.closing = (code, reason)
             self.outbox.put(None)
+            if len(self.outbox.items) > self.outbox.limit and self.listening is not None:
+                # The client stopped reading: its pump may never write again, and the reader would wait
+                # for its next frame for ever, keeping its seat connected and its address's slot taken.
+                self.listening.cancel()
 
     async def pump(self) -> None:
         with contextlib.suppress(Exception):
@@ -521,12 +528,22 @@ async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None,
     await socket.accept()
     conn = Connection(socket, lobby.settings, durability)
     pump = asyncio.create_task(conn.pump())
+    cut_off = False
     try:
         while conn.closing is None:
             try:
+                conn.listening = asyncio.current_task()
                 frame = await socket.receive()
             except (WebSocketDisconnect, RuntimeError):
                 break
+            except asyncio.CancelledError:
+                if conn.closing is None:  # the server is shutting down
+                    raise
+                asyncio.current_task().uncancel()  # type: ignore[union-attr] - cut off by close(): too slow
+                cut_off = True
+                break
+            finally:
+                conn.listening = None
             if frame["type"] == "websocket.disconnect":
                 break
             if not conn.bucket.take():
@@ -556,13 +573,14 @@ async def serve_socket(lobby: Lobby, socket: WebSocket, node: Any = None,
         if conn.room is not None:
             conn.room.detach(conn)
         conn.close(1000, "")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(pump, 2)
+        if not cut_off:  # (a client that stopped reading takes neither its messages nor a close frame)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 2)
         if not pump.done():
             pump.cancel()
-        if socket.client_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await socket.close()
+        if socket.client_state == WebSocketState.CONNECTED and not cut_off:
+            with contextlib.suppress(Exception):  # bounded: a client that stopped reading never takes it
+                await asyncio.wait_for(socket.close(), 1)
 
 
 def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:

@@ -122,7 +122,7 @@ def _deliver(room: "Room", sink: "Sink", ticket: tuple[Any, int, int, int], stat
 def open_tutorial(lobby: "Lobby", client: str, game_id: str, name: str) -> tuple["Room", str]:
     """A started tutorial room of ``game_id`` for the person ``name``; their seat's token."""
     if game_id not in game_registry.installed():
-        raise Refusal("no_game", f"no installed game {game_id!r}", 404)
+        raise Refusal("no_game", f"no installed game {game_id[:40]!r}", 404)
     try:
         script = tutorials.tutorial(game_registry.get(game_id))
     except ValueError as exc:

@@ -26,16 +26,19 @@ EXPORT_VERSION = 1
 
 
 def summary(record: MatchRecord) -> dict[str, Any]:
+    """A match of the history list. A match being played shows no ``moves``: its stored count would
+    tell anyone how many have answered a secret decision (its players' views say where it is)."""
     return {"match": record.id, "room": record.room, "game": record.game, "status": record.status,
             "players": list(record.players), "bots": list(record.bots),
             "winners": [record.players[s] for s in record.winners if 0 <= s < len(record.players)],
-            "started": record.started, "finished": record.finished, "moves": record.moves}
+            "started": record.started, "finished": record.finished,
+            "moves": None if record.status == "playing" else record.moves}
 
 
 def finished_record(store: Store, match_id: int) -> MatchRecord:
-    record = store.load_match(match_id)
+    record = store.load_match(match_id) if 0 < match_id < 2**63 else None  # (SQLite's integers are 64-bit)
     if record is None:
-        raise Refusal("no_match", f"there is no match {match_id}", 404)
+        raise Refusal("no_match", f"there is no match {str(match_id)[:20]}", 404)
     if record.status != "finished":
         why = "was abandoned unfinished" if record.status == "abandoned" else "is still being played"
         raise Refusal("in_progress", f"match {match_id} {why}: only finished matches can be replayed or "
@@ -69,8 +72,8 @@ def _replay_step(store: Store, record: MatchRecord, step: int, seat: str) -> dic
     match_id = record.id
     choices = store.choices(match_id)
     if not 0 <= step <= len(choices):
-        raise Refusal("bad_message", f"step must be from 0 to {len(choices)}, not {step}")
-    if seat != "all" and not (seat.isdigit() and int(seat) < len(record.players)):
+        raise Refusal("bad_message", f"step must be from 0 to {len(choices)}, not {str(step)[:20]}")
+    if seat != "all" and not (seat.isascii() and seat.isdigit() and int(seat) < len(record.players)):
         raise Refusal("bad_message", f"seat must be 'all' or a seat from 0 to {len(record.players) - 1}")
     match = replayed(record, choices[:step])
     if seat == "all":

@@ -144,7 +144,7 @@ class Lobby:
             record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, bot_name, spec)
         room = Room(self, record)
         token = secrets.token_urlsafe(32)
-        room.seats[0].name, room.seats[0].token_hash = host_name, token_hash(token)
+        room.seats[0].name, room.seats[0].token_hash = room.distinct_name(host_name), token_hash(token)
         if self.cluster is not None:
             room.fenced = self.cluster.claim_new(code)  # this node owns the room it creates
         room.save()

@@ -60,11 +60,13 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
         message = json.loads(raw)
     except RecursionError:
         raise Refusal("bad_json", "message is nested too deeply") from None
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise Refusal("bad_json", f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise Refusal("bad_json", f"message is not valid JSON ({str(exc)[:100]})") from None
     if not isinstance(message, dict):
         raise Refusal("bad_message", "a message must be a JSON object with a 'type'")
-    if not all(type(v) in _FLAT for v in message.values()) and _depth(message) > MAX_DEPTH:
+    if not all(type(v) in _FLAT for v in message.values()) and _too_deep(message):
         raise Refusal("bad_message", "message is nested too deeply: a command is one flat object")
     try:
         return command(message).model_dump()
@@ -76,12 +78,16 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
 _FLAT = frozenset({str, int, float, bool, type(None)})
 
 
-def _depth(value: Any, level: int = 1) -> int:
+def _too_deep(value: Any, level: int = 1) -> bool:
+    """Whether ``value`` nests objects or arrays more than ``MAX_DEPTH`` levels (it stops looking there:
+    a frame nested a few hundred levels, which the JSON parser still reads, must not exhaust the stack)."""
     if isinstance(value, dict):
-        return max([level] + [_depth(v, level + 1) for v in value.values()])
-    if isinstance(value, list):
-        return max([level] + [_depth(v, level + 1) for v in value])
-    return level - 1
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return False
+    return level > MAX_DEPTH or any(_too_deep(item, level + 1) for item in items)
 
 
 def clean_line(text: str, limit: int) -> str:
@@ -93,7 +99,10 @@ def clean_line(text: str, limit: int) -> str:
 
 
 def clean_name(name: str) -> str:
-    cleaned = clean_line(name, MAX_NAME)
+    """A display name: one line (see :func:`clean_line`) without commas, since a choice of several
+    players is offered as their names joined by ", " (``Ann`` with ``Bob, Cy`` would read as ``Ann, Bob``
+    with ``Cy``, and one of the two teams would not be offered at all)."""
+    cleaned = clean_line(name.replace(",", " "), MAX_NAME)
     if not cleaned:
         raise Refusal("bad_message", "a name needs at least one visible character")
     return cleaned

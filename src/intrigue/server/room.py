@@ -140,7 +140,7 @@ class Room:
             raise Refusal("room_full", f"room {self.code} is full ({len(self.seats)} seats)", 409)
         token = secrets.token_urlsafe(32)
         before = self.record()
-        free.name = self._distinct(clean_name(name))
+        free.name = self.distinct_name(clean_name(name))
         free.token_hash = token_hash(token)
         free.left = False
         self.save(before)
@@ -148,14 +148,20 @@ class Room:
         self.broadcast_room()
         return free, token
 
-    def _distinct(self, name: str) -> str:
-        taken = {s.name for s in self.seats if s.taken}
+    def distinct_name(self, name: str) -> str:
+        """``name``, or ``name 2``, ``name 3``… if another seat has it or it is one of the game's option
+        words (shortened to make room in 24 characters)."""
+        taken = {s.name for s in self.seats if s.taken} | self.game.option_words()
         if name not in taken:
             return name
+
+        def suffixed(n: int) -> str:
+            return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
+
         n = 2
-        while f"{name} {n}"[:24] in taken:
+        while suffixed(n) in taken:  # (the very name that is returned: a 24-character one looped for ever)
             n += 1
-        return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
+        return suffixed(n)
 
     def leave(self, token: str) -> Seat:
         seat = self.seat_for(token)
@@ -283,9 +289,10 @@ class Room:
     # -- connections -------------------------------------------------------------
     def attach(self, sink: Sink, token: str | None) -> Seat | None:
         seat = self.seat_for(token) if token else None
-        if seat is None and len(self._all_sinks()) >= self.lobby.settings.max_connections:
-            raise Refusal("quota", f"room {self.code} has {self.lobby.settings.max_connections} connections "
-                                   "already; try again later", 429)
+        limit = self.lobby.settings.max_connections
+        if seat is None and sum(other is not sink for other in self._all_sinks()) >= limit:  # (a hello again adds none)
+            raise Refusal("quota", f"room {self.code} has {limit} connections already; try again later", 429)
+        connected = [s.connected for s in self.seats]
         self.detach(sink, announce=False)
         sink.seat = seat.seat if seat else None
         if seat:
@@ -298,7 +305,10 @@ class Room:
             self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
         for chat in self.recent_chat:
             sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
-        self.broadcast_room()
+        if connected != [s.connected for s in self.seats]:
+            self.broadcast_room()
+        else:  # a watcher, or another tab of a seat: nothing anyone sees changed (and a hello costs one message)
+            sink.send({"type": "room", **self.public()})
         if self.after_change():  # a grace timer ends when its player is back: everyone is told
             self.broadcast_views()
         elif self.match is not None:
