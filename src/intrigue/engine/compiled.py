@@ -115,6 +115,76 @@ def router_source(function: str, branches: list[tuple[int | None, Node | None, s
     return "\n".join(lines) + "\n", writer.namespace
 
 
+#: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
+OPENED = object()
+
+
+def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, str | None, Any]],
+                        headless: bool) -> tuple[str, dict[str, Any]]:
+    """``def function(match, tools, routers)``: one pass of the phase loop over this phase, straight-line.
+
+    The phase's steps in order (each tool looked up by name as it runs, so a test may replace one;
+    an action's statements as their compiled program), the decision opened by the first step that
+    offers something (a deciding phase's later steps run on the next call, once it is answered:
+    ``match._resume`` says where), then its effects and where it goes next. Returns :data:`OPENED`
+    when a decision was opened, else the next phase (``None``: the match is over). Tool names and
+    descriptions appear only as ``repr`` literals; the generated routers and the plan's own objects
+    are names of the namespace.
+    """
+    namespace: dict[str, Any] = {"OPENED": OPENED, "_plan": plan}
+    lines = [f"def {function}(match, tools, routers):",
+             f"    # {str(plan.phase.name)!r} ({'headless' if headless else 'with its UI'})"]
+    count = len(steps)
+
+    def step_lines(index: int, indent: str, opening: bool) -> list[str]:
+        tool, description, program = steps[index]
+        out = [f"{indent}match.current_action_text = {description!r}"]
+        if tool is None:
+            namespace[f"_p{index}"] = program
+            out.append(f"{indent}_p{index}.run(match)")
+            return out
+        out.append(f"{indent}tools[{tool!r}](match)")
+        if opening:  # the first step that offers something opens the decision
+            out += [f"{indent}if match._offers is not None:",
+                    f"{indent}    match._resume = {index + 1}",
+                    f"{indent}    match._open_decision()",
+                    f"{indent}    return OPENED"]
+        return out
+
+    def guarded(opening: bool, indent: str) -> list[str]:
+        out = [f"{indent}index = match._resume"]
+        for index in range(count):
+            out.append(f"{indent}if index <= {index}:")
+            out += step_lines(index, indent + "    ", opening)
+        out += [f"{indent}match.current_action_text = None", f"{indent}match._resume = {count}"]
+        return out
+
+    if plan.deciding:
+        lines.append("    if match._stage == 'before':")
+        lines += guarded(True, "        ")
+        lines += ["        if match._offered_nothing(_plan):", "            return OPENED", "    else:"]
+        lines += guarded(False, "        ")
+    else:  # nothing to resume: the steps run from the first, every time
+        for index in range(count):
+            lines += step_lines(index, "    ", False)
+        lines += ["    match.current_action_text = None", f"    match._resume = {count}"]
+    if plan.effects is not None:
+        namespace["_effects"] = plan.effects
+        lines.append("    _effects.run(match)")
+    if plan.conditional:
+        namespace["_allowed"] = plan.allowed
+        lines.append(f"    router = routers[{plan.phase_id!r}]")
+        if plan.router is not None:  # the generated router in place of the declarative one it was compiled from
+            namespace["_declared"], namespace["_route"] = plan.declared_router, plan.router
+            lines.append("    nxt = _route(match) if router is _declared else router(match)")
+        else:
+            lines.append("    nxt = router(match)")
+        lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
+    else:
+        lines.append(f"    return {plan.fixed_next!r}")
+    return "\n".join(lines) + "\n", namespace
+
+
 class CompiledGame:
     """The generated functions of one game and their source (what ``intrigue compile`` prints)."""
 
@@ -145,6 +215,25 @@ class CompiledGame:
                 source, namespace = router_source(name, branches)
                 self.routers[phase_id] = build(source, namespace, name)
                 parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: next phase\n{source}")
+        self.parts = parts
+
+    def add_runners(self, game: "Game") -> None:
+        """Each phase's runner, with its UI and headless (once the plans know their steps and routers)."""
+        parts = self.parts
+        for number, (phase_id, plan) in enumerate(game.plans.items()):
+            suffix = phase_id if type(phase_id) is int else f"n{number}"
+            plan.phase_id = phase_id
+            for headless in (False, True):
+                name = f"phase_{suffix}_headless" if headless else f"phase_{suffix}"
+                source, namespace = phase_runner_source(name, plan, plan.headless_steps if headless else plan.steps,
+                                                        headless)
+                runner = build(source, namespace, name)
+                if headless:
+                    plan.run_headless = runner
+                else:
+                    plan.run = runner
+                parts.append(f"# phase {phase_id!r} {str(plan.phase.name)!r}: "
+                             f"{'headless' if headless else 'with its UI'}\n{source}")
         # Every text of the DSL file in the source is a repr: in a comment, or a literal.
         self.source = (f"# {str(game.id)!r}, generated from {str(game.checked.source.file)!r} when it loads\n"
                        "# (expressions the engine evaluates elsewhere run as generated functions too)\n\n"

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
+from .compiled import OPENED
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
@@ -664,50 +665,10 @@ class Match:
                         self.last_decision = decision  # statements read it from now on
                         if plan.record is not None:
                             self._record(decision)
-                steps = plan.headless_steps if headless else plan.steps  # display-only tools: no step headless
-                index = self._resume
-                if plan.deciding and self._stage == "before":
-                    # The steps up to the first that offers something; that one opens the decision and
-                    # the rest run once it is answered.
-                    opened = False
-                    for tool, description, program in (steps[index:] if index else steps):
-                        index += 1
-                        self.current_action_text = description
-                        if tool is None:
-                            program.run(self)
-                            continue
-                        tools[tool](self)
-                        if self._offers is not None:
-                            self._resume = index
-                            self._open_decision()
-                            opened = True
-                            break
-                    if opened:
-                        continue
-                    self.current_action_text = None
-                    self._resume = len(steps)
-                    if self._offered_nothing(plan):
-                        continue
-                else:  # the steps of a phase that decides nothing, or the rest of one that has decided
-                    for tool, description, program in (steps[index:] if index else steps):
-                        self.current_action_text = description
-                        if tool is None:
-                            program.run(self)
-                        else:
-                            tools[tool](self)
-                    self.current_action_text = None
-                    self._resume = len(steps)
-                if plan.effects is not None:
-                    plan.effects.run(self)
-                if plan.conditional:  # self._next_phase_id(), inline
-                    router = routers[self.phase_id]
-                    # the generated router in place of the declarative one it was compiled from
-                    nxt = plan.router(self) if router is plan.declared_router and plan.router is not None \
-                        else router(self)
-                    if nxt not in plan.allowed:
-                        self._refuse_route(nxt)
-                else:
-                    nxt = plan.fixed_next
+                # The phase's generated runner: its steps, the decision, its effects and the next phase.
+                nxt = plan.run_headless(self, tools, routers) if headless else plan.run(self, tools, routers)
+                if nxt is OPENED:
+                    continue
                 if nxt is None:
                     self.over = True
                     self._targets = []
