@@ -115,12 +115,29 @@ def router_source(function: str, branches: list[tuple[int | None, Node | None, s
     return "\n".join(lines) + "\n", writer.namespace
 
 
+#: The most phases one runner runs in a row (a phase and the fixed ``next_phase`` chain it enters).
+CHAIN = 6
+
+
+def _chain_of(plans: dict[Any, Any], phase_id: Any) -> tuple[Any, ...]:
+    """The phases a runner of ``phase_id`` would run: the fixed ``next_phase`` links from it, up to
+    :data:`CHAIN` of them, stopping before a phase already in the chain."""
+    chain = [phase_id]
+    plan = plans[phase_id]
+    while not plan.conditional and plan.fixed_next is not None and plan.fixed_next in plans \
+            and plan.fixed_next not in chain and len(chain) < CHAIN:
+        chain.append(plan.fixed_next)
+        plan = plans[plan.fixed_next]
+    return tuple(chain)
+
+
 #: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
 OPENED = object()
 
 
 def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, str | None, Any]],
-                        headless: bool) -> tuple[str, dict[str, Any]]:
+                        headless: bool, then: tuple[Any, Callable[..., Any]] | None = None
+                        ) -> tuple[str, dict[str, Any]]:
     """``def function(match, tools, routers)``: one pass of the phase loop over this phase, straight-line.
 
     The phase's steps in order (each tool looked up by name as it runs, so a test may replace one;
@@ -130,6 +147,9 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     when a decision was opened, else the next phase (``None``: the match is over). Tool names and
     descriptions appear only as ``repr`` literals; the generated routers and the plan's own objects
     are names of the namespace.
+
+    ``then``: the next phase's plan and runner, for a fixed ``next_phase``: the runner enters it as the
+    phase loop would (``Match._settle``) and runs it, instead of returning to the loop in between.
     """
     namespace: dict[str, Any] = {"OPENED": OPENED, "_plan": plan}
     lines = [f"def {function}(match, tools, routers):",
@@ -180,8 +200,24 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
         else:
             lines.append("    nxt = router(match)")
         lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
-    else:
+    elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
+    else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
+        from .match import _PHASE_START, _NullCanvas  # noqa: PLC0415 - the match imports this module
+
+        namespace.update(_then_plan=then[0], _then=then[1], _PHASE_START=_PHASE_START, _NullCanvas=_NullCanvas)
+        lines += [f"    match.phase_id = {plan.fixed_next!r}",
+                  "    match._plan = _then_plan",
+                  "    canvas = match.canvas",
+                  "    if canvas.__class__ is not _NullCanvas:",
+                  "        canvas.begin_phase()",
+                  "    if match._offers is not None:",
+                  "        match.__dict__.update(_PHASE_START)",
+                  "    else:  # after a phase that offered nothing its offer maps are as a phase starts them",
+                  "        match._targets = None",
+                  "        match._resume = 0",
+                  "        match._stage = 'before'",
+                  "    return _then(match, tools, routers)"]
     return "\n".join(lines) + "\n", namespace
 
 
@@ -218,22 +254,49 @@ class CompiledGame:
         self.parts = parts
 
     def add_runners(self, game: "Game") -> None:
-        """Each phase's runner, with its UI and headless (once the plans know their steps and routers)."""
+        """Each phase's runner, with its UI and headless (once the plans know their steps and routers).
+
+        A phase whose ``next_phase`` is fixed runs the next one itself (it needs no routing), along
+        chains of at most :data:`CHAIN` phases that never come back to one already in the chain."""
         parts = self.parts
-        for number, (phase_id, plan) in enumerate(game.plans.items()):
-            suffix = phase_id if type(phase_id) is int else f"n{number}"
+        plans = game.plans
+        suffixes = {phase_id: phase_id if type(phase_id) is int else f"n{number}"
+                    for number, phase_id in enumerate(plans)}
+        built: dict[tuple[Any, bool], tuple[Callable[..., Any], tuple[Any, ...]]] = {}
+
+        def runner(phase_id: Any, headless: bool) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            """The runner and the phases it runs (itself first, then the chain it enters)."""
+            found = built.get((phase_id, headless))
+            if found is not None:
+                return found
+            plan = plans[phase_id]
             plan.phase_id = phase_id
-            for headless in (False, True):
-                name = f"phase_{suffix}_headless" if headless else f"phase_{suffix}"
-                source, namespace = phase_runner_source(name, plan, plan.headless_steps if headless else plan.steps,
-                                                        headless)
-                runner = build(source, namespace, name)
-                if headless:
-                    plan.run_headless = runner
-                else:
-                    plan.run = runner
-                parts.append(f"# phase {phase_id!r} {str(plan.phase.name)!r}: "
-                             f"{'headless' if headless else 'with its UI'}\n{source}")
+            then = None
+            chain: tuple[Any, ...] = (phase_id,)
+            nxt = plan.fixed_next
+            if not plan.conditional and nxt is not None and nxt in plans and nxt != phase_id:
+                successor = _chain_of(plans, nxt)
+                if phase_id not in successor and len(successor) < CHAIN:
+                    function, successor = runner(nxt, headless)
+                    then, chain = (plans[nxt], function), (phase_id, *successor)
+            suffix = suffixes[phase_id]
+            name = f"phase_{suffix}_headless" if headless else f"phase_{suffix}"
+            source, namespace = phase_runner_source(name, plan, plan.headless_steps if headless else plan.steps,
+                                                    headless, then)
+            function = build(source, namespace, name)
+            if headless:
+                plan.run_headless = function
+            else:
+                plan.run = function
+            plan.passes = len(chain)
+            parts.append(f"# phase {phase_id!r} {str(plan.phase.name)!r}: "
+                         f"{'headless' if headless else 'with its UI'}\n{source}")
+            built[(phase_id, headless)] = function, chain
+            return function, chain
+
+        for headless in (False, True):
+            for phase_id in plans:
+                runner(phase_id, headless)
         # Every text of the DSL file in the source is a repr: in a comment, or a literal.
         self.source = (f"# {str(game.id)!r}, generated from {str(game.checked.source.file)!r} when it loads\n"
                        "# (expressions the engine evaluates elsewhere run as generated functions too)\n\n"

@@ -50,6 +50,7 @@ class PhasePlan:
     #: UI and headless.
     run: Callable[..., Any] | None = None
     run_headless: Callable[..., Any] | None = None
+    passes: int = 1  # the phases its runner runs when none decides (it and the chain it enters)
 
     def bind(self, display: set[str], declared: Callable[["Match"], int | None] | None,
              compiled: Callable[["Match"], int | None] | None) -> None:

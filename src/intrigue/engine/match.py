@@ -673,7 +673,7 @@ class Match:
                     self.over = True
                     self._targets = []
                     return
-                budget -= 1
+                budget -= plan.passes  # the runner may have entered and run the phases after it
                 if budget <= 0:
                     raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
                                       f"(last: {self.phase_id} {self.phase.name})")
