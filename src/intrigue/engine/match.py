@@ -466,7 +466,12 @@ class Match:
             offers = self._offers = {}
             self._closing = {}
             self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
-        unique = list(dict.fromkeys(options))
+        unique = list(options)
+        count = len(unique)
+        if count > 2:
+            unique = list(dict.fromkeys(unique))  # each option once, in order
+        elif count == 2 and unique[0] == unique[1]:
+            del unique[1]
         if unique:
             offers[seat] = unique
             if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
