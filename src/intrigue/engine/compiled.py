@@ -131,6 +131,11 @@ def _chain_of(plans: dict[Any, Any], phase_id: Any) -> tuple[Any, ...]:
     return tuple(chain)
 
 
+#: A phase's own bookkeeping as it starts (every value immutable or never changed in place: ``Match.offer``
+#: makes the phase's own maps on its first offer).
+PHASE_START: dict[str, Any] = {
+    "_targets": None, "_offers": None, "_closing": {}, "_manual": frozenset(), "_named": None,
+    "_picks": None, "_standing": frozenset(), "_resume": 0, "_stage": "before", "_single": False}
 #: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
 OPENED = object()
 
@@ -203,16 +208,12 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
-        from .match import _PHASE_START, _NullCanvas  # noqa: PLC0415 - the match imports this module
-
-        namespace.update(_then_plan=then[0], _then=then[1], _PHASE_START=_PHASE_START, _NullCanvas=_NullCanvas)
+        namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START)
         lines += [f"    match.phase_id = {plan.fixed_next!r}",
                   "    match._plan = _then_plan",
-                  "    canvas = match.canvas",
-                  "    if canvas.__class__ is not _NullCanvas:",
-                  "        canvas.begin_phase()",
+                  "    match.canvas.begin_phase()  # nothing to begin headless: the null canvas does nothing",
                   "    if match._offers is not None:",
-                  "        match.__dict__.update(_PHASE_START)",
+                  "        match.__dict__.update(PHASE_START)",
                   "    else:  # after a phase that offered nothing its offer maps are as a phase starts them",
                   "        match._targets = None",
                   "        match._resume = 0",

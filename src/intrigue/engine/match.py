@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
-from .compiled import OPENED
+from .compiled import OPENED, PHASE_START
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
@@ -24,13 +24,10 @@ from .ui import PUBLIC, Audience, Canvas
 #: How many phases may pass without a decision before we call it a loop.
 MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
-_NO_CLOSING: dict[int, frozenset[str]] = {}
-_NO_SEATS: frozenset[int] = frozenset()
-#: A phase's own bookkeeping as it starts (every value immutable or never changed in place: ``offer``
-#: makes the phase's own maps on its first offer).
-_PHASE_START: dict[str, Any] = {
-    "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
-    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before", "_single": False}
+_NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
+_NO_SEATS: frozenset[int] = PHASE_START["_manual"]
+#: A phase's own bookkeeping as it starts (generated runners enter phases with it too).
+_PHASE_START = PHASE_START
 #: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
 _QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
