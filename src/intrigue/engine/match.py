@@ -240,13 +240,16 @@ class Match:
                              f"not {len(players)}")
         if len(set(players)) != len(players):
             raise ValueError("player names must be distinct")
-        unknown = set(options or {}) - set(game.binding.options)
-        if unknown:
-            raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
+        if options:
+            unknown = set(options) - set(game.binding.options)
+            if unknown:
+                raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
         self.game = game
         self.names = list(players)
         self.seed = seed
-        self.options = {**game.option_defaults(), **(options or {})}
+        self.options = game.option_defaults()
+        if options:
+            self.options.update(options)
         refused = game.binding.option_check(self.options, len(players)) if game.binding.option_check else []
         if refused:
             raise ValueError(f"{game.title}: " + "; ".join(refused))

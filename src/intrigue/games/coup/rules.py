@@ -86,6 +86,8 @@ def display_player_setup(m: Match) -> None:
 # -- phase 1: the deal ---------------------------------------------------------------
 def lost_at_start(m: Match) -> dict[str, list[str]]:
     """``setup.revealed``: the cards each player has already lost when a scenario starts."""
+    if not m.setup:  # the usual match: nothing set up
+        return {}
     for key in ("revealed", "allegiance"):
         for who in m.setup.get(key) or {}:
             if who not in m.names:
@@ -102,6 +104,17 @@ def check_court(m: Match, cards: list[str], what: str) -> None:
                          f"got {dict(Counter(cards))}")
 
 
+#: The court before the shuffle, by player count and fifth character (each match shuffles its own copy).
+_COURTS: dict[tuple[int, Any], tuple[str, ...]] = {}
+
+
+def _court(players: int, fifth: Any) -> tuple[str, ...]:
+    found = _COURTS.get((players, fifth))
+    if found is None:
+        found = _COURTS[(players, fifth)] = tuple(court(players, {"characters": fifth}))
+    return found
+
+
 @game.tool
 def initialize_and_shuffle_deck(m: Match) -> None:
 
@@ -113,7 +126,7 @@ def initialize_and_shuffle_deck(m: Match) -> None:
         m.state["court_deck"] = list(m.setup["deck"])
         check_court(m, m.state["court_deck"] + lost, "without hands, setup.deck (with setup.revealed)")
         return
-    deck = court(len(m.players), m.options)
+    deck = list(_court(len(m.players), m.options.get("characters")))
     for card in lost:
         if card not in deck:
             check_court(m, deck + lost, "setup.revealed")
@@ -174,12 +187,14 @@ def notify_player_influences_privately(m: Match) -> None:
 
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
-    for seat, player in enumerate(m.players):  # a scenario may start with players out
-        if m.state["sets"]:
-            break
-        if not hand(m, seat):
-            player["is_alive"] = False
-            pay(m, seat, player["coins"])
+    if not m.state["sets"]:
+        for seat, player in enumerate(m.players):  # a scenario may start with players out
+            for slot in player["influences"].values():
+                if not slot["revealed"]:
+                    break
+            else:  # no card in hand
+                player["is_alive"] = False
+                pay(m, seat, player["coins"])
     first = m.setup.get("first")
     if first and not m.players[m.names.index(first)]["is_alive"]:
         raise ValueError(f"setup refused: the first player {first} has no influence left")
