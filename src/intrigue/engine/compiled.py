@@ -1,12 +1,16 @@
-"""A game's phase plans compiled to Python at load: who acts, and where a ``when`` routes.
+"""A game's phase plans compiled to Python at load: who acts, where a ``when`` routes, how a phase runs.
 
 For each phase, the target condition becomes one generated function that walks
 the players once, with every game-level name it reads (``current_turn.player_id``)
 read once before the walk instead of once per player; a ``next_phase`` written
 with ``when`` becomes one function testing each branch in order. Statements'
-``where`` filters use the same seat filters. The source is written from the
-checked expression trees only (:mod:`..dsl.codegen`: literals and name paths via
-``repr``); ``intrigue compile GAME`` prints it.
+``where`` filters use the same seat filters. Each phase also becomes one runner
+(with its UI and headless): its steps in order, the decision opened by the step
+that offers, its effects, its routing, and for a fixed ``next_phase`` the entry
+into the next phase, so the phase loop (``Match._settle``) makes one call per
+chain of phases. The source is written from the checked expression trees and the
+validated model only (:mod:`..dsl.codegen`: literals and name paths via ``repr``;
+tool names and descriptions via ``repr``); ``intrigue compile GAME`` prints it.
 """
 
 from __future__ import annotations
