@@ -662,7 +662,13 @@ class Match:
                         # once per decision: its offers never change, so a second pass finds nothing
                         self._auto_answer()
                         self._answered = decision
-                    if not decision.complete:
+                    if decision.__class__ is Decision:  # decision.complete, inline
+                        if decision.closed_by is None:
+                            answers = decision.answers
+                            for seat in decision.offers:
+                                if seat not in answers:
+                                    return
+                    elif not decision.complete:
                         return
                     self.decision = None
                     self._stage = "after"

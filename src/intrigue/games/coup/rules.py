@@ -453,7 +453,11 @@ def after_action_declaration(m: Match) -> int:
     verb = action(m)
     if verb in claims(m):
         return 4
-    return {"Foreign Aid": 10, "Income": 20, "Coup": 21, "Convert": 20}[verb]
+    return UNCLAIMED_NEXT[verb]
+
+
+#: Where an action that claims nothing leads.
+UNCLAIMED_NEXT = {"Foreign Aid": 10, "Income": 20, "Coup": 21, "Convert": 20}
 
 
 # -- phase 4: the action's challenge window -----------------------------------------------------
@@ -695,15 +699,29 @@ def after_challenger_loses(m: Match) -> int:
 
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
+#: Per fifth character and action: who blocks it, the window's options, and those that close it.
+_BLOCKS: dict[tuple[Any, str], tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = {}
+
+
+def _blocks(fifth: Any, verb: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    found = _BLOCKS.get((fifth, verb))
+    if found is None:
+        characters = variants.blockers({"characters": fifth})[verb]
+        blocks = tuple(f"Block {c}" for c in characters)
+        found = _BLOCKS[(fifth, verb)] = (characters, (*blocks, "Pass"), frozenset(blocks))
+    return found
+
+
 def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
-    characters = variants.blockers(m.options)[action(m)]
-    blocks = [f"Block {c}" for c in characters]
+    verb = action(m)
+    characters, options, blocks = _blocks(m.options.get("characters"), verb)
+    aid = verb == "Foreign Aid"
     for seat in m.targets:
-        if action(m) == "Foreign Aid" and not may_block_foreign_aid(m, seat, actor(m)):
+        if aid and not may_block_foreign_aid(m, seat, actor(m)):
             continue
-        m.offer(seat, blocks + ["Pass"], closing=blocks)
+        m.offer(seat, options, closing=blocks)
     if m.headless:
         return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
@@ -721,18 +739,27 @@ def collect_block_responses_foreign_aid(m: Match) -> None:
 
 @game.tool
 def prompt_target_block_assassination(m: Match) -> None:
+    if m.headless:  # the waiting line is UI only
+        offer_blocks(m, "")
+        return
     offer_blocks(m, "Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m)))
 
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
+    if m.headless:  # the waiting line is UI only
+        offer_blocks(m, "")
+        return
     first, second = variants.blockers(m.options)["Steal"]
     offer_blocks(m, "Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
                  first=first, second=second)
 
 
 def blocked(m: Match) -> bool:
-    return any(answer.startswith("Block ") for answer in m.last_decision.answers.values())
+    for answer in m.last_decision.answers.values():
+        if answer.startswith("Block "):
+            return True
+    return False
 
 
 @game.route(10)
@@ -810,7 +837,11 @@ def mark_block_failed(m: Match) -> None:
 
 @game.route(18)
 def after_blocker_loses(m: Match) -> int:
-    return {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}[action(m)]
+    return UNBLOCKED_NEXT[action(m)]
+
+
+#: Where an action goes once its block has failed.
+UNBLOCKED_NEXT = {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}
 
 
 @game.tool
@@ -859,8 +890,9 @@ def apply_action_effects(m: Match) -> None:
 @game.tool
 def set_action_outcome_success(m: Match) -> None:
     """The action went through. A claim proven against a challenge stays on record as such."""
-    proven = m.state["challenge"]["claim_true"]
-    m.players[actor(m)]["last_action_outcome"] = "challenged_and_won" if proven else "success"
+    state = m.state
+    m.players[state["current_turn"]["player_id"] - 1]["last_action_outcome"] = \
+        "challenged_and_won" if state["challenge"]["claim_true"] else "success"
 
 
 # -- phase 22: Exchange -------------------------------------------------------------------------------------------
@@ -971,7 +1003,8 @@ def update_alive_statuses(m: Match) -> None:
 @game.tool
 def announce_eliminations(m: Match) -> None:
     """The log said who went out when it happened; the board now shows them out."""
-    show_board(m)
+    if not m.headless:
+        show_board(m)
     m.state["eliminated"] = []
 
 
