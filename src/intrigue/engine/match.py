@@ -470,13 +470,15 @@ class Match:
         count = len(unique)
         if count > 2:
             unique = list(dict.fromkeys(unique))  # each option once, in order
+            count = len(unique)
         elif count == 2 and unique[0] == unique[1]:
             del unique[1]
-        if unique:
+            count = 1
+        if count:
             offers[seat] = unique
             if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
-                self._closing[seat] = frozenset(closing)
-            if len(unique) == 1:
+                self._closing[seat] = closing if closing.__class__ is frozenset else frozenset(closing)
+            if count == 1:
                 self._single = True
             if not auto:
                 self._manual = self._manual | {seat}

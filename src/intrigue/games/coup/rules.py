@@ -258,6 +258,11 @@ _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 def action_options(m: Match, seat: int) -> list[str]:
     """Only affordable actions, only living opponents; with the Reformation, Coup,
     Assassinate, Steal and Examine only at the other side (unless all are one side)."""
+    return list(_menu(m, seat))
+
+
+def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
+    """:func:`action_options`, shared where it can be (read-only: ``offer`` copies it)."""
     options = m.options
     if options.get("reformation"):  # variants.reformation, inline
         return _action_options(m, seat)
@@ -271,7 +276,7 @@ def action_options(m: Match, seat: int) -> list[str]:
         if len(_ACTIONS) >= 50_000:
             _ACTIONS.clear()
         found = _ACTIONS[key] = tuple(_action_options(m, seat))
-    return list(found)
+    return found
 
 
 def _action_options(m: Match, seat: int) -> list[str]:
@@ -355,7 +360,7 @@ def show_action_menu(m: Match) -> None:
 @game.tool
 def prompt_player_action_selection(m: Match) -> None:
     for seat in m.targets:
-        m.offer(seat, action_options(m, seat))
+        m.offer(seat, _menu(m, seat))
 
 
 VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup", "Examine", "Convert",
