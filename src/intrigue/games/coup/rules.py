@@ -446,7 +446,8 @@ def validate_and_apply_action_costs(m: Match) -> None:
     if verb in TARGETED:
         seat, victim = turn["player_id"] - 1, target(m)
         if victim is None or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
-            raise AssertionError(f"{verb} needs a living opponent it may target")  # offered options make this impossible
+            # the offered options make this impossible
+            raise AssertionError(f"{verb} needs a living opponent it may target")
     cost = COSTS.get(verb, 0)
     if cost:
         pay(m, turn["player_id"] - 1, cost)
