@@ -163,7 +163,8 @@ def scenario(files: List[Path] = typer.Argument(..., help="Scenario files (YAML)
 
 @app.command(name="compile")
 def compile_command(game: str = typer.Argument(..., help="An installed game id, or a game's YAML file.")) -> None:
-    """Print the Python a game's phase plans are compiled to when it loads (who acts, 'when' routing)."""
+    """Print the Python a game's phase plans are compiled to when it loads (who acts, 'when' routing,
+    each phase's runner)."""
     print(_game(game).compiled.source, end="")
 
 

@@ -78,14 +78,16 @@ def player_names(count: int) -> list[str]:
 def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
     """Play random legal choices to the end; returns the number of choices made."""
     made = 0
+    choice, choose = rng.choice, match.choose
     while not match.over:
-        pending = match.pending
+        decision = match.decision
+        pending = decision.pending if decision is not None else None  # match.pending, one call fewer
         if not pending:  # a timer phase waiting for its clock: its time runs out now
             for move in list(expiry(match)):
-                match.choose(*move)
+                choose(*move)
             continue
-        seat = pending[0] if len(pending) == 1 else rng.choice(pending)
-        match.choose(seat, rng.choice(match.decision.offers[seat]))
+        seat = pending[0] if len(pending) == 1 else choice(pending)
+        choose(seat, choice(decision.offers[seat]))
         made += 1
         if made >= limit:
             raise RuntimeError(f"no end after {limit} choices (seed {match.seed})")

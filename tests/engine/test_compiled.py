@@ -4,6 +4,7 @@ import ast
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +109,36 @@ def test_intrigue_compile_prints_the_generated_python():
     functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
     assert {"targets_3", "targets_4"} <= functions  # who declares an action, who may challenge it
     assert "'player.id == current_turn.player_id and player.is_alive == true'" in run.stdout
+
+
+def test_each_phase_runs_as_a_printed_runner_and_chains_stay_short():
+    run = subprocess.run([sys.executable, "-m", "intrigue.cli", "compile", "coup"], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    functions = {node.name for node in ast.parse(run.stdout).body if isinstance(node, ast.FunctionDef)}
+    game = games.get("coup")
+    for phase_id in game.plans:  # every phase, with its UI and headless (the UI-only tools left out)
+        assert {f"phase_{phase_id}", f"phase_{phase_id}_headless"} <= functions
+    assert "tools['set_claimed_action_and_character'](match)" in run.stdout
+    for game_id in GAMES:
+        for plan in games.get(game_id).plans.values():
+            assert 1 <= plan.passes <= 6  # a runner enters at most a short chain of fixed next phases
+
+
+def test_a_tool_replaced_after_load_is_the_one_a_runner_calls():
+    game = games.load_path(Path(__file__).parent / "tinygame")
+    seen = []
+    for tools in (game.tools, game.headless_tools):
+        original = tools["record_claim"]
+
+        def record_claim(m, original=original):  # noqa: ANN001, ANN202
+            seen.append(m.log[-1].option)
+            original(m)
+
+        tools["record_claim"] = record_claim
+    for headless in (True, False):
+        match = Match(game, ["Ann", "Bob", "Cy"], 4, headless=headless)
+        seat = match.pending[0]
+        option = match.legal(seat)[0]
+        match.choose(seat, option)
+        assert seen[-1] == option

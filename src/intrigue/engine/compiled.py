@@ -1,12 +1,16 @@
-"""A game's phase plans compiled to Python at load: who acts, and where a ``when`` routes.
+"""A game's phase plans compiled to Python at load: who acts, where a ``when`` routes, how a phase runs.
 
 For each phase, the target condition becomes one generated function that walks
 the players once, with every game-level name it reads (``current_turn.player_id``)
 read once before the walk instead of once per player; a ``next_phase`` written
 with ``when`` becomes one function testing each branch in order. Statements'
-``where`` filters use the same seat filters. The source is written from the
-checked expression trees only (:mod:`..dsl.codegen`: literals and name paths via
-``repr``); ``intrigue compile GAME`` prints it.
+``where`` filters use the same seat filters. Each phase also becomes one runner
+(with its UI and headless): its steps in order, the decision opened by the step
+that offers, its effects, its routing, and for a fixed ``next_phase`` the entry
+into the next phase, so the phase loop (``Match._settle``) makes one call per
+chain of phases. The source is written from the checked expression trees and the
+validated model only (:mod:`..dsl.codegen`: literals and name paths via ``repr``;
+tool names and descriptions via ``repr``); ``intrigue compile GAME`` prints it.
 """
 
 from __future__ import annotations
@@ -115,6 +119,113 @@ def router_source(function: str, branches: list[tuple[int | None, Node | None, s
     return "\n".join(lines) + "\n", writer.namespace
 
 
+#: The most phases one runner runs in a row (a phase and the fixed ``next_phase`` chain it enters).
+CHAIN = 6
+
+
+def _chain_of(plans: dict[Any, Any], phase_id: Any) -> tuple[Any, ...]:
+    """The phases a runner of ``phase_id`` would run: the fixed ``next_phase`` links from it, up to
+    :data:`CHAIN` of them, stopping before a phase already in the chain."""
+    chain = [phase_id]
+    plan = plans[phase_id]
+    while not plan.conditional and plan.fixed_next is not None and plan.fixed_next in plans \
+            and plan.fixed_next not in chain and len(chain) < CHAIN:
+        chain.append(plan.fixed_next)
+        plan = plans[plan.fixed_next]
+    return tuple(chain)
+
+
+#: A phase's own bookkeeping as it starts (every value immutable or never changed in place: ``Match.offer``
+#: makes the phase's own maps on its first offer).
+PHASE_START: dict[str, Any] = {
+    "_targets": None, "_offers": None, "_closing": {}, "_manual": frozenset(), "_named": None,
+    "_picks": None, "_standing": frozenset(), "_resume": 0, "_stage": "before", "_single": False}
+#: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
+OPENED = object()
+
+
+def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, str | None, Any]],
+                        headless: bool, then: tuple[Any, Callable[..., Any]] | None = None
+                        ) -> tuple[str, dict[str, Any]]:
+    """``def function(match, tools, routers)``: one pass of the phase loop over this phase, straight-line.
+
+    The phase's steps in order (each tool looked up by name as it runs, so a test may replace one;
+    an action's statements as their compiled program), the decision opened by the first step that
+    offers something (a deciding phase's later steps run on the next call, once it is answered:
+    ``match._resume`` says where), then its effects and where it goes next. Returns :data:`OPENED`
+    when a decision was opened, else the next phase (``None``: the match is over). Tool names and
+    descriptions appear only as ``repr`` literals; the generated routers and the plan's own objects
+    are names of the namespace.
+
+    ``then``: the next phase's plan and runner, for a fixed ``next_phase``: the runner enters it as the
+    phase loop would (``Match._settle``) and runs it, instead of returning to the loop in between.
+    """
+    namespace: dict[str, Any] = {"OPENED": OPENED, "_plan": plan}
+    lines = [f"def {function}(match, tools, routers):",
+             f"    # {str(plan.phase.name)!r} ({'headless' if headless else 'with its UI'})"]
+    count = len(steps)
+
+    def step_lines(index: int, indent: str, opening: bool) -> list[str]:
+        tool, description, program = steps[index]
+        out = [f"{indent}match.current_action_text = {description!r}"]
+        if tool is None:
+            namespace[f"_p{index}"] = program
+            out.append(f"{indent}_p{index}.run(match)")
+            return out
+        out.append(f"{indent}tools[{tool!r}](match)")
+        if opening:  # the first step that offers something opens the decision
+            out += [f"{indent}if match._offers is not None:",
+                    f"{indent}    match._resume = {index + 1}",
+                    f"{indent}    match._open_decision()",
+                    f"{indent}    return OPENED"]
+        return out
+
+    def guarded(opening: bool, indent: str) -> list[str]:
+        out = [f"{indent}index = match._resume"]
+        for index in range(count):
+            out.append(f"{indent}if index <= {index}:")
+            out += step_lines(index, indent + "    ", opening)
+        out += [f"{indent}match.current_action_text = None", f"{indent}match._resume = {count}"]
+        return out
+
+    if plan.deciding:
+        lines.append("    if match._stage == 'before':")
+        lines += guarded(True, "        ")
+        lines += ["        if match._offered_nothing(_plan):", "            return OPENED", "    else:"]
+        lines += guarded(False, "        ")
+    else:  # nothing to resume: the steps run from the first, every time
+        for index in range(count):
+            lines += step_lines(index, "    ", False)
+        lines += ["    match.current_action_text = None", f"    match._resume = {count}"]
+    if plan.effects is not None:
+        namespace["_effects"] = plan.effects
+        lines.append("    _effects.run(match)")
+    if plan.conditional:
+        namespace["_allowed"] = plan.allowed
+        lines.append(f"    router = routers[{plan.phase_id!r}]")
+        if plan.router is not None:  # the generated router in place of the declarative one it was compiled from
+            namespace["_declared"], namespace["_route"] = plan.declared_router, plan.router
+            lines.append("    nxt = _route(match) if router is _declared else router(match)")
+        else:
+            lines.append("    nxt = router(match)")
+        lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
+    elif then is None:
+        lines.append(f"    return {plan.fixed_next!r}")
+    else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
+        namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START)
+        lines += [f"    match.phase_id = {plan.fixed_next!r}",
+                  "    match._plan = _then_plan",
+                  "    match.canvas.begin_phase()  # nothing to begin headless: the null canvas does nothing",
+                  "    if match._offers is not None:",
+                  "        match.__dict__.update(PHASE_START)",
+                  "    else:  # after a phase that offered nothing its offer maps are as a phase starts them",
+                  "        match._targets = None",
+                  "        match._resume = 0",
+                  "        match._stage = 'before'",
+                  "    return _then(match, tools, routers)"]
+    return "\n".join(lines) + "\n", namespace
+
+
 class CompiledGame:
     """The generated functions of one game and their source (what ``intrigue compile`` prints)."""
 
@@ -145,6 +256,52 @@ class CompiledGame:
                 source, namespace = router_source(name, branches)
                 self.routers[phase_id] = build(source, namespace, name)
                 parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: next phase\n{source}")
+        self.parts = parts
+
+    def add_runners(self, game: "Game") -> None:
+        """Each phase's runner, with its UI and headless (once the plans know their steps and routers).
+
+        A phase whose ``next_phase`` is fixed runs the next one itself (it needs no routing), along
+        chains of at most :data:`CHAIN` phases that never come back to one already in the chain."""
+        parts = self.parts
+        plans = game.plans
+        suffixes = {phase_id: phase_id if type(phase_id) is int else f"n{number}"
+                    for number, phase_id in enumerate(plans)}
+        built: dict[tuple[Any, bool], tuple[Callable[..., Any], tuple[Any, ...]]] = {}
+
+        def runner(phase_id: Any, headless: bool) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            """The runner and the phases it runs (itself first, then the chain it enters)."""
+            found = built.get((phase_id, headless))
+            if found is not None:
+                return found
+            plan = plans[phase_id]
+            plan.phase_id = phase_id
+            then = None
+            chain: tuple[Any, ...] = (phase_id,)
+            nxt = plan.fixed_next
+            if not plan.conditional and nxt is not None and nxt in plans and nxt != phase_id:
+                successor = _chain_of(plans, nxt)
+                if phase_id not in successor and len(successor) < CHAIN:
+                    function, successor = runner(nxt, headless)
+                    then, chain = (plans[nxt], function), (phase_id, *successor)
+            suffix = suffixes[phase_id]
+            name = f"phase_{suffix}_headless" if headless else f"phase_{suffix}"
+            source, namespace = phase_runner_source(name, plan, plan.headless_steps if headless else plan.steps,
+                                                    headless, then)
+            function = build(source, namespace, name)
+            if headless:
+                plan.run_headless = function
+            else:
+                plan.run = function
+            plan.passes = len(chain)
+            parts.append(f"# phase {phase_id!r} {str(plan.phase.name)!r}: "
+                         f"{'headless' if headless else 'with its UI'}\n{source}")
+            built[(phase_id, headless)] = function, chain
+            return function, chain
+
+        for headless in (False, True):
+            for phase_id in plans:
+                runner(phase_id, headless)
         # Every text of the DSL file in the source is a repr: in a comment, or a literal.
         self.source = (f"# {str(game.id)!r}, generated from {str(game.checked.source.file)!r} when it loads\n"
                        "# (expressions the engine evaluates elsewhere run as generated functions too)\n\n"

@@ -45,6 +45,12 @@ class PhasePlan:
     select: Callable[["Match"], list[int]] | None = None  # who acts: the compiled target condition
     #: The target condition (none for a phase without one, or a ``UI_displayed`` phase: nobody acts).
     condition: Expression | None = None
+    phase_id: Any = None
+    #: One pass of the phase loop over this phase, generated (``compiled.phase_runner_source``), with its
+    #: UI and headless.
+    run: Callable[..., Any] | None = None
+    run_headless: Callable[..., Any] | None = None
+    passes: int = 1  # the phases its runner runs when none decides (it and the chain it enters)
 
     def bind(self, display: set[str], declared: Callable[["Match"], int | None] | None,
              compiled: Callable[["Match"], int | None] | None) -> None:
@@ -203,6 +209,7 @@ def load(binding: GameBinding) -> Game:
         phase_plan.select = game.compiled.targets.get(phase_id)
         if phase_plan.phase.completion_criteria.type != "UI_displayed":
             phase_plan.condition = conditions.get(phase_id)
+    game.compiled.add_runners(game)
     return game
 
 

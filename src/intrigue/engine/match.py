@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
+from .compiled import OPENED, PHASE_START
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
@@ -23,13 +24,10 @@ from .ui import PUBLIC, Audience, Canvas
 #: How many phases may pass without a decision before we call it a loop.
 MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
-_NO_CLOSING: dict[int, frozenset[str]] = {}
-_NO_SEATS: frozenset[int] = frozenset()
-#: A phase's own bookkeeping as it starts (every value immutable or never changed in place: ``offer``
-#: makes the phase's own maps on its first offer).
-_PHASE_START: dict[str, Any] = {
-    "_targets": None, "_offers": None, "_closing": _NO_CLOSING, "_manual": _NO_SEATS, "_named": None,
-    "_picks": None, "_standing": _NO_SEATS, "_resume": 0, "_stage": "before", "_single": False}
+_NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
+_NO_SEATS: frozenset[int] = PHASE_START["_manual"]
+#: A phase's own bookkeeping as it starts (generated runners enter phases with it too).
+_PHASE_START = PHASE_START
 #: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
 _QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
@@ -246,13 +244,16 @@ class Match:
                              f"not {len(players)}")
         if len(set(players)) != len(players):
             raise ValueError("player names must be distinct")
-        unknown = set(options or {}) - set(game.binding.options)
-        if unknown:
-            raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
+        if options:
+            unknown = set(options) - set(game.binding.options)
+            if unknown:
+                raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
         self.game = game
         self.names = list(players)
         self.seed = seed
-        self.options = {**game.option_defaults(), **(options or {})}
+        self.options = game.option_defaults()
+        if options:
+            self.options.update(options)
         refused = game.binding.option_check(self.options, len(players)) if game.binding.option_check else []
         if refused:
             raise ValueError(f"{game.title}: " + "; ".join(refused))
@@ -480,12 +481,19 @@ class Match:
             offers = self._offers = {}
             self._closing = {}
             self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
-        unique = list(dict.fromkeys(options))
-        if unique:
+        unique = list(options)
+        count = len(unique)
+        if count > 2:
+            unique = list(dict.fromkeys(unique))  # each option once, in order
+            count = len(unique)
+        elif count == 2 and unique[0] == unique[1]:
+            del unique[1]
+            count = 1
+        if count:
             offers[seat] = unique
             if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
-                self._closing[seat] = frozenset(closing)
-            if len(unique) == 1:
+                self._closing[seat] = closing if closing.__class__ is frozenset else frozenset(closing)
+            if count == 1:
                 self._single = True
             if not auto:
                 self._manual = self._manual | {seat}
@@ -675,7 +683,13 @@ class Match:
                         # once per decision: its offers never change, so a second pass finds nothing
                         self._auto_answer()
                         self._answered = decision
-                    if not decision.complete:
+                    if decision.__class__ is Decision:  # decision.complete, inline
+                        if decision.closed_by is None:
+                            answers = decision.answers
+                            for seat in decision.offers:
+                                if seat not in answers:
+                                    return
+                    elif not decision.complete:
                         return
                     self.decision = None
                     self._stage = "after"
@@ -683,55 +697,15 @@ class Match:
                         self.last_decision = decision  # statements read it from now on
                         if plan.record is not None:
                             self._record(decision)
-                steps = plan.headless_steps if headless else plan.steps  # display-only tools: no step headless
-                index = self._resume
-                if plan.deciding and self._stage == "before":
-                    # The steps up to the first that offers something; that one opens the decision and
-                    # the rest run once it is answered.
-                    opened = False
-                    for tool, description, program in (steps[index:] if index else steps):
-                        index += 1
-                        self.current_action_text = description
-                        if tool is None:
-                            program.run(self)
-                            continue
-                        tools[tool](self)
-                        if self._offers is not None:
-                            self._resume = index
-                            self._open_decision()
-                            opened = True
-                            break
-                    if opened:
-                        continue
-                    self.current_action_text = None
-                    self._resume = len(steps)
-                    if self._offered_nothing(plan):
-                        continue
-                else:  # the steps of a phase that decides nothing, or the rest of one that has decided
-                    for tool, description, program in (steps[index:] if index else steps):
-                        self.current_action_text = description
-                        if tool is None:
-                            program.run(self)
-                        else:
-                            tools[tool](self)
-                    self.current_action_text = None
-                    self._resume = len(steps)
-                if plan.effects is not None:
-                    plan.effects.run(self)
-                if plan.conditional:  # self._next_phase_id(), inline
-                    router = routers[self.phase_id]
-                    # the generated router in place of the declarative one it was compiled from
-                    nxt = plan.router(self) if router is plan.declared_router and plan.router is not None \
-                        else router(self)
-                    if nxt not in plan.allowed:
-                        self._refuse_route(nxt)
-                else:
-                    nxt = plan.fixed_next
+                # The phase's generated runner: its steps, the decision, its effects and the next phase.
+                nxt = plan.run_headless(self, tools, routers) if headless else plan.run(self, tools, routers)
+                if nxt is OPENED:
+                    continue
                 if nxt is None:
                     self.over = True
                     self._targets = []
                     return
-                budget -= 1
+                budget -= plan.passes  # the runner may have entered and run the phases after it
                 if budget <= 0:
                     raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
                                       f"(last: {self.phase_id} {self.phase.name})")

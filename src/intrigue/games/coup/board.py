@@ -242,4 +242,8 @@ def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[
 
 def decided(m: Match) -> bool:
     """One player has influence left: the game is won, whatever remains of the turn."""
-    return len(living(m)) == 1
+    alive = 0
+    for player in m.players:
+        if player["is_alive"]:
+            alive += 1
+    return alive == 1

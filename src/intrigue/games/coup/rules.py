@@ -86,6 +86,8 @@ def display_player_setup(m: Match) -> None:
 # -- phase 1: the deal ---------------------------------------------------------------
 def lost_at_start(m: Match) -> dict[str, list[str]]:
     """``setup.revealed``: the cards each player has already lost when a scenario starts."""
+    if not m.setup:  # the usual match: nothing set up
+        return {}
     for key in ("revealed", "allegiance"):
         for who in m.setup.get(key) or {}:
             if who not in m.names:
@@ -102,6 +104,17 @@ def check_court(m: Match, cards: list[str], what: str) -> None:
                          f"got {dict(Counter(cards))}")
 
 
+#: The court before the shuffle, by player count and fifth character (each match shuffles its own copy).
+_COURTS: dict[tuple[int, Any], tuple[str, ...]] = {}
+
+
+def _court(players: int, fifth: Any) -> tuple[str, ...]:
+    found = _COURTS.get((players, fifth))
+    if found is None:
+        found = _COURTS[(players, fifth)] = tuple(court(players, {"characters": fifth}))
+    return found
+
+
 @game.tool
 def initialize_and_shuffle_deck(m: Match) -> None:
 
@@ -113,7 +126,7 @@ def initialize_and_shuffle_deck(m: Match) -> None:
         m.state["court_deck"] = list(m.setup["deck"])
         check_court(m, m.state["court_deck"] + lost, "without hands, setup.deck (with setup.revealed)")
         return
-    deck = court(len(m.players), m.options)
+    deck = list(_court(len(m.players), m.options.get("characters")))
     for card in lost:
         if card not in deck:
             check_court(m, deck + lost, "setup.revealed")
@@ -174,12 +187,14 @@ def notify_player_influences_privately(m: Match) -> None:
 
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
-    for seat, player in enumerate(m.players):  # a scenario may start with players out
-        if m.state["sets"]:
-            break
-        if not hand(m, seat):
-            player["is_alive"] = False
-            pay(m, seat, player["coins"])
+    if not m.state["sets"]:
+        for seat, player in enumerate(m.players):  # a scenario may start with players out
+            for slot in player["influences"].values():
+                if not slot["revealed"]:
+                    break
+            else:  # no card in hand
+                player["is_alive"] = False
+                pay(m, seat, player["coins"])
     first = m.setup.get("first")
     if first and not m.players[m.names.index(first)]["is_alive"]:
         raise ValueError(f"setup refused: the first player {first} has no influence left")
@@ -243,17 +258,25 @@ _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 def action_options(m: Match, seat: int) -> list[str]:
     """Only affordable actions, only living opponents; with the Reformation, Coup,
     Assassinate, Steal and Examine only at the other side (unless all are one side)."""
-    if reformation(m):
+    return list(_menu(m, seat))
+
+
+def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
+    """:func:`action_options`, shared where it can be (read-only: ``offer`` copies it)."""
+    options = m.options
+    if options.get("reformation"):  # variants.reformation, inline
         return _action_options(m, seat)
-    coins = m.players[seat]["coins"]
-    key = (tuple(m.names), seat, tuple(living(m)), 0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
-           m.options.get("characters"))  # the fifth character: whether Examine is in play
+    players = m.players
+    coins = players[seat]["coins"]
+    key = (tuple(m.names), seat, tuple([s for s, player in enumerate(players) if player["is_alive"]]),
+           0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
+           options.get("characters"))  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
     if found is None:
         if len(_ACTIONS) >= 50_000:
             _ACTIONS.clear()
         found = _ACTIONS[key] = tuple(_action_options(m, seat))
-    return list(found)
+    return found
 
 
 def _action_options(m: Match, seat: int) -> list[str]:
@@ -337,7 +360,7 @@ def show_action_menu(m: Match) -> None:
 @game.tool
 def prompt_player_action_selection(m: Match) -> None:
     for seat in m.targets:
-        m.offer(seat, action_options(m, seat))
+        m.offer(seat, _menu(m, seat))
 
 
 VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup", "Examine", "Convert",
@@ -369,11 +392,11 @@ def _parse(option: str) -> tuple[str, str | None]:
 
 @game.tool
 def set_claimed_action_and_character(m: Match) -> None:
-    seat = actor(m)
-    chosen = m.last_decision.answer_of(seat)
-    verb, victim = parse_action(m, chosen)
     state = m.state
     turn = state["current_turn"]
+    seat = turn["player_id"] - 1  # actor(m), inline
+    chosen = m.last_decision.answers.get(seat)
+    verb, victim = parse_action(m, chosen)
     claim = claims(m).get(verb, "")
     turn["action"], turn["character"] = verb, claim
     turn["target_player_id"] = victim + 1 if victim is not None else 0
@@ -417,15 +440,18 @@ def _declaration(names: list[str], seat: int, verb: str, victim: int | None,
 
 @game.tool
 def validate_and_apply_action_costs(m: Match) -> None:
-    seat, verb = actor(m), action(m)
-    victim = target(m)
-    if verb in TARGETED and (victim is None or victim == seat or not m.players[victim]["is_alive"]
-                             or not may_target(m, seat, victim)):
-        raise AssertionError(f"{verb} needs a living opponent it may target")  # offered options make this impossible
+    state = m.state
+    turn = state["current_turn"]
+    verb = turn["action"]
+    if verb in TARGETED:
+        seat, victim = turn["player_id"] - 1, target(m)
+        if victim is None or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
+            # the offered options make this impossible
+            raise AssertionError(f"{verb} needs a living opponent it may target")
     cost = COSTS.get(verb, 0)
     if cost:
-        pay(m, seat, cost)
-        m.state["paid"] = cost
+        pay(m, turn["player_id"] - 1, cost)
+        state["paid"] = cost
 
 
 @game.route(3)
@@ -433,10 +459,19 @@ def after_action_declaration(m: Match) -> int:
     verb = action(m)
     if verb in claims(m):
         return 4
-    return {"Foreign Aid": 10, "Income": 20, "Coup": 21, "Convert": 20}[verb]
+    return UNCLAIMED_NEXT[verb]
+
+
+#: Where an action that claims nothing leads.
+UNCLAIMED_NEXT = {"Foreign Aid": 10, "Income": 20, "Coup": 21, "Convert": 20}
 
 
 # -- phase 4: the action's challenge window -----------------------------------------------------
+#: A challenge window's options, and the one that closes it (``offer`` copies the first, keeps the second).
+CHALLENGE_OR_PASS = ("Challenge", "Pass")
+CHALLENGE = frozenset(("Challenge",))
+
+
 @game.tool(display=True)
 def display_declared_action(m: Match) -> None:
     template, args = declaration(m)
@@ -445,11 +480,12 @@ def display_declared_action(m: Match) -> None:
 
 @game.tool
 def collect_action_challenge_responses(m: Match) -> None:
-    turn = m.state["current_turn"]
+    offer = m.offer
     for seat in m.targets:
-        m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+        offer(seat, CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:  # the prompt is UI only
         return
+    turn = m.state["current_turn"]
     if turn["character"] == NO_DUKE:
         ask = msg("Challenge {player}'s claim to hold no Duke ({action})?", player=name(m, actor(m)),
                   action=turn["action"])
@@ -462,7 +498,7 @@ def collect_action_challenge_responses(m: Match) -> None:
 
 @game.route(4)
 def after_action_challenge_window(m: Match) -> int:
-    if m.last_decision.who_chose("Challenge"):
+    if "Challenge" in m.last_decision.answers.values():  # who_chose("Challenge"), without the list
         return 5
     return after_claim_stands(m)
 
@@ -483,10 +519,14 @@ AFTER_CLAIM = {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embez
 @game.tool
 def evaluate_action_claim_truth(m: Match) -> None:
     challenger = m.last_decision.who_chose("Challenge")[0]
-    claim = m.state["current_turn"]["character"]
-    truth = variants.holds(hand(m, actor(m)), claim)
-    m.state["challenge"].update(challenger_id=challenger + 1, claim_true=truth)
-    args = {"player": m.names[challenger], "claimant": name(m, actor(m))}
+    state = m.state
+    turn = state["current_turn"]
+    claim = turn["character"]
+    claimant = turn["player_id"] - 1  # actor(m), inline
+    truth = variants.holds(hand(m, claimant), claim)
+    challenge = state["challenge"]
+    challenge["challenger_id"], challenge["claim_true"] = challenger + 1, truth
+    args = {"player": m.names[challenger], "claimant": m.names[claimant]}
     if claim == NO_DUKE:
         template = "{player} challenges {claimant}'s claim to hold no Duke."
     else:
@@ -494,7 +534,7 @@ def evaluate_action_claim_truth(m: Match) -> None:
         args["character"] = claim
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
-    tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": actor(m)}, **args)
+    tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": claimant}, **args)
 
 
 @game.route(5)
@@ -566,9 +606,17 @@ def set_action_outcome_challenged_and_won(m: Match) -> None:
 
 
 # -- losing an influence (phases 8, 9, 17, 18, 21) -------------------------------------------------
+#: ``Lose <Character>`` by character.
+LOSE = {character: f"Lose {character}" for character in ALL_CHARACTERS}
+
+
 def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
-        options = [f"Lose {c}" for c in sorted(set(hand(m, seat)))]
+        cards = hand(m, seat)
+        if len(cards) == 2 and cards[0] != cards[1]:
+            options = [LOSE[cards[0]], LOSE[cards[1]]] if cards[0] < cards[1] else [LOSE[cards[1]], LOSE[cards[0]]]
+        else:
+            options = [f"Lose {c}" for c in sorted(set(cards))]
         m.offer(seat, options)
         if m.headless:
             continue
@@ -604,9 +652,8 @@ def prompt_target_reveal_loss(m: Match) -> None:
 
 @game.tool
 def update_player_state_after_loss(m: Match) -> None:
-    decision = m.last_decision
-    for seat, option in decision.answers.items():
-        lose_influence(m, seat, option.removeprefix("Lose "))
+    for seat, option in m.last_decision.answers.items():
+        lose_influence(m, seat, option[5:] if option.startswith("Lose ") else option)  # removeprefix
 
 
 #: The banner over a lost card, by the phase that takes it (coup.yaml's phase ids).
@@ -616,19 +663,29 @@ LOSS_TITLES = {8: "The challenge failed", 9: "Caught bluffing", 17: "The challen
 
 def lose_influence(m: Match, seat: int, character: str) -> None:
     player = m.players[seat]
-    slot = next(s for s in player["influences"].values() if not s["revealed"] and s["character"] == character)
-    slot["revealed"] = True
+    left = False  # whether an unrevealed card remains once this one is lost
+    lost = None
+    for slot in player["influences"].values():
+        if not slot["revealed"]:
+            if lost is None and slot["character"] == character:
+                lost = slot
+            else:
+                left = True
+    if lost is None:
+        raise StopIteration  # as the search for the card did before: no such card in hand
+    lost["revealed"] = True
     title = LOSS_TITLES.get(m.phase_id, "A card is lost")
     tell(m, "{player} loses an influence: {character}.", player=m.names[seat], character=character,
          data={"event": "lose", "seat": seat, "banner": {"tone": "bad", "title": title, "card": character}})
-    if not hand(m, seat):
+    if not left:
         player["is_alive"] = False
         pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
         m.state["eliminated"].append(seat + 1)
         tell(m, "{player} is out of the game.", player=m.names[seat],
              data={"banner": {"tone": "bad", "title": "Eliminated"}})
-    show_hands(m)
-    show_board(m)
+    if not m.headless:
+        show_hands(m)
+        show_board(m)
 
 
 @game.tool
@@ -648,15 +705,29 @@ def after_challenger_loses(m: Match) -> int:
 
 
 # -- phases 10-12: block windows ------------------------------------------------------------------------
+#: Per fifth character and action: who blocks it, the window's options, and those that close it.
+_BLOCKS: dict[tuple[Any, str], tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = {}
+
+
+def _blocks(fifth: Any, verb: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    found = _BLOCKS.get((fifth, verb))
+    if found is None:
+        characters = variants.blockers({"characters": fifth})[verb]
+        blocks = tuple(f"Block {c}" for c in characters)
+        found = _BLOCKS[(fifth, verb)] = (characters, (*blocks, "Pass"), frozenset(blocks))
+    return found
+
+
 def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
-    characters = variants.blockers(m.options)[action(m)]
-    blocks = [f"Block {c}" for c in characters]
+    verb = action(m)
+    characters, options, blocks = _blocks(m.options.get("characters"), verb)
+    aid = verb == "Foreign Aid"
     for seat in m.targets:
-        if action(m) == "Foreign Aid" and not may_block_foreign_aid(m, seat, actor(m)):
+        if aid and not may_block_foreign_aid(m, seat, actor(m)):
             continue
-        m.offer(seat, blocks + ["Pass"], closing=blocks)
+        m.offer(seat, options, closing=blocks)
     if m.headless:
         return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
@@ -674,18 +745,27 @@ def collect_block_responses_foreign_aid(m: Match) -> None:
 
 @game.tool
 def prompt_target_block_assassination(m: Match) -> None:
+    if m.headless:  # the waiting line is UI only
+        offer_blocks(m, "")
+        return
     offer_blocks(m, "Waiting for {player} to block (Contessa) or pass…", player=name(m, target(m)))
 
 
 @game.tool
 def prompt_target_block_steal(m: Match) -> None:
+    if m.headless:  # the waiting line is UI only
+        offer_blocks(m, "")
+        return
     first, second = variants.blockers(m.options)["Steal"]
     offer_blocks(m, "Waiting for {player} to block ({first} or {second}) or pass…", player=name(m, target(m)),
                  first=first, second=second)
 
 
 def blocked(m: Match) -> bool:
-    return any(answer.startswith("Block ") for answer in m.last_decision.answers.values())
+    for answer in m.last_decision.answers.values():
+        if answer.startswith("Block "):
+            return True
+    return False
 
 
 @game.route(10)
@@ -720,11 +800,12 @@ def display_block_announcement(m: Match) -> None:
 
 @game.tool
 def collect_block_challenge_responses(m: Match) -> None:
-    block = m.state["block"]
+    offer = m.offer
     for seat in m.targets:
-        m.offer(seat, ["Challenge", "Pass"], closing=["Challenge"])
+        offer(seat, CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:
         return
+    block = m.state["block"]
     prompt(m, msg("Challenge {player}'s {character} (block)?", player=name(m, seat_of_id(block["blocker_id"])),
                   character=block["character"]),
            msg("Waiting for the others to challenge the block or pass…"),
@@ -733,7 +814,7 @@ def collect_block_challenge_responses(m: Match) -> None:
 
 @game.route(13)
 def after_block_challenge_window(m: Match) -> int:
-    return 14 if m.last_decision.who_chose("Challenge") else 19
+    return 14 if "Challenge" in m.last_decision.answers.values() else 19
 
 
 @game.tool
@@ -762,7 +843,11 @@ def mark_block_failed(m: Match) -> None:
 
 @game.route(18)
 def after_blocker_loses(m: Match) -> int:
-    return {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}[action(m)]
+    return UNBLOCKED_NEXT[action(m)]
+
+
+#: Where an action goes once its block has failed.
+UNBLOCKED_NEXT = {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}
 
 
 @game.tool
@@ -802,17 +887,18 @@ def apply_action_effects(m: Match) -> None:
         return
     else:
         return
-    if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "outcome", template, **args)
     tell(m, template, **args)
-    show_board(m)
+    if not m.headless:  # a text component and the board: nobody sees them headless
+        show_text(m, "outcome", template, **args)
+        show_board(m)
 
 
 @game.tool
 def set_action_outcome_success(m: Match) -> None:
     """The action went through. A claim proven against a challenge stays on record as such."""
-    proven = m.state["challenge"]["claim_true"]
-    m.players[actor(m)]["last_action_outcome"] = "challenged_and_won" if proven else "success"
+    state = m.state
+    m.players[state["current_turn"]["player_id"] - 1]["last_action_outcome"] = \
+        "challenged_and_won" if state["challenge"]["claim_true"] else "success"
 
 
 # -- phase 22: Exchange -------------------------------------------------------------------------------------------
@@ -912,49 +998,55 @@ def clear_claimed_character(m: Match) -> None:
 @game.tool
 def update_alive_statuses(m: Match) -> None:
     for player in m.players:
-        alive = False
         for slot in player["influences"].values():
             if not slot["revealed"]:
-                alive = True
+                player["is_alive"] = True
                 break
-        player["is_alive"] = alive
+        else:
+            player["is_alive"] = False
 
 
 @game.tool
 def announce_eliminations(m: Match) -> None:
     """The log said who went out when it happened; the board now shows them out."""
-    show_board(m)
+    if not m.headless:
+        show_board(m)
     m.state["eliminated"] = []
 
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    alive = living(m)
-    if len(alive) == 1:
-        m.finish(alive)
+    if decided(m):
+        m.finish(living(m))
 
 
 @game.route(23)
 def after_check_eliminations(m: Match) -> int:
-    return 99 if len(living(m)) == 1 else 24
+    return 99 if decided(m) else 24
 
 
 # -- phase 24: next turn ----------------------------------------------------------------------------------------------------
 @game.tool
 def advance_to_next_player(m: Match) -> None:
-    count = len(m.players)
-    seat = actor(m)
+    players = m.players
+    count = len(players)
+    turn = m.state["current_turn"]
+    seat = turn["player_id"] - 1  # actor(m), inline
     for step in range(1, count + 1):
         candidate = (seat + step) % count
-        if m.players[candidate]["is_alive"]:
-            m.state["current_turn"]["player_id"] = candidate + 1
+        if players[candidate]["is_alive"]:
+            turn["player_id"] = candidate + 1
             return
+
+
+#: A player's turn fields at the start of a turn.
+_UNCLAIMED = {"claimed_action": "", "claimed_character": "", "target_player_id": 0}
 
 
 @game.tool
 def reset_turn_fields(m: Match) -> None:
     for player in m.players:
-        player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
+        player.update(_UNCLAIMED)
     turn = m.state["current_turn"]
     turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
     if not m.headless:
