@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 #: Every error code the server may answer with, and what it means (docs/protocol.md lists the same).
 ERROR_CODES: dict[str, str] = {
@@ -74,6 +74,9 @@ class Hello(_Command):
     type: Literal["hello"] = "hello"
     room: StrictStr = Field(description="the room code (case-insensitive)")
     token: StrictStr | None = Field(None, description="the seat's token; leave it out to watch")
+    log_deltas: StrictBool | None = Field(None, description="true: each `view` on this connection carries "
+                                                            "`log_after`, and its `view.log` only the lines "
+                                                            "added since the previous view (see `View`)")
 
 
 class Choose(_Command):
@@ -157,7 +160,8 @@ def _refusal(kind: str, exc: ValidationError) -> ProtocolError:
     field = ".".join(str(part) for part in problem["loc"]) or "type"
     if problem["type"] == "missing":
         return ProtocolError("bad_message", f"'{kind}' needs the field '{field}'")
-    expected = "an integer" if problem["type"].startswith("int") else "a string"
+    expected = ("an integer" if problem["type"].startswith("int") else
+                "true or false" if problem["type"].startswith("bool") else "a string")
     return ProtocolError("bad_message", f"'{field}' must be {expected}")
 
 
@@ -268,6 +272,11 @@ class View(_Message):
     match: int
     view: Observation
     timer: Timer | None
+    log_after: int | None = Field(None, description="only on a connection whose `hello` asked for `log_deltas`: "
+                                                    "null, `view.log` is the whole log; a number, the `version` "
+                                                    "of the previous view sent on this connection, and `view.log` "
+                                                    "holds only the lines added since it: append them to that "
+                                                    "view's log and keep the last 80")
 
 
 class ChatLine(_Message):

@@ -129,18 +129,28 @@ class ServerProcess(Loopback):
 
 
 class Client:
-    """One WebSocket connection, with the last view and every message received."""
+    """One WebSocket connection, with the last view and every message received.
 
-    def __init__(self, ws_url: str, room: str | None = None, token: str | None = None):
+    ``log_deltas``: its hellos ask for log deltas, and ``view`` is the view with the delta merged as
+    docs/protocol.md says (``messages`` keeps what came on the wire)."""
+
+    def __init__(self, ws_url: str, room: str | None = None, token: str | None = None, log_deltas: bool = False):
         self.ws = connect(ws_url, proxy=None, open_timeout=5, max_size=4 * 1024 * 1024, compression=None, legacy=True)
         self.token = token
         self.room = room
+        self.log_deltas = log_deltas
         self.messages: list[dict[str, Any]] = []
+        #: (match, view) of every view received, as the client holds it (a delta merged).
+        self.views: list[tuple[int, dict[str, Any]]] = []
         self.view: dict[str, Any] | None = None
         self.match: int | None = None
         self.timer: dict[str, Any] | None = None
         if room is not None:
-            self.send({"type": "hello", "room": room, **({"token": token} if token else {})})
+            self.hello(room, token)
+
+    def hello(self, room: str, token: str | None = None) -> None:
+        self.send({"type": "hello", "room": room, **({"token": token} if token else {}),
+                   **({"log_deltas": True} if self.log_deltas else {})})
 
     def send(self, message: dict[str, Any] | str | bytes) -> None:
         self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
@@ -149,7 +159,15 @@ class Client:
         message = json.loads(self.ws.recv(timeout=timeout))
         self.messages.append(message)
         if message["type"] == "view":
-            self.view, self.match, self.timer = message["view"], message["match"], message["timer"]
+            view = message["view"]
+            if message.get("log_after") is not None:  # a delta: it continues the view we hold
+                assert self.log_deltas and self.view is not None, message
+                assert (self.match, self.view["version"]) == (message["match"], message["log_after"]), message
+                view = {**view, "log": (self.view["log"] + view["log"])[-80:]}
+            else:
+                assert ("log_after" in message) == self.log_deltas, message
+            self.view, self.match, self.timer = view, message["match"], message["timer"]
+            self.views.append((message["match"], view))
         return message
 
     def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5) -> dict[str, Any]:

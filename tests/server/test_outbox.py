@@ -6,6 +6,7 @@ import asyncio
 import threading
 
 from intrigue.server.app import Outbox
+from intrigue.server.protocol import encode
 
 
 def test_a_waiting_view_is_replaced_by_the_newer_one_and_other_messages_keep_their_order():
@@ -19,6 +20,34 @@ def test_a_waiting_view_is_replaced_by_the_newer_one_and_other_messages_keep_the
         return [(await box.get())[0] for _ in range(3)]
 
     assert asyncio.run(scenario()) == ["room 1", "chat", "view 2"]
+
+
+def test_a_delta_view_that_replaces_a_waiting_view_carries_its_lines_too():
+    """On a connection that asked for log deltas, dropping the waiting view would drop its lines."""
+    def view(version: int, log: list[int], after: int | None) -> str:
+        return encode({"type": "view", "match": 4, "view": {"version": version, "log": [{"version": n, "text": str(n)}
+                                                                                        for n in log]},
+                       "timer": None, "log_after": after})
+
+    async def scenario() -> list[str | None]:
+        box = Outbox(10)
+        box.put(view(5, [4, 5], 3), view=True, delta=True)
+        box.put("chat")
+        box.put(view(6, [6], 5), view=True, delta=True)
+        box.put(view(7, list(range(1, 81)), 6), view=True, delta=True)  # 80 new lines: the last 80 are kept
+        return [(await box.get())[0] for _ in range(2)]
+
+    chat, merged = asyncio.run(scenario())
+    assert chat == "chat"
+    assert merged == view(7, list(range(1, 81)), 3)
+
+    async def full_then_delta() -> str | None:
+        box = Outbox(10)
+        box.put(view(5, [1, 2, 3], None), view=True)
+        box.put(view(6, [4], 5), view=True, delta=True)
+        return (await box.get())[0]
+
+    assert asyncio.run(full_then_delta()) == view(6, [1, 2, 3, 4], None)
 
 
 def test_counting_the_waiting_views_from_another_thread_while_the_loop_queues_never_fails():

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from intrigue import games
 from intrigue.engine import Match
-from intrigue.server.protocol import LogLines, Prepared, encode
+from intrigue.server.protocol import LOG_TAIL, Deltas, LogLines, Prepared, continuation, encode
 
 
 @pytest.mark.parametrize("game_id", games.installed())
@@ -50,6 +50,41 @@ def test_a_view_holding_the_log_marker_itself_is_still_sent_exactly():
     entry = {"version": 0, "text": _LOG_MARK}
     message = {"type": "view", "view": {"state": {"x": _LOG_MARK}, "log": [entry]}}
     assert Prepared(message, LogLines()).wire() == encode(message)
+
+
+def test_a_continuation_is_the_added_lines_only_when_appending_them_gives_the_log():
+    lines = [{"version": n, "text": str(n)} for n in range(120)]
+    assert continuation([], lines[:5]) == lines[:5]
+    assert continuation(lines[:5], lines[:8]) == lines[5:8]
+    assert continuation(lines[:5], lines[:5]) == []
+    assert continuation(lines[20:100], lines[30:110]) == lines[100:110]  # the oldest fall off: the last 80 kept
+    assert continuation(lines[:10], lines[200:]) is None  # nothing held is left: a full log
+    assert continuation(lines[:10], lines[:4] + lines[5:12]) is None  # a line vanished in the middle
+    assert continuation(lines[:10], lines[:4] + [{"version": 3}] + lines[4:12]) is None  # or appeared
+    assert continuation(lines[:10], lines[:12][-LOG_TAIL:]) == lines[10:12]
+
+
+def test_each_form_of_a_view_for_delta_connections_is_encoded_once_and_exactly():
+    lines = [{"version": n, "text": f"line {n}"} for n in range(10)]
+    store = LogLines()
+
+    def view(version: int, log: list) -> Prepared:
+        return Prepared({"type": "view", "match": 2, "view": {"version": version, "log": log, "x": "\u00e9"},
+                         "timer": None, "timeouts": []}, store)
+
+    first, second, other_match = Deltas(), Deltas(), Deltas()
+    message = view(3, lines[:6])
+    full = message.for_deltas(first)
+    assert full == {**message, "log_after": None} and full.wire() == encode(full) and not full.delta
+    assert message.for_deltas(second) is full  # two connections at the same point: one form
+    newer = view(4, lines[:8])
+    delta = newer.for_deltas(first)
+    assert delta.delta and delta["log_after"] == 3 and delta["view"]["log"] == lines[6:8]
+    assert delta.wire() == encode(delta) and newer.wire() == encode(newer)
+    assert newer.for_deltas(second) is delta
+    other_match.match = 1
+    assert newer.for_deltas(other_match)["log_after"] is None  # a view of another match: full
+    assert (first.match, first.version, first.log) == (2, 4, lines[:8])
 
 
 json_values = st.recursive(

@@ -31,7 +31,7 @@ from ..store import Store
 from . import coach, history
 from .durability import Durability
 from .heap import Heap
-from .protocol import MAX_MESSAGE, Bucket, Prepared, Refusal, encode, parse
+from .protocol import MAX_MESSAGE, Bucket, Deltas, Prepared, Refusal, encode, merge_views, parse
 from .lobby import Lobby
 from .settings import TIMER_OPTIONS, Settings
 
@@ -413,8 +413,9 @@ class Outbox:
     """Messages waiting to be written to one WebSocket.
 
     A view replaces any view still waiting (a client needs only the newest
-    one), so a slow reader costs at most one view plus the other messages.
-    ``None`` asks the pump to close the socket.
+    one), so a slow reader costs at most one view plus the other messages; a
+    view whose log is a delta (``delta``) replaces it with the two merged, so no
+    line is lost. ``None`` asks the pump to close the socket.
 
     Each message carries its durability ticket (:mod:`.durability`): the pump writes
     it once the changes committed before it was queued are on disk.
@@ -431,10 +432,13 @@ class Outbox:
         self.waiting_views = 0
         self.ready = asyncio.Event()
 
-    def put(self, text: str | None, view: bool = False, ticket: int = 0, wake: bool = True) -> bool:
+    def put(self, text: str | None, view: bool = False, ticket: int = 0, wake: bool = True,
+            delta: bool = False) -> bool:
         """Queue ``text``; False if the client let too many messages pile up. ``wake=False``: the
         caller wakes the pump itself (once the message may be written: :meth:`Durability.wake`)."""
         if view and self.waiting_views:
+            if delta and text is not None:
+                text = merge_views(next(item[1] for item in reversed(self.items) if item[0]), text)
             self.items = collections.deque(item for item in self.items if not item[0])
             self.waiting_views = 0
         if text is not None and len(self.items) >= self.limit:
@@ -481,21 +485,26 @@ class Connection:
         self.bucket = Bucket(settings.message_rate, settings.message_burst)
         self.floods = 0
         self.closing: tuple[int, str] | None = None
+        #: Set by a ``hello`` that asked for ``log_deltas``: what the client holds (protocol.Deltas).
+        self.deltas: Deltas | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
-        text = message.wire() if isinstance(message, Prepared) else encode(message)  # a view: built once
-        self.send_wire(text, message.get("type") == "view")
+        if isinstance(message, Prepared):  # a view: built once
+            self.send_wire(message.wire(), True, message.delta)
+        else:
+            self.send_wire(encode(message), message.get("type") == "view")
 
-    def send_wire(self, text: str, view: bool) -> None:
-        """Send a message already encoded (``view``: it is a ``view``; a cluster node relays its owner's text)."""
+    def send_wire(self, text: str, view: bool, delta: bool = False) -> None:
+        """Send a message already encoded (``view``: it is a ``view``, ``delta``: one whose log is a delta;
+        a cluster node relays its owner's text)."""
         if self.closing:
             return
         durability = self.durability
         ticket = durability.ticket() if durability is not None else 0
         durable = durability is None or ticket <= durability.synced
-        if not self.outbox.put(text, view=view, ticket=ticket, wake=durable):
+        if not self.outbox.put(text, view=view, ticket=ticket, wake=durable, delta=delta):
             self.close(1008, "too slow: messages piled up")
         elif not durable:  # the pump wakes when it may write this, not to wait for the flush
             durability.wake(ticket, self.outbox.ready)
@@ -591,7 +600,13 @@ def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
     if kind == "hello":
         room = lobby.room(message["room"])
         previous = conn.room
-        room.attach(conn, message.get("token"))  # raises bad_token before anything changes
+        held = conn.deltas
+        conn.deltas = Deltas() if message.get("log_deltas") else None  # the view after a hello is full
+        try:
+            room.attach(conn, message.get("token"))  # raises bad_token before anything changes
+        except Refusal:
+            conn.deltas = held
+            raise
         if previous is not None and previous is not room:
             previous.detach(conn)
         conn.room = room

@@ -89,14 +89,19 @@ class RelaySink:
         self.seat: int | None = None
         self.room: Any = None
         self.closed = False
+        self.deltas: Any = None  # what the client holds, if its hello asked for log deltas (protocol.Deltas)
 
     def send(self, message: dict[str, Any]) -> None:
         """The message goes as its wire text (a view's, built once for every connection of its seat),
-        which the gateway writes as it is: encoded once, never decoded and encoded again on the way."""
+        which the gateway writes as it is: encoded once, never decoded and encoded again on the way
+        (``d``: a view whose log is a delta, which the gateway's outbox merges into a view still waiting)."""
         if not self.closed:
-            text = message.wire() if isinstance(message, Prepared) else encode(message)
-            self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": text,
-                                              "v": message.get("type") == "view", "o": self.node.name})
+            if isinstance(message, Prepared):
+                self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": message.wire(), "v": True,
+                                                  "d": message.delta, "o": self.node.name})
+            else:
+                self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": encode(message),
+                                                  "v": message.get("type") == "view", "o": self.node.name})
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
@@ -630,7 +635,7 @@ class Node:
             conn = self.links.get(message["c"])
             if conn is not None:
                 if "w" in message:
-                    conn.send_wire(str(message["w"]), bool(message.get("v")))
+                    conn.send_wire(str(message["w"]), bool(message.get("v")), bool(message.get("d")))
                 else:
                     conn.send(message["m"])
             elif message["c"] not in self.orphan_links and message.get("o"):

@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.observe import LOG_TAIL
 from ..protocol import COMMANDS, ProtocolError, command
 
 try:
@@ -33,8 +34,9 @@ MAX_DEPTH = 2
 MAX_NAME = 24
 MAX_CHAT = 300
 
-__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "LogLines", "Prepared", "Refusal",
-           "clean_chat", "clean_line", "clean_name", "encode", "parse"]
+__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Deltas", "LOG_TAIL", "LogLines",
+           "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode", "merge_views",
+           "parse"]
 
 
 class Refusal(Exception):
@@ -242,12 +244,20 @@ class Prepared(dict):  # type: ignore[type-arg]
     ``wire()`` is exactly ``encode(self)``: the message is encoded with a marker in place
     of the view's log, and the marker replaced by the log's lines from :class:`LogLines`
     (compact JSON writes a list as its items' texts joined by commas, nothing else).
+    The same encoding (the template) serves the message's forms for connections that
+    asked for log deltas (:meth:`for_deltas`): only their log and ``log_after`` differ.
     """
 
     def __init__(self, message: dict[str, Any], lines: LogLines):
         super().__init__(message)
         self._lines = lines
         self._wire: str | None = None
+        self._template: str | None = None
+        #: The forms sent to delta connections, by what they continue: (held log, its version) → form.
+        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, Prepared]] = {}
+
+    #: True for a form whose log is a delta (a connection's outbox merges it into a view still waiting).
+    delta = False
 
     def wire(self) -> str:
         if self._wire is None:
@@ -255,12 +265,98 @@ class Prepared(dict):  # type: ignore[type-arg]
         return self._wire
 
     def _build(self) -> str:
-        view = self.get("view")
-        if type(view) is dict and type(view.get("log")) is list:
-            text = encode({**self, "view": {**view, "log": _LOG_MARK}})
-            if text.count(_LOG_MARK_TEXT) == 1:
-                return text.replace(_LOG_MARK_TEXT, self._lines.joined(view["log"]))
+        template = self.template()
+        if template:
+            return template.replace(_LOG_MARK_TEXT, self._lines.joined(self["view"]["log"]))
         return encode(self)
+
+    def template(self) -> str:
+        """The wire text with the log's marker in place of the view's log ("": it cannot be had)."""
+        if self._template is None:
+            self._template = ""
+            view = self.get("view")
+            if type(view) is dict and type(view.get("log")) is list:
+                text = encode({**self, "view": {**view, "log": _LOG_MARK}})
+                if text.count(_LOG_MARK_TEXT) == 1 and text.endswith("}"):
+                    self._template = text
+        return self._template
+
+    def for_deltas(self, held: "Deltas") -> "Prepared":
+        """This view as sent to a connection that asked for log deltas and holds ``held``: its log only the
+        lines added since the view ``held`` describes (``log_after``: that view's version), or all of it
+        (``log_after: null``) when it continues no view the connection holds; ``held`` then describes it.
+        Connections of one seat at the same point get the same form (encoded once)."""
+        log = self["view"]["log"]
+        added = continuation(held.log, log) if held.match == self["match"] and held.log is not None else None
+        after = held.version if added is not None else None
+        key = (id(held.log) if added is not None else 0, after)
+        known = self._forms.get(key)
+        if known is not None and known[0] is (held.log if added is not None else None):
+            form = known[1]
+        else:
+            form = _Form(self, log if added is None else added, after)
+            self._forms[key] = (held.log if added is not None else None, form)
+        held.match, held.log, held.version = self["match"], log, self["view"]["version"]
+        return form
+
+
+class _Form(Prepared):
+    """One form of a :class:`Prepared` view for delta connections: its text from the view's template."""
+
+    def __init__(self, view: Prepared, log: list[Any], after: int | None):
+        super().__init__({**view, "view": {**view["view"], "log": log}, "log_after": after}, view._lines)
+        self._of = view
+
+    def _build(self) -> str:
+        template = self._of.template()
+        if template:
+            return (template[:-1].replace(_LOG_MARK_TEXT, self._lines.joined(self["view"]["log"]))
+                    + ',"log_after":' + ("null" if self["log_after"] is None else str(self["log_after"])) + "}")
+        return encode(self)
+
+    @property
+    def delta(self) -> bool:
+        return self["log_after"] is not None
+
+
+class Deltas:
+    """What a connection that asked for log deltas (``hello``'s ``log_deltas``) holds: the match, log and
+    version of the last view queued to it. A new one (after every ``hello``) holds nothing: a full view next."""
+
+    __slots__ = ("match", "log", "version")
+
+    def __init__(self) -> None:
+        self.match: int | None = None
+        self.log: list[Any] | None = None
+        self.version: int | None = None
+
+
+def continuation(held: list[Any], log: list[Any]) -> list[Any] | None:
+    """The lines of ``log`` after the last line of ``held``, if a client holding ``held`` that appends
+    them and keeps the last ``LOG_TAIL`` has exactly ``log``; else None (a full log must go).
+
+    The log a seat reads only grows at its end, except when a line's audience changes who may read it
+    (a DSL group: a line can appear or vanish in the middle): then nothing continues and None is returned.
+    """
+    if not held:
+        return log
+    last = held[-1]
+    at = len(log) - 1
+    while at >= 0 and log[at] is not last:
+        at -= 1
+    if at < 0:
+        return None
+    added = log[at + 1:]
+    return added if (held + added)[-LOG_TAIL:] == log else None
+
+
+def merge_views(waiting: str, newer: str) -> str:
+    """The text of one view that says what ``waiting`` and then the delta view ``newer`` say (a connection's
+    outbox keeps only its newest view: a delta that replaces one still waiting carries its lines too)."""
+    old, new = json.loads(waiting), json.loads(newer)
+    new["view"]["log"] = (old["view"]["log"] + new["view"]["log"])[-LOG_TAIL:]
+    new["log_after"] = old.get("log_after")
+    return encode(new)
 
 
 #: Stands for a view's log while the rest is encoded: a string no game or player can write

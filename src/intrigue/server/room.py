@@ -345,7 +345,7 @@ class Room:
         if self.lobby.cluster is not None:
             self.lobby.cluster.room_changed(self)
 
-    def view_message(self, seat: int | None) -> dict[str, Any]:
+    def view_message(self, seat: int | None) -> Prepared:
         assert self.match is not None
         timer = self.timer.json()
         if timer is not None and seat is not None and seat in self.match.pending:
@@ -358,19 +358,25 @@ class Room:
 
     def send_view(self, sink: Sink) -> None:
         if self.match is not None:
-            sink.send(self.view_message(sink.seat))
+            message = self.view_message(sink.seat)
+            deltas = getattr(sink, "deltas", None)
+            sink.send(message if deltas is None else message.for_deltas(deltas))
 
     def broadcast_views(self, only: set[int] | None = None) -> None:
-        """Send every connection its seat's view (``only``: just the connections of these seats)."""
+        """Send every connection its seat's view (``only``: just the connections of these seats); to a
+        connection that asked for log deltas, the form of it that continues the last view it was sent."""
         if self.match is None:
             return
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, Prepared] = {}
         for sink in self._all_sinks():
-            if only is not None and sink.seat not in only:
+            seat = sink.seat
+            if only is not None and seat not in only:
                 continue
-            if sink.seat not in cache:
-                cache[sink.seat] = self.view_message(sink.seat)
-            sink.send(cache[sink.seat])
+            message = cache.get(seat)
+            if message is None:
+                message = cache[seat] = self.view_message(seat)
+            deltas = getattr(sink, "deltas", None)
+            sink.send(message if deltas is None else message.for_deltas(deltas))
 
     # -- playing ---------------------------------------------------------------
     def choose(self, token: str, option: str, version: int) -> None:

@@ -16,7 +16,11 @@ def token_hash(token: str) -> str:
 
 
 class Sink(Protocol):
-    """Where a room's messages for one connection go (a WebSocket, or a test's recorder)."""
+    """Where a room's messages for one connection go (a WebSocket, or a test's recorder).
+
+    A sink may also have ``deltas`` (:class:`~intrigue.server.protocol.Deltas`, set by ``hello``'s
+    ``log_deltas``): then its views' logs are deltas; without it (or None) every view is full.
+    """
 
     seat: int | None
 
