@@ -46,6 +46,10 @@ ERROR_CODES: dict[str, str] = {
     "unavailable": "in a cluster: the room's node did not answer in time; nothing changed, try again",
 }
 
+#: How many log lines a view carries (the last ones the seat may read): a client merging log deltas keeps
+#: this many. The engine's ``observe`` builds the log (``engine.observe.LOG_TAIL``, the same number, tested).
+LOG_TAIL = 80
+
 ErrorCode = Literal["bad_json", "too_large", "binary", "unknown_type", "bad_message", "no_room", "bad_token",
                     "not_started", "over", "not_pending", "not_offered", "stale_version", "rate_limited",
                     "quota", "not_host", "not_enough_players", "already_started", "not_over", "not_practice",

@@ -63,6 +63,40 @@ def test_join_play_chat_and_reconnect_with_the_token(server):
     asyncio.run(scenario())
 
 
+def test_the_client_asks_for_log_deltas_and_merges_them_into_the_whole_log(server):
+    async def scenario():
+        host = await create(server.url, "coup", "Aria", 2)
+        guest = await join(host.invite.link, "Blake")
+        aria, blake = Client(host.invite, host.token), Client(guest.invite, guest.token)
+        plain = Client(guest.invite, guest.token, log_deltas=False)  # Blake's seat, every log whole
+        for client in (aria, blake, plain):
+            await client.connect()
+        await aria.start()
+        deltas = 0
+
+        def counted(message):
+            nonlocal deltas
+            deltas += message.get("log_after") is not None
+            return message["type"] == "view"
+
+        for client in (aria, blake, plain):
+            await client.until(counted)
+        for _ in range(12):
+            if aria.view["over"]:
+                break
+            actor = aria if aria.options else blake
+            version = actor.view["version"]
+            await actor.choose("Income" if "Income" in actor.options else actor.options[0])
+            for client in (aria, blake, plain):
+                await client.until(lambda m, v=version: counted(m) and m["view"]["version"] > v)
+            assert blake.view == plain.view and blake.view["log"][-1]["version"] == version + 1
+        assert deltas >= 20 and any(line.get("to") == "Blake" for line in blake.view["log"])
+        for client in (aria, blake, plain):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_wrong_token_or_room_is_an_error_not_a_hang(server):
     async def scenario():
         host = await create(server.url, "coup", "Aria", 2)

@@ -104,3 +104,10 @@ def test_encode_writes_exactly_what_the_standard_library_writes(value):
 
 def test_nan_and_infinities_which_json_cannot_carry_are_sent_as_null():
     assert encode({"a": float("nan"), "b": [float("inf"), -float("inf")]}) == '{"a":null,"b":[null,null]}'
+
+
+def test_the_protocols_log_length_is_the_engines():
+    from intrigue import protocol
+    from intrigue.engine.observe import LOG_TAIL as ENGINE
+
+    assert protocol.LOG_TAIL == ENGINE == LOG_TAIL

@@ -41,6 +41,7 @@ import orjson
 
 from ..cluster import services
 from ..cluster.local import LocalCluster
+from ..protocol import LOG_TAIL
 from . import server as single
 
 NODE_OPTIONS = single.LOAD_TEST_QUOTAS  # every node takes the quotas a load test from one address needs
@@ -118,7 +119,8 @@ async def failover_player(url: str, room: str, token: str, watch: Watch, warm_mo
         latest: tuple[int, dict[str, Any]] | None = None  # (match, view) last received in this session
         try:
             async with connect(url, open_timeout=10, max_size=2 ** 22, compression=None, proxy=None) as ws:
-                await ws.send(orjson.dumps({"type": "hello", "room": room, "token": token}).decode())
+                await ws.send(orjson.dumps({"type": "hello", "room": room, "token": token,
+                                            "log_deltas": True}).decode())
                 while not stop.is_set():  # noqa: ASYNC110 - a message or a look every 0.5 s
                     try:
                         async with asyncio.timeout(0.5):  # no task per message, as wait_for makes on 3.11
@@ -137,6 +139,8 @@ async def failover_player(url: str, room: str, token: str, watch: Watch, warm_mo
                     elif message["type"] == "view":
                         if latest is None and watch.killed_at is not None and session > 1:
                             watch.seen.setdefault(room, time.perf_counter() - watch.killed_at)
+                        if message["log_after"] is not None and latest is not None:  # a log delta: merged
+                            message["view"]["log"] = (latest[1]["log"] + message["view"]["log"])[-LOG_TAIL:]
                         latest = (message["match"], message["view"])
                         match, view = latest
                         if sent is not None and sent[0] == match and view["version"] > sent[1]:

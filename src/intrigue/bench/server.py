@@ -37,6 +37,8 @@ from typing import Any
 
 import orjson
 
+from ..protocol import LOG_TAIL
+
 HOST = "127.0.0.1"
 PLAYERS = 4
 #: What a load test needs from the server it starts: one address (this process) creates every room,
@@ -133,7 +135,8 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stage
     sent: dict[int, float] = {}
     current_match = None
     async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None, open_timeout=60) as ws:
-        await ws.send(json.dumps({"type": "hello", "room": room, "token": token}))
+        # log deltas, as the browser asks for them: each view carries only its new log lines, merged here
+        await ws.send(json.dumps({"type": "hello", "room": room, "token": token, "log_deltas": True}))
         while json.loads(await ws.recv())["type"] != "welcome":  # attached: nothing is played yet
             pass
         stages.welcomed += 1
@@ -141,6 +144,7 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stage
         if host:
             await ws.send(json.dumps({"type": "start", "token": token}))
         voted_for = None
+        log: list[dict[str, Any]] = []  # the seat's log, as a client shows it
         closer = asyncio.create_task(_close_when(stages.stop, ws))
         async for raw in ws:
             if stages.stop.is_set():
@@ -154,6 +158,10 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stage
             if message["type"] != "view":
                 continue
             view = message["view"]
+            if message["log_after"] is None:
+                log = view["log"]
+            else:  # the lines added since the previous view: appended, the last LOG_TAIL kept
+                log = (log + view["log"])[-LOG_TAIL:]
             if current_match is None:
                 stages.started += 1
                 await stages.go.wait()  # every match has started: the measured play begins

@@ -117,6 +117,16 @@ async def create(base: str, game: str, name: str, seats: int, **body: Any) -> Se
     return SeatTicket(Invite(base, str(data["room"])), 0, str(data["token"]))
 
 
+def merge_log(held: dict[str, Any] | None, message: dict[str, Any]) -> None:
+    """Make a ``view`` message whose log is a delta (``log_after`` a version) carry the whole log: the
+    lines of ``held`` (the view received before it, of the same match) then its own, the last 80 kept."""
+    if held is None or held.get("version") != message["log_after"]:
+        raise ClientError("bad_message", f"a log delta after version {message['log_after']} continues no view "
+                                         "this client holds")
+    view = message["view"]
+    view["log"] = (held["log"] + view["log"])[-wire.LOG_TAIL:]
+
+
 class Client:
     """One connection to one room; see the module docstring.
 
@@ -124,12 +134,17 @@ class Client:
     ``await client.recv()`` returns the next server message (a dict, checked
     against :data:`intrigue.protocol.MESSAGES`) after updating ``welcome``,
     ``room``, ``view``, ``timer`` and ``chat``.
+
+    ``log_deltas`` (on unless turned off): the hello asks for log deltas, and each
+    view's delta is merged into the log of the view before it, so a ``view`` message
+    returned (and ``view``) carries the whole log as without deltas.
     """
 
     def __init__(self, invite: str | Invite, token: str | None = None, *, reconnect: bool = True,
-                 retries: int = 20, open_timeout: float = 10.0):
+                 retries: int = 20, open_timeout: float = 10.0, log_deltas: bool = True):
         self.invite = invite if isinstance(invite, Invite) else parse_invite(invite)
         self.token = token
+        self.log_deltas = log_deltas
         self.reconnect = reconnect
         self.retries = retries
         self.open_timeout = open_timeout
@@ -160,7 +175,7 @@ class Client:
                                         max_size=MAX_SIZE, compression=None)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise ClientError("unreachable", f"{self.invite.ws}: {exc}") from None
-        await self.send(wire.Hello(room=self.invite.room, token=self.token))
+        await self.send(wire.Hello(room=self.invite.room, token=self.token, log_deltas=self.log_deltas or None))
         while True:
             message = await self._read()
             if message["type"] == "welcome":
@@ -213,6 +228,8 @@ class Client:
         elif kind == "room":
             self.room = message
         elif kind == "view":
+            if message.get("log_after") is not None:
+                merge_log(self.view if self.match == message.get("match") else None, message)
             self.view, self.timer, self.match = message["view"], message.get("timer"), message.get("match")
         elif kind == "chat":
             key = (message.get("at"), message.get("seat"), message.get("text"))

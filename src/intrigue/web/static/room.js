@@ -53,7 +53,8 @@ function connect() {
   state.welcome = null;
   setConnection("connecting", state.retries ? "conn.reconnecting" : "conn.connecting");
   socket.addEventListener("open", () => {
-    const hello = {type: "hello", room: code};
+    // log_deltas: each view's log holds only the lines added since the view before it (mergeLog)
+    const hello = {type: "hello", room: code, log_deltas: true};
     if (state.token) hello.token = state.token;
     socket.send(JSON.stringify(hello));
   });
@@ -105,7 +106,24 @@ setInterval(() => {
 
 // ---------------------------------------------------------------- messages
 
+// How many log lines a view carries (the last ones this seat may read).
+const LOG_TAIL = 80;
+
+// A view whose `log_after` is a version continues the view of that version, the one before it on this
+// socket: its log holds only the lines added since, appended here to that view's lines (the last 80
+// kept), so everything after this sees the whole log. `log_after: null`: the log is whole already.
+function mergeLog(message) {
+  const held = state.view;
+  if (state.match !== message.match || !held || held.version !== message.log_after) {
+    reconnectNow();  // not expected (a hello always brings a whole log): start afresh
+    return false;
+  }
+  message.view.log = held.log.concat(message.view.log).slice(-LOG_TAIL);
+  return true;
+}
+
 async function handle(message) {
+  if (message.type === "view" && message.log_after != null && !mergeLog(message)) return;
   tableHooks.emit("message", {message});
   switch (message.type) {
     case "welcome":
