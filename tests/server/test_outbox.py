@@ -84,3 +84,37 @@ def test_counting_the_waiting_views_from_another_thread_while_the_loop_queues_ne
     asyncio.run(scenario())
     assert failures == []
     assert seen and max(seen) <= 1
+
+
+def test_a_delta_view_replacing_a_waiting_one_continues_what_the_client_held_before_it():
+    """A local connection's newer view replaces the waiting one as the form that continues the view the
+    client has read (no line lost, nothing decoded)."""
+    import json
+
+    from intrigue.server.app import Connection
+    from intrigue.server.protocol import Deltas, LogLines, Prepared
+    from intrigue.server.settings import Settings
+
+    entries = [{"version": n, "text": f"line {n}"} for n in range(8)]
+    lines = LogLines()
+
+    def view(version: int, count: int) -> Prepared:
+        return Prepared({"type": "view", "match": 1, "view": {"version": version, "log": entries[:count]},
+                         "timer": None}, lines)
+
+    async def scenario() -> list[dict]:
+        conn = Connection(None, Settings())  # type: ignore[arg-type]  # the pump never runs: nothing is written
+        conn.deltas = Deltas()
+        conn.send(view(0, 3))
+        read = [json.loads(conn.outbox.take()[0])]  # the client reads it
+        conn.send(view(1, 5))
+        conn.send({"type": "chat", "text": "hi"})
+        conn.send(view(2, 6))  # the view at version 1 is still waiting: this one replaces it
+        while conn.outbox.qsize():
+            read.append(json.loads(conn.outbox.take()[0]))
+        return read
+
+    first, chat, latest = asyncio.run(scenario())
+    assert first["log_after"] is None and first["view"]["log"] == entries[:3]
+    assert chat["type"] == "chat"
+    assert latest["log_after"] == 0 and latest["view"]["log"] == entries[3:6]

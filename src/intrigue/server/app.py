@@ -413,9 +413,12 @@ class Outbox:
     """Messages waiting to be written to one WebSocket.
 
     A view replaces any view still waiting (a client needs only the newest
-    one), so a slow reader costs at most one view plus the other messages; a
-    view whose log is a delta (``delta``) replaces it with the two merged, so no
-    line is lost. ``None`` asks the pump to close the socket.
+    one), so a slow reader costs at most one view plus the other messages. On a
+    connection that asked for log deltas the newer view's log continues what the
+    client held before the waiting one (protocol.Deltas), so no line is lost; a
+    cluster gateway relays views encoded by the room's node, and a relayed delta
+    (``delta``) replaces a waiting view with the two merged. ``None`` asks the pump
+    to close the socket.
 
     Each message carries its durability ticket (:mod:`.durability`): the pump writes
     it once the changes committed before it was queued are on disk.
@@ -492,13 +495,15 @@ class Connection:
         if self.closing:
             return
         if isinstance(message, Prepared):  # a view: built once
-            self.send_wire(message.wire(), True, message.delta)
+            if self.deltas is not None:  # the form that continues what the client holds
+                message = self.deltas.form(message, replacing=self.outbox.waiting_views > 0)
+            self.send_wire(message.wire(), True)  # a delta replacing a waiting view continues what preceded it
         else:
             self.send_wire(encode(message), message.get("type") == "view")
 
     def send_wire(self, text: str, view: bool, delta: bool = False) -> None:
-        """Send a message already encoded (``view``: it is a ``view``, ``delta``: one whose log is a delta;
-        a cluster node relays its owner's text)."""
+        """Send a message already encoded (``view``: it is a ``view``; a cluster gateway relays the room's
+        node's text, and ``delta`` says its log is a delta, to be merged into a view still waiting)."""
         if self.closing:
             return
         durability = self.durability

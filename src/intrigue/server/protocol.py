@@ -281,22 +281,19 @@ class Prepared(dict):  # type: ignore[type-arg]
                     self._template = text
         return self._template
 
-    def for_deltas(self, held: "Deltas") -> "Prepared":
-        """This view as sent to a connection that asked for log deltas and holds ``held``: its log only the
-        lines added since the view ``held`` describes (``log_after``: that view's version), or all of it
-        (``log_after: null``) when it continues no view the connection holds; ``held`` then describes it.
-        Connections of one seat at the same point get the same form (encoded once)."""
+    def for_deltas(self, held: "Held | None") -> "Prepared":
+        """This view as sent to a connection that asked for log deltas and holds ``held`` (the match, log
+        and version of a view it was sent): its log only the lines added since (``log_after``: that
+        view's version), or all of it (``log_after: null``) when it continues nothing the connection
+        holds. Connections of one seat at the same point get the same form (encoded once)."""
         log = self["view"]["log"]
-        added = continuation(held.log, log) if held.match == self["match"] and held.log is not None else None
-        after = held.version if added is not None else None
-        key = (id(held.log) if added is not None else 0, after)
+        added = continuation(held[1], log) if held is not None and held[0] == self["match"] else None
+        key = (id(held[1]), held[2]) if added is not None and held is not None else (0, None)
         known = self._forms.get(key)
-        if known is not None and known[0] is (held.log if added is not None else None):
-            form = known[1]
-        else:
-            form = _Form(self, log if added is None else added, after)
-            self._forms[key] = (held.log if added is not None else None, form)
-        held.match, held.log, held.version = self["match"], log, self["view"]["version"]
+        if known is not None and (added is None or known[0] is held[1]):  # type: ignore[index]
+            return known[1]
+        form = _Form(self, log if added is None else added, held[2] if added is not None else None)  # type: ignore[index]
+        self._forms[key] = (held[1] if added is not None else None, form)  # type: ignore[index]
         return form
 
 
@@ -306,6 +303,8 @@ class _Form(Prepared):
     def __init__(self, view: Prepared, log: list[Any], after: int | None):
         super().__init__({**view, "view": {**view["view"], "log": log}, "log_after": after}, view._lines)
         self._of = view
+        #: What a connection holds once it has this view: the match, the whole log and the version.
+        self.holds: Held = (view["match"], view["view"]["log"], view["view"]["version"])
 
     def _build(self) -> str:
         template = self._of.template()
@@ -319,16 +318,31 @@ class _Form(Prepared):
         return self["log_after"] is not None
 
 
-class Deltas:
-    """What a connection that asked for log deltas (``hello``'s ``log_deltas``) holds: the match, log and
-    version of the last view queued to it. A new one (after every ``hello``) holds nothing: a full view next."""
+#: What a connection holds after a view: its match, its whole log (the engine's list) and its version.
+Held = tuple[int, list[Any], int]
 
-    __slots__ = ("match", "log", "version")
+
+class Deltas:
+    """A connection that asked for log deltas (``hello``'s ``log_deltas``): what it holds once the views
+    queued to it are read (``held``), and before the view still waiting in its outbox (``before``).
+    A new one (every ``hello`` makes one) holds nothing: its first view is full.
+
+    A view replaces one still waiting in a connection's outbox (app.Outbox), so the form sent then
+    continues what the connection held before the waiting one: no line is lost, and nothing is decoded."""
+
+    __slots__ = ("held", "before")
 
     def __init__(self) -> None:
-        self.match: int | None = None
-        self.log: list[Any] | None = None
-        self.version: int | None = None
+        self.held: Held | None = None
+        self.before: Held | None = None
+
+    def form(self, view: Prepared, replacing: bool) -> Prepared:
+        """The form of ``view`` to queue; ``replacing``: it replaces a view still waiting."""
+        form = view.for_deltas(self.before if replacing else self.held)
+        if not replacing:
+            self.before = self.held
+        self.held = form.holds  # type: ignore[attr-defined]
+        return form
 
 
 def continuation(held: list[Any], log: list[Any]) -> list[Any] | None:
@@ -352,8 +366,11 @@ def continuation(held: list[Any], log: list[Any]) -> list[Any] | None:
 
 def merge_views(waiting: str, newer: str) -> str:
     """The text of one view that says what ``waiting`` and then the delta view ``newer`` say (a connection's
-    outbox keeps only its newest view: a delta that replaces one still waiting carries its lines too)."""
-    old, new = json.loads(waiting), json.loads(newer)
+    outbox keeps only its newest view: a delta that replaces one still waiting carries its lines too).
+    For a cluster gateway's connections, whose views come encoded from the room's node (a local connection
+    asks for the form that continues what it held before the waiting view instead: :class:`Deltas`)."""
+    load = orjson.loads if orjson is not None else json.loads
+    old, new = load(waiting), load(newer)
     new["view"]["log"] = (old["view"]["log"] + new["view"]["log"])[-LOG_TAIL:]
     new["log_after"] = old.get("log_after")
     return encode(new)

@@ -358,13 +358,11 @@ class Room:
 
     def send_view(self, sink: Sink) -> None:
         if self.match is not None:
-            message = self.view_message(sink.seat)
-            deltas = getattr(sink, "deltas", None)
-            sink.send(message if deltas is None else message.for_deltas(deltas))
+            sink.send(self.view_message(sink.seat))
 
     def broadcast_views(self, only: set[int] | None = None) -> None:
-        """Send every connection its seat's view (``only``: just the connections of these seats); to a
-        connection that asked for log deltas, the form of it that continues the last view it was sent."""
+        """Send every connection its seat's view (``only``: just the connections of these seats; a connection
+        that asked for log deltas sends the form of it that continues what it holds: ``Deltas``)."""
         if self.match is None:
             return
         cache: dict[int | None, Prepared] = {}
@@ -375,8 +373,7 @@ class Room:
             message = cache.get(seat)
             if message is None:
                 message = cache[seat] = self.view_message(seat)
-            deltas = getattr(sink, "deltas", None)
-            sink.send(message if deltas is None else message.for_deltas(deltas))
+            sink.send(message)
 
     # -- playing ---------------------------------------------------------------
     def choose(self, token: str, option: str, version: int) -> None:
