@@ -75,20 +75,21 @@ def test_each_form_of_a_view_for_delta_connections_is_encoded_once_and_exactly()
     first, second, other_match = Deltas(), Deltas(), Deltas()
     message = view(3, lines[:6])
     full = first.form(message, replacing=False)
-    assert full == {**message, "log_after": None} and full.wire() == encode(full) and not full.delta
+    assert full.message() == {**message, "log_after": None} and full.wire() == encode(full.message())
+    assert not full.delta
     assert second.form(message, replacing=False) is full  # two connections at the same point: one form
     newer = view(4, lines[:8])
     delta = first.form(newer, replacing=False)
-    assert delta.delta and delta["log_after"] == 3 and delta["view"]["log"] == lines[6:8]
-    assert delta.wire() == encode(delta) and newer.wire() == encode(newer)
+    assert delta.delta and delta.message()["log_after"] == 3 and delta.message()["view"]["log"] == lines[6:8]
+    assert delta.wire() == encode(delta.message()) and newer.wire() == encode(newer)
     assert second.form(newer, replacing=False) is delta
     other_match.held = (1, lines[:6], 3)
-    assert other_match.form(newer, replacing=False)["log_after"] is None  # a view of another match: full
+    assert other_match.form(newer, replacing=False).after is None  # a view of another match: full
     assert first.held == (2, lines[:8], 4) and first.before == (2, lines[:6], 3)
     # The view at version 4 still waits in the outbox: the one at version 5 replaces it, and so
     # continues the view at version 3, which the client holds.
     latest = first.form(view(5, lines[:9]), replacing=True)
-    assert latest["log_after"] == 3 and latest["view"]["log"] == lines[6:9]
+    assert latest.after == 3 and latest.log == lines[6:9]
     assert first.held == (2, lines[:9], 5) and first.before == (2, lines[:6], 3)
 
 

@@ -495,9 +495,10 @@ class Connection:
         if self.closing:
             return
         if isinstance(message, Prepared):  # a view: built once
-            if self.deltas is not None:  # the form that continues what the client holds
-                message = self.deltas.form(message, replacing=self.outbox.waiting_views > 0)
-            self.send_wire(message.wire(), True)  # a delta replacing a waiting view continues what preceded it
+            if self.deltas is None:
+                self.send_wire(message.wire(), True)
+            else:  # the form that continues what the client holds (before a view it replaces, if one waits)
+                self.send_wire(self.deltas.form(message, replacing=self.outbox.waiting_views > 0).wire(), True)
         else:
             self.send_wire(encode(message), message.get("type") == "view")
 

@@ -97,10 +97,10 @@ class RelaySink:
         (``d``: a view whose log is a delta, which the gateway's outbox merges into a view still waiting)."""
         if not self.closed:
             if isinstance(message, Prepared):
-                if self.deltas is not None:  # its gateway's outbox merges a delta into a view still waiting
-                    message = self.deltas.form(message, replacing=False)
-                self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": message.wire(), "v": True,
-                                                  "d": message.delta, "o": self.node.name})
+                form = message if self.deltas is None else self.deltas.form(message, replacing=False)
+                # "d": its gateway's outbox merges a delta into a view still waiting there
+                self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": form.wire(), "v": True,
+                                                  "d": form.delta, "o": self.node.name})
             else:
                 self.node.bus.send(self.gateway, {"k": "out", "c": self.cid, "w": encode(message),
                                                   "v": message.get("type") == "view", "o": self.node.name})

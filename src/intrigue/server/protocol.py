@@ -254,9 +254,9 @@ class Prepared(dict):  # type: ignore[type-arg]
         self._wire: str | None = None
         self._template: str | None = None
         #: The forms sent to delta connections, by what they continue: (held log, its version) → form.
-        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, Prepared]] = {}
+        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, _Form]] = {}
 
-    #: True for a form whose log is a delta (a connection's outbox merges it into a view still waiting).
+    #: Its log is whole (a form for a delta connection, ``_Form``, says whether its own is a delta).
     delta = False
 
     def wire(self) -> str:
@@ -281,7 +281,7 @@ class Prepared(dict):  # type: ignore[type-arg]
                     self._template = text
         return self._template
 
-    def for_deltas(self, held: "Held | None") -> "Prepared":
+    def for_deltas(self, held: "Held | None") -> "_Form":
         """This view as sent to a connection that asked for log deltas and holds ``held`` (the match, log
         and version of a view it was sent): its log only the lines added since (``log_after``: that
         view's version), or all of it (``log_after: null``) when it continues nothing the connection
@@ -297,25 +297,38 @@ class Prepared(dict):  # type: ignore[type-arg]
         return form
 
 
-class _Form(Prepared):
-    """One form of a :class:`Prepared` view for delta connections: its text from the view's template."""
+class _Form:
+    """One form of a :class:`Prepared` view for delta connections: its text from the view's template.
+    Not a copy of the message (a connection only asks for its text): :meth:`message` builds that."""
+
+    __slots__ = ("_of", "log", "after", "holds", "_wire")
 
     def __init__(self, view: Prepared, log: list[Any], after: int | None):
-        super().__init__({**view, "view": {**view["view"], "log": log}, "log_after": after}, view._lines)
-        self._of = view
+        self._of, self.log, self.after = view, log, after
         #: What a connection holds once it has this view: the match, the whole log and the version.
         self.holds: Held = (view["match"], view["view"]["log"], view["view"]["version"])
-
-    def _build(self) -> str:
-        template = self._of.template()
-        if template:
-            return (template[:-1].replace(_LOG_MARK_TEXT, self._lines.joined(self["view"]["log"]))
-                    + ',"log_after":' + ("null" if self["log_after"] is None else str(self["log_after"])) + "}")
-        return encode(self)
+        self._wire: str | None = None
 
     @property
     def delta(self) -> bool:
-        return self["log_after"] is not None
+        return self.after is not None
+
+    def message(self) -> dict[str, Any]:
+        """The message this form is the text of."""
+        view = self._of
+        return {**view, "view": {**view["view"], "log": self.log}, "log_after": self.after}
+
+    def wire(self) -> str:
+        """Exactly ``encode(self.message())``."""
+        if self._wire is None:
+            view = self._of
+            template = view.template()
+            if template:
+                self._wire = (template[:-1].replace(_LOG_MARK_TEXT, view._lines.joined(self.log))
+                              + ',"log_after":' + ("null" if self.after is None else str(self.after)) + "}")
+            else:
+                self._wire = encode(self.message())
+        return self._wire
 
 
 #: What a connection holds after a view: its match, its whole log (the engine's list) and its version.
@@ -336,12 +349,12 @@ class Deltas:
         self.held: Held | None = None
         self.before: Held | None = None
 
-    def form(self, view: Prepared, replacing: bool) -> Prepared:
+    def form(self, view: Prepared, replacing: bool) -> "_Form":
         """The form of ``view`` to queue; ``replacing``: it replaces a view still waiting."""
         form = view.for_deltas(self.before if replacing else self.held)
         if not replacing:
             self.before = self.held
-        self.held = form.holds  # type: ignore[attr-defined]
+        self.held = form.holds
         return form
 
 

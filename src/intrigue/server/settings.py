@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Callable
 
 from ..engine.timing import TIMER_OPTIONS
@@ -42,5 +42,15 @@ class Settings:
 
 
 def now_iso() -> str:
-    """The time the store records (UTC, microseconds)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """The time the store records (UTC, microseconds): ``datetime.now(timezone.utc).strftime(
+    "%Y-%m-%dT%H:%M:%S.%fZ")``, with the date and time of day formatted once a second (every move
+    stores one; formatting the datetime each time cost 2% of the server at 1,000 matches)."""
+    now = time.time()
+    second = int(now)
+    if second != _SECOND[0]:
+        _SECOND[:] = [second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))]
+    return f"{_SECOND[1]}.{int((now - second) * 1_000_000):06d}Z"
+
+
+#: The second ``now_iso`` last formatted, and its text.
+_SECOND: list = [None, ""]
