@@ -11,12 +11,14 @@ saying what was wrong.
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import re
 import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from ..engine.observe import LOG_TAIL
@@ -165,10 +167,34 @@ def encode(message: Any) -> str:
         else:
             if b".0000" not in data and (not _e_minus(data) or not _SHORT_EXPONENT.search(data)):
                 if not data.isascii():  # orjson writes UTF-8: escape what ensure_ascii escapes
-                    data = data.decode("utf-8").encode("ascii", "intrigue-json")
+                    data = _to_ascii(data)
                 text = data.decode("ascii")
                 return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
     return _ENCODER.encode(message)
+
+
+#: Every ASCII byte: deleting them from a text leaves its other characters.
+_ASCII = bytes(range(128))
+#: At most this many distinct characters past ASCII are replaced one by one (more: the codec's handler).
+_FEW = 8
+
+
+def _to_ascii(data: bytes) -> bytes:
+    """orjson's UTF-8 with each character past ASCII written as ``json.dumps`` writes it. A view holds
+    a few distinct ones (a dash, a middle dot), each replaced throughout in one pass (UTF-8 never
+    matches inside another character): a third of the time of the codec's handler on a Coup view."""
+    chars = set(data.translate(None, _ASCII).decode("utf-8"))
+    if len(chars) > _FEW:
+        return data.decode("utf-8").encode("ascii", "intrigue-json")
+    for char in chars:
+        data = data.replace(char.encode("utf-8"), _escaped(char))
+    return data
+
+
+@functools.lru_cache(maxsize=4096)
+def _escaped(char: str) -> bytes:
+    """How ``json.dumps(..., ensure_ascii=True)`` writes ``char`` inside a string (its own C escaper)."""
+    return encode_basestring_ascii(char)[1:-1].encode("ascii")
 
 
 def _escape(error: UnicodeError) -> tuple[str, int]:
