@@ -606,7 +606,7 @@ def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
     if kind == "hello":
         room = lobby.room(message["room"])
         previous = conn.room
-        held = conn.deltas
+        held = getattr(conn, "deltas", None)  # a sink that never said hello with deltas has none
         conn.deltas = Deltas() if message.get("log_deltas") else None  # the view after a hello is full
         try:
             room.attach(conn, message.get("token"))  # raises bad_token before anything changes
