@@ -37,7 +37,8 @@ def run(hints: int) -> dict[str, Any]:
             while len(latencies) < hints:
                 joined = post(port, "/api/games/coup/tutorial", {"name": "Zoe"})
                 with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, open_timeout=30) as ws:
-                    ws.send(json.dumps({"type": "hello", "room": joined["room"], "token": joined["token"]}))
+                    ws.send(json.dumps({"type": "hello", "room": joined["room"], "token": joined["token"],
+                                        "log_deltas": True}))  # as the browser (it reads no log: nothing to merge)
                     asked, last = 0, -1
                     while asked < PER_ROOM and len(latencies) < hints:
                         view = _my_decision(ws, last)

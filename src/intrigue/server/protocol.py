@@ -313,13 +313,19 @@ class Prepared(dict):  # type: ignore[type-arg]
         view's version), or all of it (``log_after: null``) when it continues nothing the connection
         holds. Connections of one seat at the same point get the same form (encoded once)."""
         log = self["view"]["log"]
-        added = continuation(held[1], log) if held is not None and held[0] == self["match"] else None
-        key = (id(held[1]), held[2]) if added is not None and held is not None else (0, None)
+        added: list[Any] | None = None
+        base: list[Any] | None = None  # the log the form continues (None: a whole log)
+        after: int | None = None
+        if held is not None and held[0] == self["match"]:
+            added = continuation(held[1], log)
+            if added is not None:
+                base, after = held[1], held[2]
+        key = (id(base), after) if base is not None else (0, None)
         known = self._forms.get(key)
-        if known is not None and (added is None or known[0] is held[1]):  # type: ignore[index]
+        if known is not None and known[0] is base:
             return known[1]
-        form = _Form(self, log if added is None else added, held[2] if added is not None else None)  # type: ignore[index]
-        self._forms[key] = (held[1] if added is not None else None, form)  # type: ignore[index]
+        form = _Form(self, log if added is None else added, after)
+        self._forms[key] = (base, form)
         return form
 
 
