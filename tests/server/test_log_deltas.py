@@ -152,3 +152,12 @@ def test_a_delta_log_is_short_and_a_plain_connection_never_sees_the_field(server
     assert all(len(m["view"]["log"]) <= 4 for m in deltas)  # one move's lines, not the whole log
     assert all("log_after" not in m for m in views(blake, 0))
     assert len(aria.view["log"]) > 12
+
+
+def test_a_log_deltas_that_is_not_true_or_false_is_refused(server, http):
+    created = create_room(http, seats=2, private=True, options=NO_TIMERS)
+    client = Client(server.ws_url)
+    client.send({"type": "hello", "room": created["room"], "token": created["token"], "log_deltas": "yes"})
+    refused = client.error()
+    assert refused["code"] == "bad_message" and "log_deltas" in refused["message"]
+    client.close()
