@@ -14,7 +14,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -314,45 +314,32 @@ def _yaml_traps(source: Source) -> None:
                        "warning")
 
 
-def _written_names(definition: GameDefinition) -> set[str]:
-    """The game-level names some statement writes (``set``, ``into``, ``shuffle``, ...)."""
-    written: set[str] = set()
-
-    def visit(effects: Iterable[Any]) -> None:
+def _statements(definition: GameDefinition) -> Iterator[Effect]:
+    """Every statement of every phase and action, those inside ``then``/``else`` included."""
+    def visit(effects: Iterable[Any]) -> Iterator[Effect]:
         for effect in effects or ():
-            if not isinstance(effect, Effect):
-                continue
-            for target in (effect.set, effect.into, effect.majority, effect.unanimous, effect.rounds, effect.shuffle):
-                if isinstance(target, str) and target.startswith("game."):
-                    written.add(target[len("game."):])
-            visit(effect.then or ())
-            visit(effect.else_ or ())
+            if isinstance(effect, Effect):
+                yield effect
+                yield from visit(effect.then or ())
+                yield from visit(effect.else_ or ())
 
     for phase in (definition.phases or {}).values():
-        visit(phase.effects or ())
+        yield from visit(phase.effects or ())
         for action in phase.actions or ():
-            visit(action.effects or ())
-    return written
+            yield from visit(action.effects or ())
+
+
+def _written_names(definition: GameDefinition) -> set[str]:
+    """The game-level names some statement writes (``set``, ``into``, ``shuffle``, ...)."""
+    return {target[len("game."):] for effect in _statements(definition)
+            for target in (effect.set, effect.into, effect.majority, effect.unanimous, effect.rounds, effect.shuffle)
+            if isinstance(target, str) and target.startswith("game.")}
 
 
 def _shuffled_names(definition: GameDefinition) -> set[str]:
     """The game-level names a ``shuffle`` statement reorders."""
-    shuffled: set[str] = set()
-
-    def visit(effects: Iterable[Any]) -> None:
-        for effect in effects or ():
-            if not isinstance(effect, Effect):
-                continue
-            if isinstance(effect.shuffle, str) and effect.shuffle.startswith("game."):
-                shuffled.add(effect.shuffle[len("game."):])
-            visit(effect.then or ())
-            visit(effect.else_ or ())
-
-    for phase in (definition.phases or {}).values():
-        visit(phase.effects or ())
-        for action in phase.actions or ():
-            visit(action.effects or ())
-    return shuffled
+    return {effect.shuffle[len("game."):] for effect in _statements(definition)
+            if isinstance(effect.shuffle, str) and effect.shuffle.startswith("game.")}
 
 
 def _at(data: Any, path: tuple[Any, ...]) -> Any:
