@@ -92,8 +92,8 @@ def test_game_plays_to_the_end_with_bots(server, browser, game):
                     no_english(f"version {last}")
             assert now - moved < 20, f"{game} is stuck at version {last} ({len(aria.clicks)} clicks)"
             assert now < deadline, f"{game} did not finish in 240 s ({len(aria.clicks)} clicks)"
-            for banner in page.locator("#banners [data-banner]").all():
-                kind = banner.get_attribute("data-banner") or ""
+            # read at once: a banner may leave between listing it and reading it (it would be waited for)
+            for kind in page.eval_on_selector_all("#banners [data-banner]", "els => els.map(e => e.dataset.banner)"):
                 if kind and f"banner-{kind}" not in seen:
                     seen.add(f"banner-{kind}")
                     shot(page, f"{game}-banner-{kind}")
