@@ -37,7 +37,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
     "coup": [{}, {"characters": "inquisitor"}, {"reformation": True},
              {"reformation": True, "choose_allegiance": True, "characters": "inquisitor"},
              {"two_player_setup": "official"}],
-    "bang": [{}, {"character_choice": 2}, {"duel_challenger_loss": "target", "cat_balou_self": False}],
+    "bang": [{}, {"character_choice": 2}, {"duel_challenger_loss": "opponent", "cat_balou_self": False}],
 }
 
 

@@ -210,3 +210,15 @@ def test_the_sheriffs_gatling_ends_the_same_way_whatever_the_seats(character):
     assert dead == ("Deputy", "Outlaw") and not table and not over
     # the penalty took everything, then the reward gave 3 (Suzy Lafayette drew 1 on the empty hand)
     assert len(held) == 3 + (character == "Suzy Lafayette")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"duel_challenger_loss": "target"}, "option duel_challenger_loss must be self or opponent, not 'target'"),
+    ({"character_choice": 0}, "option character_choice must be a whole number from 1 to 16, not 0"),
+    ({"cat_balou_self": "yes"}, "option cat_balou_self must be true or false, not 'yes'"),
+])
+def test_an_option_value_bang_does_not_know_is_refused_by_name(bang, options, message):
+    """Any value other than "self" once acted as "opponent" without a word."""
+    with pytest.raises(ValueError, match=message):
+        Match(bang, ["A", "B", "C", "D"], 1, options)
+    Match(bang, ["A", "B", "C", "D"], 1, {"duel_challenger_loss": "opponent", "character_choice": 2})  # known: fine

@@ -98,6 +98,8 @@ def test_start_rules(http):
     ({"game": "coup", "name": "A", "seats": 2, "options": {"turn_timer": 0}}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": 2, "options": {"speed": 3}}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": 3, "options": {"characters": "bishop"}}, "bad_message", 400),
+    ({"game": "bang", "name": "A", "seats": 4, "options": {"duel_challenger_loss": "garbage"}}, "bad_message", 400),
+    ({"game": "bang", "name": "A", "seats": 4, "options": {"character_choice": 0}}, "bad_message", 400),
     ({"game": "coup", "name": "\u0000\u200b ", "seats": 2}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": "two"}, "schema", 422),
     ({"game": "coup", "name": "A", "seats": 2, "admin": True}, "schema", 422),

@@ -62,6 +62,23 @@ game = GameBinding(
     # it is the active player's turn, each card played a new step: the turn timer.
     timers={PLAY_STEP: "turn"},
 )
+#: Room options with a fixed set of values (the lobby offers them as a list).
+game.option_choices.update({"duel_challenger_loss": ("self", "opponent")})
+
+
+@game.check_options
+def check_options(options: dict[str, Any], players: int) -> list[str]:
+    """Values BANG! refuses: what each option means is in docs/games/bang.md."""
+    problems = []
+    if options.get("duel_challenger_loss") not in ("self", "opponent"):
+        problems.append(f"option duel_challenger_loss must be self or opponent, "
+                        f"not {options.get('duel_challenger_loss')!r}")
+    choice = options.get("character_choice")
+    if not isinstance(choice, int) or isinstance(choice, bool) or not 1 <= choice <= 16:
+        problems.append(f"option character_choice must be a whole number from 1 to 16, not {choice!r}")
+    if not isinstance(options.get("cat_balou_self"), bool):
+        problems.append(f"option cat_balou_self must be true or false, not {options.get('cat_balou_self')!r}")
+    return problems
 
 
 # -- the vocabulary the rules are written in -------------------------------------------------------
