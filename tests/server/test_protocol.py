@@ -102,6 +102,10 @@ def test_start_rules(http):
     ({"game": "bang", "name": "A", "seats": 4, "options": {"character_choice": 0}}, "bad_message", 400),
     ({"game": "coup", "name": "\u0000\u200b ", "seats": 2}, "bad_message", 400),
     ({"game": "coup", "name": "A", "seats": "two"}, "schema", 422),
+    ({"game": "coup", "name": "A", "seats": True}, "schema", 422),
+    ({"game": "coup", "name": "A", "seats": 3.0}, "schema", 422),
+    ({"game": "coup", "name": "A", "seats": 3, "private": 1}, "schema", 422),
+    ({"game": "coup", "name": 7, "seats": 3}, "schema", 422),
     ({"game": "coup", "name": "A", "seats": 2, "admin": True}, "schema", 422),
 ])
 def test_bad_room_requests_are_refused_with_a_reason(http, body, code, status):

@@ -46,14 +46,15 @@ REPLAY_THREADS = 2
 
 
 # -- request bodies (they make the OpenAPI schema) ----------------------------------------------
+# Strict: a field of the wrong JSON type is refused (`"seats": true` is not 1, `"private": 1` is not true).
 class BotSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kind: str = Field(max_length=40)
     personality: str | None = Field(default=None, max_length=40)
 
 
 class CreateRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: str = Field(max_length=40, json_schema_extra={"enum": game_registry.installed()},
                       description="an installed game id (GET /api/games)")
     name: str = Field(min_length=1, max_length=200, description="display name; cleaned and cut to 24 characters")
@@ -64,12 +65,12 @@ class CreateRoom(BaseModel):
 
 
 class JoinRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(min_length=1, max_length=200)
 
 
 class TokenBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     token: str = Field(max_length=200)
 
 
