@@ -133,11 +133,13 @@ function playerTile(row, view, x, extras) {
 function handSection(component, view, x, title) {
   const lost = component.lost || [];
   const yours = component.player === view.you;
+  // A player's cards are secret (seen by this viewer only); a pool with no player (BANG!'s General Store) is face up.
+  const secret = Boolean(component.player);
   return h("section", {class: "hand" + (yours ? " my-hand" : ""), dataset: {kind: "hand", player: component.player || ""}},
     h("h3", {}, title),
     component.text ? h("p", {class: "muted"}, text(component, "text", x)) : null,
     (component.cards || []).length || lost.length ? h("ul", {class: "cards big"},
-      (component.cards || []).map((c) => card(x.table, c, {secret: true, yours})),
+      (component.cards || []).map((c) => card(x.table, c, {secret, yours})),
       lost.map((c) => card(x.table, c, {lost: true}))) : null);
 }
 
