@@ -731,17 +731,6 @@ class Match:
             answer = decision.answers.get(seat)
             player[field_name] = answer if seat not in acks else None
 
-    def _next_phase_id(self) -> int | None:
-        plan = self._plan
-        if not plan.conditional:
-            return plan.fixed_next
-        router = self.game.binding.routers[self.phase_id]
-        # the generated router in place of the declarative one it was compiled from (a test may set another)
-        chosen = plan.router(self) if router is plan.declared_router and plan.router is not None else router(self)
-        if chosen not in plan.allowed:
-            self._refuse_route(chosen)
-        return chosen
-
     def _refuse_route(self, chosen: Any) -> None:
         plan = self._plan
         allowed = [ref.id for ref in plan.phase.next_phase.values()]
