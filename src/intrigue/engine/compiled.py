@@ -140,6 +140,8 @@ def _chain_of(plans: dict[Any, Any], phase_id: Any) -> tuple[Any, ...]:
 PHASE_START: dict[str, Any] = {
     "_targets": None, "_offers": None, "_closing": {}, "_manual": frozenset(), "_named": None,
     "_picks": None, "_standing": frozenset(), "_resume": 0, "_stage": "before", "_single": False}
+#: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
+QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 #: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
 OPENED = object()
 
@@ -212,16 +214,11 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
-        namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START)
+        namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
         lines += [f"    match.phase_id = {plan.fixed_next!r}",
                   "    match._plan = _then_plan",
                   "    match.canvas.begin_phase()  # nothing to begin headless: the null canvas does nothing",
-                  "    if match._offers is not None:",
-                  "        match.__dict__.update(PHASE_START)",
-                  "    else:  # after a phase that offered nothing its offer maps are as a phase starts them",
-                  "        match._targets = None",
-                  "        match._resume = 0",
-                  "        match._stage = 'before'",
+                  "    match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
                   "    return _then(match, tools, routers)"]
     return "\n".join(lines) + "\n", namespace
 

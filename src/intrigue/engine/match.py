@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
-from .compiled import OPENED, PHASE_START
+from .compiled import OPENED, PHASE_START, QUIET_START
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
@@ -26,10 +26,6 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
-#: A phase's own bookkeeping as it starts (generated runners enter phases with it too).
-_PHASE_START = PHASE_START
-#: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
-_QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
 
 
 @dataclass(slots=True)
@@ -554,7 +550,7 @@ class Match:
         self.phase_id = phase_id
         self._plan = plan
         self.canvas.begin_phase()
-        self.__dict__.update(_PHASE_START)  # what a phase starts with, in one step
+        self.__dict__.update(PHASE_START)  # what a phase starts with, in one step
 
     def _offered_nothing(self, plan: Any) -> bool:
         """A deciding phase whose steps offered nothing: the DSL's own options, a clock, or an empty
@@ -716,7 +712,7 @@ class Match:
                 self._plan = plan
                 if begin is not None:
                     begin()
-                state.update(_PHASE_START if self._offers is not None else _QUIET_START)
+                state.update(PHASE_START if self._offers is not None else QUIET_START)
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
