@@ -18,7 +18,7 @@ PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", DOC.split("## Remote bot: a s
 
 
 def test_the_doc_has_its_examples():
-    assert len(PYTHON_BLOCKS) == 2
+    assert len(PYTHON_BLOCKS) == 3
 
 
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))

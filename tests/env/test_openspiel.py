@@ -3,12 +3,16 @@ own bots, and golden playthroughs in OpenSpiel's format."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import intrigue.env.openspiel  # noqa: F401 - registers the games
+from intrigue.env import EnvError
+from intrigue.env.openspiel import register
 from intrigue import games
 from intrigue.engine import Match
 
@@ -72,6 +76,50 @@ def test_chance_outcomes_drive_the_deal():
         again.apply_action(again.chance_outcomes()[0][0])
     assert str(again) == dealt[0]
     assert first.chance_outcomes()[0][1] == pytest.approx(3 / 15)  # the first court card: 3 of each of 5
+
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "docs" / "examples" / "games").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_game_written_in_yaml_alone_registers_plays_and_resamples(path):
+    """A designer's YAML file is an OpenSpiel game too: random games end with winners and losers, and
+    OpenSpiel's ISMCTS plays a seat of it through the game's own determinizer."""
+    name = register(path)
+    assert register(str(path)) == name and name in pyspiel.registered_names()
+    game = pyspiel.load_game(f"{name}(max_decisions=40)")
+    rng = np.random.RandomState(2)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probabilities)))
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(state.returns()) == game.num_players()
+    full = pyspiel.load_game(name)
+    state = full.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, np.random.default_rng(5))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sorted(set(state.returns())) == [-1.0, 1.0]
+
+
+def test_another_game_under_a_registered_id_is_refused(tmp_path):
+    """OpenSpiel keeps one game per name (a YAML game's id is its file's name): another game in a file
+    named like an installed game is refused, both files named."""
+    copy = tmp_path / "coup.yaml"
+    copy.write_text((EXAMPLES[0].parent / "skull.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(EnvError, match=r"python_intrigue_coup is already registered for .*; give the game in "
+                                       f".*{tmp_path.name}/coup.yaml another id"):
+        register(copy)
 
 
 def test_normal_matches_keep_their_seeded_determinism():

@@ -1,4 +1,5 @@
-"""Every installed game as an OpenSpiel game: ``import intrigue.env.openspiel`` registers them.
+"""Every installed game as an OpenSpiel game: ``import intrigue.env.openspiel`` registers them, and
+``register(path)`` registers a game written in YAML (or a game folder) the same way.
 
 ``pyspiel.load_game("python_intrigue_coup(players=4)")``. Parameters: ``players``
 (default 4 within the game's range) and ``max_decisions`` (the truncation cap,
@@ -28,17 +29,18 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from .. import games as registry
-from ..engine import Game, Match
-from .actions import ActionSpace
+from ..engine import EngineError, Game, Match
+from .actions import ActionSpace, EnvError
 from .chance import MAX_CHANCE_OUTCOMES, ChanceMatch, ChanceRandom, NeedChance
 from .encoding import encoder_for
-from .table import DECISIONS_PER_PLAYER, default_players, player_names
+from .table import DECISIONS_PER_PLAYER, default_players, load_game, player_names
 
 PREFIX = "python_intrigue_"
 #: How many recent log lines the observation string keeps.
@@ -72,6 +74,8 @@ class _Core:
         self.seat: int | None = None
         self.decisions = 0
         self.truncated = False
+        #: A resampled state (``resample``): its hidden part is the determinizer's guess.
+        self.sampled = False
         self.memory: list[list[str]] = [[] for _ in range(spec.players)]
         self.marks = [0] * spec.players
         self.taken = [[0] * len(spec.space) for _ in range(spec.players)]
@@ -110,6 +114,13 @@ class _Core:
                 trial.choose(step[1], step[2])
         except NeedChance as need:
             self.chance = need.outcomes
+            return
+        except EngineError:
+            if not self.sampled:
+                raise
+            # The guess held a private fact the rules cannot play on (a hidden list the determinizer
+            # started empty): this sample ends here, every return 0, as a truncation does.
+            self.step, self.script, self.chance, self.seat, self.truncated = None, [], None, None, True
             return
         self.match = trial
         self.step = None
@@ -218,6 +229,7 @@ class _Core:
         other = _Core.__new__(_Core)
         other.__dict__.update(self.__dict__)
         other.match = sample
+        other.sampled = True
         other.script = []
         other.memory = [[] for _ in range(self.spec.players)]
         seen = self.chunk(seat)[:-len(self.view_line(seat))]  # the log lines since its last choice
@@ -330,14 +342,14 @@ def _public(core: _Core) -> str:
 
 
 class IntrigueGame(pyspiel.Game):
-    """An installed Intrigue game under OpenSpiel."""
+    """An Intrigue game under OpenSpiel."""
 
     #: Set on the per-game subclass ``register`` makes.
-    game_id = ""
+    game: Game
     kind: Any = None
 
     def __init__(self, params: dict[str, Any] | None = None):
-        game = registry.get(self.game_id)
+        game = self.game
         params = dict(params or {})
         players = int(params.get("players", default_players(game)))
         if not game.min_players <= players <= game.max_players:
@@ -377,16 +389,38 @@ def game_type(game: Game) -> Any:
     )
 
 
-def register(game_id: str) -> str:
-    """Register one installed game (done for all on import); returns its OpenSpiel name."""
-    game = registry.get(game_id)
-    name = PREFIX + game.id
+def register(game: str | Path | Game) -> str:
+    """Register a game (an installed id, a game folder or YAML file, or a loaded game) and return its
+    OpenSpiel name, ``python_intrigue_<id>``. Every installed game is registered on import; registering
+    the same game again returns the name. Another game with a registered game's id is refused
+    (OpenSpiel keeps one game per name for the life of the process)."""
+    loaded = load_game(game)
+    name = PREFIX + loaded.id
+    known = _FACTORIES.get(name)
+    if known is not None:
+        if _same_game(known.game, loaded):
+            return name
+        raise EnvError(f"{name} is already registered for {_origin(known.game)}; "
+                       f"give the game in {_origin(loaded)} another id")
     if name not in pyspiel.registered_names():
         # A class, not a closure: OpenSpiel keeps the factory until the process ends, and
         # freeing a plain function then (after Python has shut down) aborts the process.
-        factory = type(f"Intrigue_{game.id}", (IntrigueGame,), {"game_id": game.id, "kind": game_type(game)})
+        factory = type(f"Intrigue_{loaded.id}", (IntrigueGame,), {"game": loaded, "kind": game_type(loaded)})
         pyspiel.register_game(factory.kind, factory)
+        _FACTORIES[name] = factory
     return name
+
+
+_FACTORIES: dict[str, type[IntrigueGame]] = {}
+
+
+def _origin(game: Game) -> str:
+    return str(game.checked.source.file)
+
+
+def _same_game(one: Game, other: Game) -> bool:
+    """The same game loaded twice (the same DSL file) is the same registration."""
+    return one is other or Path(_origin(one)).resolve() == Path(_origin(other)).resolve()
 
 
 REGISTERED = [register(game_id) for game_id in registry.installed()]
