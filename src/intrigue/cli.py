@@ -18,7 +18,7 @@ from . import games as game_registry
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Intrigue: hidden-role and bluffing games from a phase DSL, run exactly.")
 console = Console()
-errors = Console(stderr=True)
+errors = Console(stderr=True, soft_wrap=True)  # an error names files: never broken across lines
 
 
 @app.command()

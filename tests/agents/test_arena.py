@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -99,6 +100,23 @@ def test_a_remote_agent_over_loopback_takes_part_like_a_built_in_bot(tmp_path):
     assert rows["remote:heuristic"]["behaviour"]["claims"] > 0  # its moves were measured like anyone's
     svg = (tmp_path / "arena.svg").read_text()
     assert svg.startswith("<svg") and "remote:heuristic" in svg
+
+
+def test_a_game_written_in_yaml_alone_is_rated_with_remote_agents_too(tmp_path):
+    """A designer's game file in the arena: the loopback server hosts it and the remote bot loads its rules."""
+    game = Path(__file__).parents[2] / "docs" / "examples" / "games" / "love_letter.yaml"
+    done = subprocess.run([sys.executable, "-m", "intrigue.cli", "arena", str(game), "--agents",
+                           "random,remote:ismcts:3", "--deals", "1", "--seed", "2", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["game"] == "love_letter" and report["hosted"] and report["matches"] == 2
+    assert sum(row["wins"] for row in report["agents"]) == 2  # both matches were played to a winner
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(game.read_text(encoding="utf-8").replace("phases:", "phasez:", 1), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "intrigue.cli", "arena", str(broken), "--agents", "random,random"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "broken.yaml does not load" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_your_own_program_as_a_remote_agent():

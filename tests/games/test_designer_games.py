@@ -321,3 +321,21 @@ def test_cockroach_poker_random_games_end_and_only_those_who_looked_know_the_car
             endings["empty"] += 1
         assert all(max(Counter(p["face_up"]).values(), default=0) < 4 for s, p in enumerate(players_) if s != losers[0])
     assert endings["four"] > 100 and endings["empty"] > 5, endings
+
+
+def test_one_game_file_is_served_alone_and_a_badly_named_one_is_refused_by_name(tmp_path):
+    """``serve --games FILE`` / ``agent --game-dir FILE``: one designer's file, not its whole folder."""
+    from intrigue import games
+
+    skull = Path(__file__).parents[2] / "docs" / "examples" / "games" / "skull.yaml"
+    added, problems = games.add_folder(skull)
+    try:
+        assert (added, problems) == (["skull"], []) and "skull" in games.installed()
+        assert "spyfall" not in games.installed()  # the file's neighbours are not served
+    finally:
+        games._EXTRA.pop("skull", None)
+        games.get.cache_clear()
+    odd = tmp_path / "my-skull.yaml"
+    odd.write_text(skull.read_text(encoding="utf-8"), encoding="utf-8")
+    added, problems = games.add_folder(odd)
+    assert added == [] and problems == [f"{odd}: a game's file is named <id>.yaml, its id letters, digits and '_'"]

@@ -36,8 +36,9 @@ class AgentSpec:
         return self.command is not None
 
 
-def parse(spec: str, game_id: str, seed: int = 0) -> AgentSpec:
-    """Read one agent spec; a bot spec that does not exist or is not made for the game is refused."""
+def parse(spec: str, game_id: str, seed: int = 0, game_file: str | None = None) -> AgentSpec:
+    """Read one agent spec; a bot spec that does not exist or is not made for the game is refused.
+    ``game_file``: the game is not installed but read from this file, which a remote bot loads too."""
     spec = spec.strip()
     if not spec:
         raise ValueError("an empty agent spec")
@@ -48,6 +49,8 @@ def parse(spec: str, game_id: str, seed: int = 0) -> AgentSpec:
         if _is_bot(rest):
             _check_bot(rest, game_id)
             command = (sys.executable, "-m", "intrigue.cli", "agent", "-", "--bot", rest, "--seed", str(seed))
+            if game_file is not None:
+                command += ("--game-dir", game_file)
             return AgentSpec(spec, command=command)
         return AgentSpec(spec, command=tuple(shlex.split(rest)))
     _check_bot(spec, game_id)

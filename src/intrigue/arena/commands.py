@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 console = Console(width=None if sys.stdout.isatty() else 120)
-errors = Console(stderr=True)
+errors = Console(stderr=True, soft_wrap=True)  # an error names files: never broken across lines
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
 
 
 def arena(
-    game: str = typer.Argument(..., help="An installed game (intrigue games)."),
+    game: str = typer.Argument(..., help="An installed game (intrigue games), or a game's YAML file."),
     agents: str = typer.Option(..., "--agents", "-a", help="Comma-separated agents, one per seat: bot specs "
                                "(random, heuristic[:…], ismcts[:…], llm) or remote:SPEC (a bot in its own "
                                "process over the protocol) or remote:COMMAND (your program)."),
@@ -38,10 +38,14 @@ def arena(
     from .run import run
 
     try:
-        loaded = registry.get(game)
+        loaded = registry.resolve(game)
     except KeyError as exc:
         errors.print(f"[red]{escape(str(exc.args[0]))}[/]")
         raise typer.Exit(2) from None
+    except Exception as exc:  # noqa: BLE001 - a game file with problems: say them, no trace
+        errors.print(f"[red]error: {escape(game)} does not load:[/]\n{escape(str(exc))}")
+        raise typer.Exit(2) from None
+    game_file = None if game in registry.installed() else Path(game).expanduser().resolve()
     if plot is not None and plot.suffix.lower() != ".svg":
         errors.print(f"[red]--plot writes .svg, not {escape(plot.name)!r}[/]")
         raise typer.Exit(2)
@@ -54,7 +58,7 @@ def arena(
                       console=errors, transient=True, disable=as_json) as bar:
             task = bar.add_task(f"{game}: {agents}", total=deals * len(specs))
             report = run(loaded, specs, deals, seed, timers,
-                         progress=lambda done, total: bar.update(task, completed=done))
+                         progress=lambda done, total: bar.update(task, completed=done), game_file=game_file)
     except ValueError as exc:
         errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None

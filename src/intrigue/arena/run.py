@@ -109,9 +109,17 @@ class Standing:
 
 
 def run(game: Game, specs: list[str], deals: int, seed: int = 0, timers: dict[str, Any] | None = None,
-        progress: Callable[[int, int], None] | None = None, workdir: Path | None = None) -> dict[str, Any]:
-    """Play ``deals`` deals × every rotation between the agents ``specs``; the report as a dict."""
-    agents = [parse(spec, game.id, seed) for spec in specs]
+        progress: Callable[[int, int], None] | None = None, workdir: Path | None = None,
+        game_file: Path | None = None) -> dict[str, Any]:
+    """Play ``deals`` deals × every rotation between the agents ``specs``; the report as a dict.
+    ``game_file``: the game came from this file, not installed; remote agents are served it."""
+    agents = [parse(spec, game.id, seed, str(game_file) if game_file else None) for spec in specs]
+    if game_file is not None and any(a.remote for a in agents):
+        from .. import games as registry  # noqa: PLC0415
+
+        _, problems = registry.add_folder(game_file)  # the loopback server hosts it beside the installed ones
+        if problems:
+            raise ValueError("; ".join(problems))
     count = len(agents)
     if len({a.label for a in agents}) != count:
         raise ValueError("each agent may appear once in --agents (give a personality to tell two apart)")

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 console = Console(width=None if sys.stdout.isatty() else 110)  # piped: wide enough for the tables
-errors = Console(stderr=True)
+errors = Console(stderr=True, soft_wrap=True)  # an error names files: never broken across lines
 
 
 def register(app: typer.Typer) -> None:

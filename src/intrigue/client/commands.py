@@ -25,8 +25,8 @@ def agent(
     games: int = typer.Option(1, "--games", "-n", help="Matches to play in the room (voting rematches)."),
     seed: int = typer.Option(0, "--seed", help="The bot's seed."),
     game_dir: Optional[list[str]] = typer.Option(None, "--game-dir", help="A folder of games the server "
-                                                 "serves with 'serve --games DIR' (repeatable): the bot "
-                                                 "needs their rules too."),
+                                                 "serves with 'serve --games DIR', or one game's .yaml file "
+                                                 "(repeatable): the bot needs their rules too."),
 ) -> None:
     """Seat a bot in a room over the WebSocket protocol and play until the match is over.
 

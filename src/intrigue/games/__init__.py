@@ -137,13 +137,18 @@ def _folder_file(path: Path) -> Path:
 
 def add_folder(folder: str | Path) -> tuple[list[str], list[str]]:
     """Add the games of ``folder`` beside the installed ones: each ``<id>.yaml`` in it, and each
-    ``<id>/`` folder holding ``<id>.yaml``. Returns ``(added ids, problems)``; a game that does not
-    load, or whose id an installed game already has, is a problem and is not added."""
+    ``<id>/`` folder holding ``<id>.yaml`` (or, given one ``<id>.yaml`` file, that game alone).
+    Returns ``(added ids, problems)``; a game that does not load, or whose id an installed game
+    already has, is a problem and is not added."""
     folder = Path(folder).expanduser().resolve()
-    if not folder.is_dir():
-        return [], [f"{folder} is not a folder"]
     candidates: dict[str, Path] = {}
-    for child in sorted(folder.iterdir()):
+    if folder.is_file():
+        if folder.suffix not in (".yaml", ".yml") or not folder.stem.isidentifier():
+            return [], [f"{folder}: a game's file is named <id>.yaml, its id letters, digits and '_'"]
+        candidates[folder.stem] = folder
+    elif not folder.is_dir():
+        return [], [f"{folder} is neither a folder nor a game's .yaml file"]
+    for child in sorted(folder.iterdir()) if folder.is_dir() else ():
         if child.is_file() and child.suffix in (".yaml", ".yml") and child.stem.isidentifier():
             candidates[child.stem] = child
         elif child.is_dir() and (child / f"{child.name}.yaml").is_file() and child.name.isidentifier():

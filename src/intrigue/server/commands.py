@@ -102,8 +102,8 @@ def register(app: typer.Typer) -> None:
               cluster_name: str = typer.Option("intrigue", "--cluster-name", help="Names this cluster's keys and "
                                                "channels in Redis (several clusters may share one Redis)."),
               games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files "
-                                                         "(<id>.yaml) to serve beside the installed games; "
-                                                         "may be repeated.")) -> None:
+                                                         "(<id>.yaml), or one such file, to serve beside the "
+                                                         "installed games; may be repeated.")) -> None:
         """Serve the lobby, the live games and the web client (recovers unfinished games from the store)."""
         import os  # noqa: PLC0415
 
