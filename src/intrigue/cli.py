@@ -250,9 +250,7 @@ def play_command(game: str = typer.Argument("coup", help="An installed game id (
         errors.print(f"[red]--seat must be from 1 to {players}[/]")
         raise typer.Exit(2)
     try:
-        registry.make(bots)
-        if not registry.suits(bots, loaded.id):
-            raise ValueError(f"bot {bots!r} is not made for {loaded.id}")
+        registry.check(bots, loaded.id)
     except ValueError as exc:
         errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None

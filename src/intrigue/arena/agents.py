@@ -47,13 +47,13 @@ def parse(spec: str, game_id: str, seed: int = 0, game_file: str | None = None) 
         if not rest:
             raise ValueError("remote: needs a bot spec or a command (remote:heuristic, remote:python agent.py)")
         if _is_bot(rest):
-            _check_bot(rest, game_id)
+            bots.check(rest, game_id)
             command = (sys.executable, "-m", "intrigue.cli", "agent", "-", "--bot", rest, "--seed", str(seed))
             if game_file is not None:
                 command += ("--game-dir", game_file)
             return AgentSpec(spec, command=command)
         return AgentSpec(spec, command=tuple(shlex.split(rest)))
-    _check_bot(spec, game_id)
+    bots.check(spec, game_id)
     return AgentSpec(spec, bot=spec)
 
 
@@ -61,10 +61,6 @@ def _is_bot(spec: str) -> bool:
     return " " not in spec and spec.partition(":")[0] in bots.REGISTRY
 
 
-def _check_bot(spec: str, game_id: str) -> None:
-    bots.make(spec)  # raises ValueError naming the known kinds or personalities
-    if not bots.suits(spec, game_id):
-        raise ValueError(f"bot {spec!r} is not made for {game_id}")
 
 
 class RemoteProcess:

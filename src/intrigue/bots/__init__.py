@@ -90,5 +90,14 @@ def suits(spec: str, game_id: str) -> bool:
     return games is None or game_id in games
 
 
+def check(spec: str, game_id: str) -> None:
+    """Refuse (``ValueError``) a bot spec that does not exist or is not made for ``game_id``, naming
+    the bots that are."""
+    make(spec)  # an unknown kind or personality, named
+    if not suits(spec, game_id):
+        fit = [kind for kind in REGISTRY if suits(kind, game_id)]
+        raise ValueError(f"bot {spec!r} is not made for {game_id} (bots that play it: {', '.join(fit)})")
+
+
 __all__ = ["Bot", "CoupHeuristic", "DIFFICULTY", "ISMCTS", "LLMBot", "NAMES", "REGISTRY", "SeatView", "TutorialBot",
-           "kinds", "make", "names", "suits"]
+           "check", "kinds", "make", "names", "suits"]

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from ..engine import Game, Match
 from ..engine.errors import RuleError
-from . import make, suits
+from . import check, make
 from .base import SeatView
 from .habits import HABITS
 
@@ -248,9 +248,7 @@ def run(game: Game, specs: list[str], games: int, seed: int = 0, players: int | 
     """Play ``games`` matches of ``game`` between the bots ``specs`` (see :func:`lineup`)."""
     entries = lineup(specs, players)
     for spec in dict.fromkeys(entries):
-        make(spec)  # an unknown kind or personality is refused before any game is played
-        if not suits(spec, game.id):
-            raise ValueError(f"bot {spec!r} is not made for {game.id}")
+        check(spec, game.id)  # refused before any game is played
     count = len(entries)
     if not game.min_players <= count <= game.max_players:
         raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, not {count}")
