@@ -44,13 +44,10 @@ def load_game(game: str | Path | Game) -> Game:
 
     if isinstance(game, Game):
         return game
-    text = str(game)
-    if text in games.installed():
-        return games.get(text)
-    path = Path(text)
-    if path.exists():
-        return games.load_path(path)
-    raise EnvError(f"no installed game and no game file {text!r} (installed: {', '.join(games.installed())})")
+    try:
+        return games.resolve(game)
+    except KeyError as exc:
+        raise EnvError(exc.args[0]) from None
 
 
 def player_names(count: int) -> list[str]:
