@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -282,3 +285,57 @@ def _only(*paths):  # the old fingerprint: the DSL file and the rules module alo
     for path in paths:
         digest.update(Path(path).read_bytes())
     return digest.hexdigest()[:16]
+
+
+def test_a_match_of_a_game_served_from_a_folder_replays_exports_and_imports_with_that_folder(tmp_path):
+    """A designer's game (``serve --games DIR``): its finished match replays, exports and imports given the
+    same folder; without it each says which game is missing and where to give it, and the HTTP replay of a
+    server started without the folder answers 404 ``no_game`` (it said the rules had changed)."""
+    folder = Path(__file__).parents[2] / "docs" / "examples" / "games"
+    added, problems = games.add_folder(folder / "skull.yaml")
+    assert (added, problems) == (["skull"], [])
+    try:
+        game = games.get("skull")
+        names = ["Aria", "Blake", "Casey"]
+        match = Match(game, names, 8)
+        path = tmp_path / "skull.db"
+        store = open_store(str(path))
+        room = RoomRecord("SKUL", "skull", 0, True, {}, "playing", "2026-11-22T12:00:00Z", "", None,
+                          [SeatRecord(i, name, None, f"s{i}") for i, name in enumerate(names)])
+        match_id = store.start_match(room, MatchRecord(0, "SKUL", "skull", game_version(game), names, [None] * 3, 8,
+                                                       {}, "playing", [], "2026-11-22T12:00:00Z"))
+        rng = random.Random(8)
+        while not match.over:
+            seat = rng.choice(match.pending)
+            option = rng.choice(match.legal(seat))
+            store.append_choice(match_id, ChoiceRecord(match.version, seat, option, "player", "t"))
+            match.choose(seat, option)
+        room.status = "closed"
+        store.finish_match(match_id, match.winners, "2026-11-22T12:10:00Z", room)
+        store.close()
+    finally:
+        games._EXTRA.pop("skull", None)
+        games.get.cache_clear()
+    winner = "Winner: " + ", ".join(names[s] for s in match.winners)
+    missing = f"match {match_id} plays 'skull', which is not installed here"
+    for command in (["replay", str(match_id)], ["export", str(match_id), "-o", str(tmp_path / "out.json")]):
+        refused = subprocess.run([sys.executable, "-m", "intrigue.cli", *command, "--db", str(path)],
+                                 capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 1 and missing in refused.stderr and "Traceback" not in refused.stderr
+        done = subprocess.run([sys.executable, "-m", "intrigue.cli", *command, "--db", str(path), "--games", str(folder)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout == "" and winner in subprocess.run(
+        [sys.executable, "-m", "intrigue.cli", "replay", str(match_id), "--db", str(path), "--games", str(folder)],
+        capture_output=True, text=True, timeout=60).stdout.splitlines()
+    fresh = tmp_path / "fresh.db"
+    imported = [sys.executable, "-m", "intrigue.cli", "import", str(tmp_path / "out.json"), "--db", str(fresh)]
+    refused = subprocess.run(imported, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "the match plays 'skull', which is not installed here" in refused.stderr
+    done = subprocess.run([*imported, "--games", str(folder / "skull.yaml")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "same final state" in done.stdout, done.stderr
+
+    with ServerThread(path) as server:
+        answer = httpx.get(f"{server.url}/api/matches/{match_id}/replay?step=1&seat=0")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_game"
+    assert "--games" in answer.json()["error"]["message"]

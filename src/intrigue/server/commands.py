@@ -13,8 +13,8 @@ import typer
 DB_HELP = "The SQLite database file."
 
 
-def _add_games(folders: list[Path]) -> None:
-    """``--games DIR``: serve the games of these folders beside the installed ones."""
+def _add_games(folders: list[Path], quiet: bool = False) -> None:
+    """``--games DIR``: serve (``quiet``: read) the games of these folders beside the installed ones."""
     from .. import games as game_registry  # noqa: PLC0415
 
     for folder in folders:
@@ -23,7 +23,7 @@ def _add_games(folders: list[Path]) -> None:
             typer.echo(f"error: {problem}", err=True)
         if not added and not problems:
             typer.echo(f"warning: {folder} holds no game (<id>.yaml or <id>/<id>.yaml)", err=True)
-        for game_id in added:
+        for game_id in added if not quiet else ():
             typer.echo(f"serving {game_id} from {folder}", err=True)
 
 
@@ -184,7 +184,7 @@ def register(app: typer.Typer) -> None:
         from .history import finished_record  # noqa: PLC0415
         from .matches import rebuild  # noqa: PLC0415
 
-        _add_games(list(games or []))
+        _add_games(list(games or []), quiet=True)
         store = _store(db, must_exist=True)
         record = _or_exit(finished_record, store, match)
         choices = store.choices(match)
@@ -214,10 +214,14 @@ def register(app: typer.Typer) -> None:
     @app.command(name="export")
     def export_command(match: int = typer.Argument(..., help="The match id."),
                        output: Optional[Path] = typer.Option(None, "-o", "--output", help="File (default stdout)."),
-                       db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+                       db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP),
+                       games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files "
+                                                                  "the match may come from (as given to serve).")
+                       ) -> None:
         """Write a finished match as JSON (game, players, seed, options, every move, final-state fingerprint)."""
         from .history import export_match  # noqa: PLC0415
 
+        _add_games(list(games or []), quiet=True)
         store = _store(db, must_exist=True)
         data = _or_exit(export_match, store, match)
         text = json.dumps(data, indent=2, ensure_ascii=False)
@@ -229,10 +233,14 @@ def register(app: typer.Typer) -> None:
 
     @app.command(name="import")
     def import_command(file: Path = typer.Argument(..., help="A file written by 'intrigue export'."),
-                       db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP)) -> None:
+                       db: Path = typer.Option(Path("intrigue.db"), "--db", help=DB_HELP),
+                       games: Optional[list[Path]] = typer.Option(None, "--games", help="A folder of game files "
+                                                                  "the match may come from (as given to serve).")
+                       ) -> None:
         """Re-play an exported match, check it ends in the same final state, and store it."""
         from .history import import_match  # noqa: PLC0415
 
+        _add_games(list(games or []), quiet=True)
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

@@ -43,6 +43,9 @@ def finished_record(store: Store, match_id: int) -> MatchRecord:
         why = "was abandoned unfinished" if record.status == "abandoned" else "is still being played"
         raise Refusal("in_progress", f"match {match_id} {why}: only finished matches can be replayed or "
                                      "exported (an unfinished one would show hidden cards)", 409)
+    if record.game not in game_registry.installed():
+        raise Refusal("no_game", f"match {match_id} plays {record.game[:40]!r}, which is not installed here: "
+                                 f"serve (or replay, export) with --games DIR, DIR holding {record.game[:40]}.yaml", 404)
     return record
 
 
@@ -141,6 +144,10 @@ def import_match(store: Store, data: Any) -> tuple[int, Match]:
         raise ValueError(f"not an exported Intrigue match (expected \"format\": \"{EXPORT_FORMAT}\")")
     if data.get("format_version") != EXPORT_VERSION:
         raise ValueError(f"unsupported export format_version {data.get('format_version')!r}")
+    named = data.get("game")
+    if not isinstance(named, str) or named not in game_registry.installed():
+        raise ValueError(f"the match plays {str(named)[:40]!r}, which is not installed here (import it with "
+                         f"--games DIR, DIR holding {str(named)[:40]}.yaml)")
     try:
         game = game_registry.get(data["game"])
         players = [str(p) for p in data["players"]]
