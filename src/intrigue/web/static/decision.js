@@ -42,7 +42,9 @@ export function optionText(table, about, option, names) {
   const base = about.cards && about.cards.length && !about.card
     ? [about.label ? gameWord(table, about.label, names) : null, about.cards.map((c) => gameWord(table, c)).join(" + ")]
       .filter(Boolean).join(" ")
-    : actionText(table, about, option, names);
+    : actionText(table, about, option, names)
+      // "Lose · Assassin", not "Lose": the card a labelled option is about is part of what it does
+      + (about.label && about.card && !about.claim ? ` · ${gameWord(table, about.card)}` : "");
   const aim = about.target ? ` → ${about.target}` : "";
   const detail = about.detail ? ` (${about.detail === "hand" ? t("option.fromhand") : gameWord(table, about.detail)})` : "";
   return base + aim + detail;
