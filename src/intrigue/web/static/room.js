@@ -130,6 +130,7 @@ async function handle(message) {
       // The server follows every welcome with the room's recent chat: start the list afresh (a
       // welcome comes again on the same socket when a cluster moves the room to another node).
       fill($("#chat"));
+      state.chatBacklog = true;  // the recent chat that follows a welcome is not news
       state.welcome = message;
       state.retries = 0;
       setConnection("online", message.spectator ? "conn.watching" : "conn.online");
@@ -138,6 +139,7 @@ async function handle(message) {
       renderChatForm();
       break;
     case "room":
+      state.chatBacklog = false;
       if (state.room && state.room.match !== message.match) state.voted = false;
       state.room = message;
       await loadGame(message.game);
@@ -429,6 +431,27 @@ function addChat(message) {
     h("span", {class: "chat-text"}, ` ${message.text}`)));
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
+  if (!state.chatBacklog && message.seat !== mySeat()) peekChat(message);
+}
+
+// On a phone the chat is far below the table: a line said while it is out of sight is shown
+// for a few seconds at the bottom of the screen (tap it to go to the chat). Screen readers
+// already hear the chat's own live region, so the peek is hidden from them.
+function peekChat(message) {
+  const panel = $("#chat").closest(".panel");
+  const box = panel.getBoundingClientRect();
+  if (box.top < innerHeight && box.bottom > 0) return;
+  document.querySelector(".chat-peek")?.remove();
+  const peek = h("button", {type: "button", class: "chat-peek", "aria-hidden": "true", tabindex: "-1",
+    onclick: () => {
+      peek.remove();
+      panel.scrollIntoView({block: "end"});
+      $("#chat-text").focus({preventScroll: true});
+    }},
+  h("strong", {class: "pname", style: {"--pc": playerColour(message.seat ?? 0)}}, message.from || "?"),
+  ` ${message.text}`);
+  document.body.appendChild(peek);
+  setTimeout(() => peek.remove(), 6000);
 }
 
 function renderChatForm() {
