@@ -412,7 +412,22 @@ function renderTable() {
     const panel = $("#table .decision.mine");
     tableHooks.emit("decision", {view, panel, tools: panel && panel.querySelector("[data-hook=decision-tools]"),
       send: (option) => choose(option, null)});
+    showHandAbove(panel);
   }
+}
+
+// On a phone the decision panel, stuck to the bottom of the screen, covers the cards in your
+// hand: a new decision scrolls them into sight just above it (unless you are reading the log
+// or the chat further down the page).
+function showHandAbove(panel) {
+  const hand = $("#table .my-hand");
+  if (!panel || !hand || !matchMedia("(max-width: 640px)").matches) return;
+  const table = $("#table").getBoundingClientRect();
+  if (table.top > innerHeight || table.bottom < 0) return;
+  const cards = hand.getBoundingClientRect();
+  const bar = panel.getBoundingClientRect();
+  if (cards.top >= 0 && cards.bottom <= bar.top) return;
+  window.scrollBy({top: Math.min(cards.bottom - bar.top + 8, cards.top - 8), behavior: "instant"});
 }
 
 function choose(option, button) {
