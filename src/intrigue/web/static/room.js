@@ -165,6 +165,11 @@ async function handle(message) {
       renderBar();
       renderFlow();
       if (state.view.over) tableHooks.emit("over", {view: state.view});
+      // The match just ended: bring the winner and the rematch vote into sight (on a phone the
+      // page is usually scrolled down to the decision panel).
+      if (state.view.over && state.previous && !state.previous.over && $("#room-bar").getBoundingClientRect().top < 0) {
+        $("#room-bar").scrollIntoView({block: "start"});
+      }
       break;
     case "chat":
       addChat(message);
