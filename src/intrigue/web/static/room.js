@@ -145,6 +145,7 @@ async function handle(message) {
       await loadGame(message.game);
       titles();
       renderSeats();
+      markAway();
       renderBar();
       if (!state.view || message.status === "waiting") renderWaiting();
       break;
@@ -410,6 +411,7 @@ function renderTable() {
     onChoose: canChoose ? choose : null,
     hooks: tableHooks,
   });
+  markAway();
   const opened = waiting && (!state.decisionKey || state.decisionKey[0] !== state.match ||
     state.decisionKey[1] !== view.decision.phase || state.decisionKey[2] !== JSON.stringify(options));
   state.decisionKey = waiting ? [state.match, view.decision.phase, JSON.stringify(options)] : null;
@@ -433,6 +435,18 @@ function showHandAbove(panel) {
   const bar = panel.getBoundingClientRect();
   if (cards.top >= 0 && cards.bottom <= bar.top) return;
   window.scrollBy({top: Math.min(cards.bottom - bar.top + 8, cards.top - 8), behavior: "instant"});
+}
+
+// A player whose connection dropped (or who left) is marked on their tile too, so that the
+// table knows why it waits: the seats list that says so is far below the table on a phone.
+function markAway() {
+  for (const old of document.querySelectorAll("#table .badge-away")) old.remove();
+  if (!state.room || !state.view || state.view.over) return;
+  for (const seat of state.room.seats) {
+    if (seat.bot || seat.name === null || (seat.connected && !seat.left)) continue;
+    const head = document.querySelector(`#table [data-kind=board] .player[data-player="${CSS.escape(seat.name)}"] .player-head`);
+    if (head) head.appendChild(h("span", {class: "badge badge-away"}, t(seat.left ? "seats.left" : "seats.offline")));
+  }
 }
 
 function choose(option, button) {
