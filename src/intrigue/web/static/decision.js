@@ -281,6 +281,9 @@ function actions(body, options, info, ctx) {
             h("span", {class: "muted small"}, t("decision.target")),
             members.map((o) => optionButton(o, info(o).target, ctx.onChoose,
               {class: "option chip-target", style: {"--pc": playerColour(ctx.seatOf(info(o).target))}}))) : "");
+          // From the keyboard (a click with no pointer), go on to the targets rather than past
+          // the other actions to reach them.
+          if (open && event.detail === 0) targets.querySelector("button:not(:disabled)")?.focus();
         }}, actionText(table, it, first, names));
       row.appendChild(button);
     } else if (names.has(first)) {
