@@ -5,6 +5,7 @@
 - when the match ends the winner and the rematch vote are in sight, and a rematch starts
   without the last match's banners;
 - a chat line said while the chat is far below the table peeks at the top of the screen;
+- a player whose tab closed is marked offline on their tile until they come back;
 - a Chinese list of players has separators ("Aria、Ada、Basil", not "AriaAdaBasil");
 - what the timer will choose names the card ("Lose · Assassin", not "Lose").
 """
@@ -119,6 +120,16 @@ def test_a_chat_line_peeks_on_a_phone_and_chinese_lists_have_separators(server, 
     expect(blaise.locator("#chat-text")).to_be_focused()
     expect(blaise.locator("#chat")).to_be_in_viewport()
     assert not page.js_errors and not blaise.js_errors
+
+    # Blaise's tab closes: his tile says he is offline; the room link brings him back to his seat.
+    link = blaise.url
+    blaise.close()
+    away = page.locator("[data-kind=board] .player[data-player='Blaise'] .badge-away")
+    expect(away).to_have_text("offline")
+    again = phone.new_page()
+    again.goto(link)
+    expect(again.locator("#you-are")).to_contain_text("Blaise")
+    expect(away).to_have_count(0)
     phone.close()
     context.close()
 
@@ -134,4 +145,24 @@ def test_what_the_timer_will_choose_names_the_card(server, browser):
         return optionText(table, {label: 'Lose', card: 'Assassin'}, 'Lose Assassin', new Set());
     }""")
     assert said == "Lose · Assassin"
+    context.close()
+
+
+def test_keyboard_only_a_targeted_action_goes_on_to_its_targets(server, browser):
+    context, page, _ = _seated(server, browser, DESKTOP)
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    _my_turn(aria)
+    page.locator("#table .decision.mine [data-option='Income']").focus()
+    steal = page.locator("#table .decision.mine [data-group='Steal']")
+    while not page.evaluate("document.activeElement.dataset.group === 'Steal'"):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    target = page.locator("#table .decision.mine .targets [data-option='Steal Ada']")
+    expect(target).to_be_focused()
+    expect(steal).to_have_attribute("aria-expanded", "true")
+    # The focus is drawn, not only the colour of the button.
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Enter")
+    expect(page.locator("#log")).to_contain_text("Aria declares Steal on Ada", timeout=10_000)
     context.close()
