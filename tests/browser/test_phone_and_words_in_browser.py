@@ -166,3 +166,25 @@ def test_keyboard_only_a_targeted_action_goes_on_to_its_targets(server, browser)
     page.keyboard.press("Enter")
     expect(page.locator("#log")).to_contain_text("Aria declares Steal on Ada", timeout=10_000)
     context.close()
+
+
+def test_an_empty_list_on_a_tile_reads_as_a_dash_and_a_list_as_words(server, browser):
+    """A DSL game's list field (Love Letter's discards) before anything is in it, and after."""
+    context, page = open_page(browser, DESKTOP)
+    page.goto(server.base + "/history")
+    stats = page.evaluate("""async () => {
+        const {renderView} = await import('/static/render.js');
+        const {setupI18n} = await import('/static/i18n.js');
+        await setupI18n();
+        const root = document.createElement('section');
+        document.querySelector('main').prepend(root);
+        const row = (name, discards) => ({name, alive: true, active: false, cards: [], tags: [], table: [],
+            stats: [{label: 'discards', value: discards}]});
+        renderView(root, {game: 'love_letter', title: 'Love Letter', version: 3, seat: 0, you: 'Aria',
+            players: ['Aria', 'Blake'], phase: {id: 1, name: 'Play'}, waiting: [], decision: null, state: {},
+            components: [{key: 'board', kind: 'board', players: [row('Aria', []), row('Blake', ['Guard', 'Priest'])]}],
+            log: [], over: false, winners: []}, {});
+        return [...root.querySelectorAll('[data-stat=discards] dd')].map(d => d.textContent);
+    }""")
+    assert stats == ["—", "Guard, Priest"]
+    context.close()
