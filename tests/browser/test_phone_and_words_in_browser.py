@@ -7,7 +7,9 @@
 - a chat line said while the chat is far below the table peeks at the top of the screen;
 - a player whose tab closed is marked offline on their tile until they come back;
 - a Chinese list of players has separators ("Aria、Ada、Basil", not "AriaAdaBasil");
-- what the timer will choose names the card ("Lose · Assassin", not "Lose").
+- what the timer will choose names the card ("Lose · Assassin", not "Lose");
+- from the keyboard, a targeted action or a tapped card moves the focus on to its targets;
+- a list on a tile reads as words, and "—" when it is empty.
 """
 
 from __future__ import annotations
@@ -187,4 +189,31 @@ def test_an_empty_list_on_a_tile_reads_as_a_dash_and_a_list_as_words(server, bro
         return [...root.querySelectorAll('[data-stat=discards] dd')].map(d => d.textContent);
     }""")
     assert stats == ["—", "Guard, Priest"]
+    context.close()
+
+
+def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
+    joined = server.post("/api/rooms", {"game": "bang", "name": "Aria", "seats": 3,
+                                        "bots": [{"kind": "heuristic"}] * 2, "options": {}, "private": True})
+    context, page = open_page(browser, DESKTOP)
+    page.goto(server.base + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"intrigue:token:{joined['room']}", joined["token"]])
+    page.goto(server.base + joined["url"])
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled])")
+
+    def a_card_to_play():
+        if playable.count():
+            return True
+        options = aria.options()
+        if options:  # a response (a Missed!, a discard): let it be the first
+            aria.click(options[0])
+        return False
+    wait_until(a_card_to_play, 90, "a card Aria may play", page)
+    playable.first.focus()
+    page.keyboard.press("Enter")
+    focused = page.evaluate("!!document.activeElement.closest('.card-actions') && document.activeElement.tagName")
+    assert focused == "BUTTON"
     context.close()

@@ -242,9 +242,11 @@ function playCards(body, options, info, ctx) {
       const playable = wanted.includes(label);
       const button = h("button", {type: "button", class: "pick-card", "aria-pressed": "false", disabled: !playable,
         dataset: {card: label},
-        onclick: () => {
+        onclick: (event) => {
           selected = selected === label ? null : label;
           show();
+          // From the keyboard, go on to what the card can do (it is after the other cards).
+          if (selected !== null && event.detail === 0) detail.querySelector("button:not(:disabled)")?.focus();
         }}, card(table, label, {tag: "span"}));
       if (playable) buttons.push(button);
       return button;
