@@ -429,6 +429,9 @@ function renderTable() {
 function showHandAbove(panel) {
   const hand = $("#table .my-hand");
   if (!panel || !hand || !matchMedia("(max-width: 640px)").matches) return;
+  // The guided game's card above the table says what to look at: it stays in sight.
+  const guide = $("#table-overlay");
+  if (guide && !guide.hidden && guide.childElementCount) return;
   const table = $("#table").getBoundingClientRect();
   if (table.top > innerHeight || table.bottom < 0) return;
   const cards = hand.getBoundingClientRect();
