@@ -61,6 +61,11 @@ def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sig
     assert hand["y"] >= 0 and hand["y"] + hand["height"] <= bar["y"] + 1, (hand, bar)
     assert bar["height"] <= PHONE["height"] * 0.5 + 1
     shot(page, "phone-hand-above-decision")
+    # Steal opens its targets where they can be tapped, inside the panel that scrolls.
+    panel.locator("[data-group='Steal']").click()
+    target, bar = panel.locator(".targets .chip-target").first.bounding_box(), panel.bounding_box()
+    assert bar["y"] <= target["y"] and target["y"] + target["height"] <= bar["y"] + bar["height"], (target, bar)
+    panel.locator("[data-group='Steal']").click()
     # Every card name fits its card, the long French ones on the board's small cards too.
     overflowing = page.evaluate("""async () => {
         const {card} = await import('/static/cards.js');

@@ -286,6 +286,8 @@ function actions(body, options, info, ctx) {
           // From the keyboard (a click with no pointer), go on to the targets rather than past
           // the other actions to reach them.
           if (open && event.detail === 0) targets.querySelector("button:not(:disabled)")?.focus();
+          // On a phone the panel scrolls inside: the targets just opened may be below its edge.
+          else if (open) targets.scrollIntoView({block: "nearest"});
         }}, actionText(table, it, first, names));
       row.appendChild(button);
     } else if (names.has(first)) {
