@@ -164,6 +164,8 @@ async function handle(message) {
       renderRecent($("#recent"), state.table, state.view, state.timeouts);
       outcomes.update(state.table, state.view, state.timeouts, state.match);
       renderBar();
+      if (state.newDecision) showHandAbove(state.newDecision);
+      state.newDecision = null;
       renderFlow();
       if (state.view.over) tableHooks.emit("over", {view: state.view});
       // The match just ended: bring the winner and the rematch vote into sight (on a phone the
@@ -419,7 +421,7 @@ function renderTable() {
     const panel = $("#table .decision.mine");
     tableHooks.emit("decision", {view, panel, tools: panel && panel.querySelector("[data-hook=decision-tools]"),
       send: (option) => choose(option, null)});
-    showHandAbove(panel);
+    state.newDecision = panel;  // scrolled to once the strip and banners above the table are drawn
   }
 }
 
