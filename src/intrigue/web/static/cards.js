@@ -49,7 +49,8 @@ export function card(table, label, {lost = false, secret = false, yours = false,
   extra = {}} = {}) {
   const classes = ["card", label === null ? "down" : "up"];
   const longest = label === null ? 0 : Math.max(...gameWord(table, cardName(table, label)).split(/\s+/).map((w) => w.length));
-  if (longest > 8) classes.push("long");
+  // Long words are set smaller so that they fit a phone's small cards ("Ambassadeur", "Renegado").
+  if (longest > 7) classes.push(longest > 10 ? "long longer" : "long");
   if (lost) classes.push("lost");
   if (secret) classes.push("secret");
   if (turning) classes.push("turning");

@@ -42,7 +42,9 @@ export function optionText(table, about, option, names) {
   const base = about.cards && about.cards.length && !about.card
     ? [about.label ? gameWord(table, about.label, names) : null, about.cards.map((c) => gameWord(table, c)).join(" + ")]
       .filter(Boolean).join(" ")
-    : actionText(table, about, option, names);
+    : actionText(table, about, option, names)
+      // "Lose · Assassin", not "Lose": the card a labelled option is about is part of what it does
+      + (about.label && about.card && !about.claim ? ` · ${gameWord(table, about.card)}` : "");
   const aim = about.target ? ` → ${about.target}` : "";
   const detail = about.detail ? ` (${about.detail === "hand" ? t("option.fromhand") : gameWord(table, about.detail)})` : "";
   return base + aim + detail;
@@ -240,9 +242,11 @@ function playCards(body, options, info, ctx) {
       const playable = wanted.includes(label);
       const button = h("button", {type: "button", class: "pick-card", "aria-pressed": "false", disabled: !playable,
         dataset: {card: label},
-        onclick: () => {
+        onclick: (event) => {
           selected = selected === label ? null : label;
           show();
+          // From the keyboard, go on to what the card can do (it is after the other cards).
+          if (selected !== null && event.detail === 0) detail.querySelector("button:not(:disabled)")?.focus();
         }}, card(table, label, {tag: "span"}));
       if (playable) buttons.push(button);
       return button;
@@ -279,6 +283,11 @@ function actions(body, options, info, ctx) {
             h("span", {class: "muted small"}, t("decision.target")),
             members.map((o) => optionButton(o, info(o).target, ctx.onChoose,
               {class: "option chip-target", style: {"--pc": playerColour(ctx.seatOf(info(o).target))}}))) : "");
+          // From the keyboard (a click with no pointer), go on to the targets rather than past
+          // the other actions to reach them.
+          if (open && event.detail === 0) targets.querySelector("button:not(:disabled)")?.focus();
+          // On a phone the panel scrolls inside: the targets just opened may be below its edge.
+          else if (open) targets.scrollIntoView({block: "nearest"});
         }}, actionText(table, it, first, names));
       row.appendChild(button);
     } else if (names.has(first)) {

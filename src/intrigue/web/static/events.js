@@ -104,6 +104,7 @@ export class Outcomes {
     const since = first ? view.version : this.seen[1];
     this.seen = [matchId, view.version];
     if (first) {
+      this.slot.replaceChildren();  // a rematch starts without the last match's banners
       for (const timeout of timeouts) this.timeoutsSeen.add(`${matchId}:${timeout.version}:${timeout.player}`);
       return;
     }

@@ -96,7 +96,10 @@ export function translatePage(root = document) {
 export function listOf(items, type = "conjunction") {
   const texts = items.map(String);
   try {
-    return new Intl.ListFormat(state.lang, {style: "long", type}).format(texts);
+    const said = new Intl.ListFormat(state.lang, {style: "long", type}).format(texts);
+    // Chinese "unit" lists have no separator at all ("AriaAdaBasil"): use the enumeration comma.
+    if (texts.length > 1 && said === texts.join("")) return texts.join(state.lang.startsWith("zh") ? "、" : ", ");
+    return said;
   } catch (err) {
     return texts.join(", ");
   }

@@ -81,6 +81,11 @@ function fromYou(rows, you) {
 
 function statValue(stat, x) {
   const value = stat.value;
+  // An empty list ("discards" before anything is discarded) reads "—", not a label with nothing;
+  // a list's items are translated and separated as the language separates them.
+  if (Array.isArray(value)) {
+    return value.length ? listOf(value.map((v) => typeof v === "string" ? gameWord(x.table, v, x.names) : String(v)), "unit") : "—";
+  }
   return typeof value === "string" ? gameWord(x.table, value, x.names) : String(value);
 }
 

@@ -130,6 +130,7 @@ async function handle(message) {
       // The server follows every welcome with the room's recent chat: start the list afresh (a
       // welcome comes again on the same socket when a cluster moves the room to another node).
       fill($("#chat"));
+      state.chatBacklog = true;  // the recent chat that follows a welcome is not news
       state.welcome = message;
       state.retries = 0;
       setConnection("online", message.spectator ? "conn.watching" : "conn.online");
@@ -138,11 +139,13 @@ async function handle(message) {
       renderChatForm();
       break;
     case "room":
+      state.chatBacklog = false;
       if (state.room && state.room.match !== message.match) state.voted = false;
       state.room = message;
       await loadGame(message.game);
       titles();
       renderSeats();
+      markAway();
       renderBar();
       if (!state.view || message.status === "waiting") renderWaiting();
       break;
@@ -161,8 +164,15 @@ async function handle(message) {
       renderRecent($("#recent"), state.table, state.view, state.timeouts);
       outcomes.update(state.table, state.view, state.timeouts, state.match);
       renderBar();
+      if (state.newDecision) showHandAbove(state.newDecision);
+      state.newDecision = null;
       renderFlow();
       if (state.view.over) tableHooks.emit("over", {view: state.view});
+      // The match just ended: bring the winner and the rematch vote into sight (on a phone the
+      // page is usually scrolled down to the decision panel).
+      if (state.view.over && state.previous && !state.previous.over && $("#room-bar").getBoundingClientRect().top < 0) {
+        $("#room-bar").scrollIntoView({block: "start"});
+      }
       break;
     case "chat":
       addChat(message);
@@ -403,6 +413,7 @@ function renderTable() {
     onChoose: canChoose ? choose : null,
     hooks: tableHooks,
   });
+  markAway();
   const opened = waiting && (!state.decisionKey || state.decisionKey[0] !== state.match ||
     state.decisionKey[1] !== view.decision.phase || state.decisionKey[2] !== JSON.stringify(options));
   state.decisionKey = waiting ? [state.match, view.decision.phase, JSON.stringify(options)] : null;
@@ -410,6 +421,36 @@ function renderTable() {
     const panel = $("#table .decision.mine");
     tableHooks.emit("decision", {view, panel, tools: panel && panel.querySelector("[data-hook=decision-tools]"),
       send: (option) => choose(option, null)});
+    state.newDecision = panel;  // scrolled to once the strip and banners above the table are drawn
+  }
+}
+
+// On a phone the decision panel, stuck to the bottom of the screen, covers the cards in your
+// hand: a new decision scrolls them into sight just above it (unless you are reading the log
+// or the chat further down the page).
+function showHandAbove(panel) {
+  const hand = $("#table .my-hand");
+  if (!panel || !hand || !matchMedia("(max-width: 640px)").matches) return;
+  // The guided game's card above the table says what to look at: it stays in sight.
+  const guide = $("#table-overlay");
+  if (guide && !guide.hidden && guide.childElementCount) return;
+  const table = $("#table").getBoundingClientRect();
+  if (table.top > innerHeight || table.bottom < 0) return;
+  const cards = hand.getBoundingClientRect();
+  const bar = panel.getBoundingClientRect();
+  if (cards.top >= 0 && cards.bottom <= bar.top) return;
+  window.scrollBy({top: Math.min(cards.bottom - bar.top + 8, cards.top - 8), behavior: "instant"});
+}
+
+// A player whose connection dropped (or who left) is marked on their tile too, so that the
+// table knows why it waits: the seats list that says so is far below the table on a phone.
+function markAway() {
+  for (const old of document.querySelectorAll("#table .badge-away")) old.remove();
+  if (!state.room || !state.view || state.view.over) return;
+  for (const seat of state.room.seats) {
+    if (seat.bot || seat.name === null || (seat.connected && !seat.left)) continue;
+    const head = document.querySelector(`#table [data-kind=board] .player[data-player="${CSS.escape(seat.name)}"] .player-head`);
+    if (head) head.appendChild(h("span", {class: "badge badge-away"}, t(seat.left ? "seats.left" : "seats.offline")));
   }
 }
 
@@ -429,6 +470,27 @@ function addChat(message) {
     h("span", {class: "chat-text"}, ` ${message.text}`)));
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
+  if (!state.chatBacklog && message.seat !== mySeat()) peekChat(message);
+}
+
+// On a phone the chat is far below the table: a line said while it is out of sight is shown
+// for a few seconds at the bottom of the screen (tap it to go to the chat). Screen readers
+// already hear the chat's own live region, so the peek is hidden from them.
+function peekChat(message) {
+  const panel = $("#chat").closest(".panel");
+  const box = panel.getBoundingClientRect();
+  if (box.top < innerHeight && box.bottom > 0) return;
+  document.querySelector(".chat-peek")?.remove();
+  const peek = h("button", {type: "button", class: "chat-peek", "aria-hidden": "true", tabindex: "-1",
+    onclick: () => {
+      peek.remove();
+      panel.scrollIntoView({block: "end"});
+      $("#chat-text").focus({preventScroll: true});
+    }},
+  h("strong", {class: "pname", style: {"--pc": playerColour(message.seat ?? 0)}}, message.from || "?"),
+  ` ${message.text}`);
+  document.body.appendChild(peek);
+  setTimeout(() => peek.remove(), 6000);
 }
 
 function renderChatForm() {

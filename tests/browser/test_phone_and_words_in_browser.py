@@ -1,0 +1,224 @@
+"""What people noticed playing on a phone and in other languages, checked as they would see it:
+
+- on a 390×844 phone your cards are in sight above the decision panel stuck to the bottom
+  of the screen (it covered them), and a long card name fits its card ("Ambassadeur");
+- when the match ends the winner and the rematch vote are in sight, and a rematch starts
+  without the last match's banners;
+- a chat line said while the chat is far below the table peeks at the top of the screen;
+- a player whose tab closed is marked offline on their tile until they come back;
+- a Chinese list of players has separators ("Aria、Ada、Basil", not "AriaAdaBasil");
+- what the timer will choose names the card ("Lose · Assassin", not "Lose");
+- from the keyboard, a targeted action or a tapped card moves the focus on to its targets;
+- a list on a tile reads as words, and "—" when it is empty.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .pages import DESKTOP, PHONE, open_page, shot
+from .players import Player, expect_seat, pick, wait_until
+
+
+def _seated(server, browser, viewport, name="Aria", seats=2, bots=1, lang=None, **extra):
+    """A page at a room of `seats` (the rest heuristic bots) whose match has started."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": name, "seats": seats,
+                                        "bots": [{"kind": "heuristic"}] * bots,
+                                        "options": {"turn_timer": 120, "window_timer": 60}, "private": True})
+    context, page = open_page(browser, viewport, lang=lang, **extra)
+    page.goto(server.base + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"intrigue:token:{joined['room']}", joined["token"]])
+    page.goto(server.base + joined["url"])
+    expect(page.locator("#you-are")).to_contain_text(name)
+    return context, page, joined
+
+
+def _my_turn(player: Player, timeout=60) -> None:
+    """Pass every window until it is this player's turn to choose an action (or the match ends)."""
+    def turn():
+        options = player.options()
+        if options and "Income" not in options:
+            player.click("Pass" if "Pass" in options else options[0])
+            return False
+        return "Income" in options or player.over()
+    wait_until(turn, timeout, "Aria's turn", player.page)
+
+
+def _in_sight(page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
+
+
+def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sight(server, browser):
+    context, page, _ = _seated(server, browser, PHONE, seats=3, bots=2, lang="fr", is_mobile=True, has_touch=True)
+    page.get_by_role("button", name="Lancer la partie").click()
+    aria = Player("Aria", page)
+    _my_turn(aria)
+    panel = page.locator("#table .decision.mine")
+    expect(panel.locator("[data-option='Income']")).to_be_visible()
+    hand, bar = page.locator("#table .my-hand").bounding_box(), panel.bounding_box()
+    assert hand["y"] >= 0 and hand["y"] + hand["height"] <= bar["y"] + 1, (hand, bar)
+    assert bar["height"] <= PHONE["height"] * 0.5 + 1
+    shot(page, "phone-hand-above-decision")
+    # Steal opens its targets where they can be tapped, inside the panel that scrolls.
+    panel.locator("[data-group='Steal']").click()
+    target, bar = panel.locator(".targets .chip-target").first.bounding_box(), panel.bounding_box()
+    assert bar["y"] <= target["y"] and target["y"] + target["height"] <= bar["y"] + bar["height"], (target, bar)
+    panel.locator("[data-group='Steal']").click()
+    # Every card name fits its card, the long French ones on the board's small cards too.
+    overflowing = page.evaluate("""async () => {
+        const {card} = await import('/static/cards.js');
+        const {gameTable} = await import('/static/i18n.js');
+        const table = await gameTable('coup');
+        const player = document.querySelector('[data-kind=board] .player .cards');
+        const out = [];
+        for (const name of Object.keys(table.about)) {
+            const node = card(table, name, {});
+            player.append(node);
+            const label = node.querySelector('.card-label');
+            if (label.scrollWidth > node.clientWidth) out.push(label.textContent);
+            node.remove();
+        }
+        return out;
+    }""")
+    assert not overflowing, overflowing
+
+    deadline_moves = 200
+    while not aria.over() and deadline_moves:
+        deadline_moves -= 1
+        options = wait_until(lambda: aria.options() or aria.over(), 60, "a decision or the end", page)
+        if options is True:
+            break
+        aria.click(pick(options, set()))
+    expect(page.locator("#table")).to_have_attribute("data-over", "true")
+    vote = page.get_by_role("button", name="Voter pour une revanche (0/1)")
+    expect(vote).to_be_visible()
+    wait_until(lambda: _in_sight(page, "#room-bar") and _in_sight(page, "[data-kind=result]"), 5,
+               "the winner and the rematch vote in sight", page)
+    shot(page, "phone-match-over")
+    vote.click()
+    expect(page.locator("#table")).to_have_attribute("data-over", "false", timeout=15_000)
+    expect(page.locator("#banners [data-banner]")).to_have_count(0)
+    assert not page.js_errors
+    context.close()
+
+
+def test_a_chat_line_peeks_on_a_phone_and_chinese_lists_have_separators(server, browser):
+    context, page, joined = _seated(server, browser, DESKTOP, seats=3, bots=1)
+    phone, blaise = open_page(browser, PHONE, lang="zh", is_mobile=True, has_touch=True)
+    blaise.goto(page.locator("#share-link").input_value())
+    blaise.locator("#join-name").fill("Blaise")
+    blaise.locator("#join").click()
+    expect_seat_zh = blaise.locator("#you-are")
+    expect(expect_seat_zh).to_contain_text("Blaise")
+    page.get_by_role("button", name="Start the game").click()
+    expect(blaise.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+    # The log's first line lists the players in seat order, separated as Chinese separates them.
+    expect(blaise.locator("#log li").first).to_contain_text("Aria、Blaise、Ada")
+
+    page.locator("#chat-text").fill("Bonne chance !")
+    page.locator("#chat-text").press("Enter")
+    peek = blaise.locator(".chat-peek")
+    expect(peek).to_have_text("Aria Bonne chance !")
+    expect(page.locator(".chat-peek")).to_have_count(0)  # your own line, and the chat is in sight
+    shot(blaise, "phone-chat-peek")
+    peek.click()
+    expect(blaise.locator("#chat-text")).to_be_focused()
+    expect(blaise.locator("#chat")).to_be_in_viewport()
+    assert not page.js_errors and not blaise.js_errors
+
+    # Blaise's tab closes: his tile says he is offline; the room link brings him back to his seat.
+    link = blaise.url
+    blaise.close()
+    away = page.locator("[data-kind=board] .player[data-player='Blaise'] .badge-away")
+    expect(away).to_have_text("offline")
+    again = phone.new_page()
+    again.goto(link)
+    expect(again.locator("#you-are")).to_contain_text("Blaise")
+    expect(away).to_have_count(0)
+    phone.close()
+    context.close()
+
+
+def test_what_the_timer_will_choose_names_the_card(server, browser):
+    context, page = open_page(browser, DESKTOP)
+    page.goto(server.base + "/history")
+    said = page.evaluate("""async () => {
+        const {optionText} = await import('/static/decision.js');
+        const {gameTable, setupI18n} = await import('/static/i18n.js');
+        await setupI18n();
+        const table = await gameTable('coup');
+        return optionText(table, {label: 'Lose', card: 'Assassin'}, 'Lose Assassin', new Set());
+    }""")
+    assert said == "Lose · Assassin"
+    context.close()
+
+
+def test_keyboard_only_a_targeted_action_goes_on_to_its_targets(server, browser):
+    context, page, _ = _seated(server, browser, DESKTOP)
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    _my_turn(aria)
+    page.locator("#table .decision.mine [data-option='Income']").focus()
+    steal = page.locator("#table .decision.mine [data-group='Steal']")
+    while not page.evaluate("document.activeElement.dataset.group === 'Steal'"):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    target = page.locator("#table .decision.mine .targets [data-option='Steal Ada']")
+    expect(target).to_be_focused()
+    expect(steal).to_have_attribute("aria-expanded", "true")
+    # The focus is drawn, not only the colour of the button.
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Enter")
+    expect(page.locator("#log")).to_contain_text("Aria declares Steal on Ada", timeout=10_000)
+    context.close()
+
+
+def test_an_empty_list_on_a_tile_reads_as_a_dash_and_a_list_as_words(server, browser):
+    """A DSL game's list field (Love Letter's discards) before anything is in it, and after."""
+    context, page = open_page(browser, DESKTOP)
+    page.goto(server.base + "/history")
+    stats = page.evaluate("""async () => {
+        const {renderView} = await import('/static/render.js');
+        const {setupI18n} = await import('/static/i18n.js');
+        await setupI18n();
+        const root = document.createElement('section');
+        document.querySelector('main').prepend(root);
+        const row = (name, discards) => ({name, alive: true, active: false, cards: [], tags: [], table: [],
+            stats: [{label: 'discards', value: discards}]});
+        renderView(root, {game: 'love_letter', title: 'Love Letter', version: 3, seat: 0, you: 'Aria',
+            players: ['Aria', 'Blake'], phase: {id: 1, name: 'Play'}, waiting: [], decision: null, state: {},
+            components: [{key: 'board', kind: 'board', players: [row('Aria', []), row('Blake', ['Guard', 'Priest'])]}],
+            log: [], over: false, winners: []}, {});
+        return [...root.querySelectorAll('[data-stat=discards] dd')].map(d => d.textContent);
+    }""")
+    assert stats == ["—", "Guard, Priest"]
+    context.close()
+
+
+def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
+    joined = server.post("/api/rooms", {"game": "bang", "name": "Aria", "seats": 3,
+                                        "bots": [{"kind": "heuristic"}] * 2, "options": {}, "private": True})
+    context, page = open_page(browser, DESKTOP)
+    page.goto(server.base + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"intrigue:token:{joined['room']}", joined["token"]])
+    page.goto(server.base + joined["url"])
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled])")
+
+    def a_card_to_play():
+        if playable.count():
+            return True
+        options = aria.options()
+        if options:  # a response (a Missed!, a discard): let it be the first
+            aria.click(options[0])
+        return False
+    wait_until(a_card_to_play, 90, "a card Aria may play", page)
+    playable.first.focus()
+    page.keyboard.press("Enter")
+    focused = page.evaluate("!!document.activeElement.closest('.card-actions') && document.activeElement.tagName")
+    assert focused == "BUTTON"
+    context.close()
