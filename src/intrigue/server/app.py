@@ -298,13 +298,20 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     @app.get("/api/matches", responses=ERRORS)
     async def list_matches(status: Literal["finished", "playing", "abandoned"] = "finished",
                            limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
+        no_history()
         return [history.summary(record) for record in store.list_matches(status, limit)]
 
     replays = asyncio.Semaphore(REPLAY_THREADS)
 
+    def no_history() -> None:
+        if not lobby.settings.history:
+            raise Refusal("no_history", "this server does not show its matches (an arena: a finished rotation "
+                                        "of a deal would show the cards of the next one)", 403)
+
     @app.get("/api/matches/{match}/replay", responses=ERRORS)
     async def replay(match: int, step: int = Query(0, description="accepted choices, 0 to the match's moves"),
                      seat: str = Query("all", max_length=8)) -> dict[str, Any]:
+        no_history()
         async with replays:  # rebuilding a match is CPU work: off the event loop that runs the live games
             return await asyncio.to_thread(history.replay_step, store, match, step, seat)
 

@@ -39,6 +39,9 @@ class Settings:
     #: Who picks a new match's seed, given the room code (the arena replays seeded deals); None, or a
     #: None answer: a secret random seed. Never set by `intrigue serve`: a known seed reveals every card.
     match_seed: Callable[[str], int | None] | None = None
+    #: Whether ``/api/matches`` and replays are served. The arena's server does not: the rotations of a deal
+    #: are dealt the same cards, so a finished one would show a remote agent the hands of the next.
+    history: bool = True
 
 
 def now_iso() -> str:
