@@ -91,7 +91,7 @@ def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
     if not bucket.take():
         raise Refusal("rate_limited", "too many hints: wait a few seconds", 429)
     view = bot_registry.SeatView(room.game, seat.seat, match.observe(seat.seat), tuple(options))
-    ticket = (room.match_id, match.decisions, seat.seat, match.version)
+    ticket = (room.match_id, match.decisions, seat.seat, view.observation["version"])  # as the seat knows it
     seed, budget = f"{room.match_id}:{match.version}:{seat.seat}", settings.hint_milliseconds
     state.busy.add(seat.seat)
     future = asyncio.get_event_loop().run_in_executor(
