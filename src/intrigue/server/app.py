@@ -629,12 +629,12 @@ def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
     if room is None or room.code not in lobby.rooms:
         raise Refusal("no_room", "send 'hello' with a room code first")
     if kind == "choose":
-        room.choose(message["token"], message["option"], message["version"])
+        room.choose(message["token"], message["option"], message["version"], message.get("match"))
     elif kind == "chat":
         room.chat(message.get("token"), message["text"])
     elif kind == "start":
         room.start(message["token"])
     elif kind == "rematch":
-        room.rematch(message["token"])
+        room.rematch(message["token"], message.get("match"))
     elif kind == "hint":
-        coach.ask(room, conn, message["token"], message["version"])
+        coach.ask(room, conn, message["token"], message["version"], message.get("match"))

@@ -61,15 +61,15 @@ def practice(room: "Room", seat: int) -> bool:
         all(s.bot is not None for s in room.seats if s.seat != seat)
 
 
-def ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
+def ask(room: "Room", sink: "Sink", token: str, version: int, match_id: int | None = None) -> None:
     """Handle a ``hint`` command: refuse at once, or answer later from a worker thread."""
     try:
-        _ask(room, sink, token, version)
+        _ask(room, sink, token, version, match_id)
     except Refusal as refusal:
         sink.send({**refusal.message_json(), "about": "hint"})
 
 
-def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
+def _ask(room: "Room", sink: "Sink", token: str, version: int, match_id: int | None) -> None:
     seat = room.seat_for(token)
     match = room.match
     if match is None:
@@ -78,6 +78,7 @@ def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
         raise Refusal("over", "the match is over", 409)
     if not practice(room, seat.seat):
         raise Refusal("not_practice", "hints are given only in a practice room, where every other seat is a bot", 403)
+    room.same_match(match_id, "that hint is asked in")
     options = match.legal(seat.seat)
     try:  # the same checks, in the same order, as a choice made from this view
         match.check(seat.seat, options[0] if options else "", version)

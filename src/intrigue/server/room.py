@@ -376,11 +376,19 @@ class Room:
             sink.send(message)
 
     # -- playing ---------------------------------------------------------------
-    def choose(self, token: str, option: str, version: int) -> None:
+    def choose(self, token: str, option: str, version: int, match: int | None = None) -> None:
         seat = self.seat_for(token)
         if self.match is None:
             raise Refusal("not_started", f"room {self.code} has not started yet", 409)
+        self.same_match(match)
         self.apply(seat.seat, option, version, "player")
+
+    def same_match(self, match: int | None, what: str = "that choice was made in") -> None:
+        """A command that names its match (``match``, optional) is for that match only: after a rematch
+        the versions start again at 0, so an old match's command could fit the new one."""
+        if match is not None and match != self.match_id:
+            raise Refusal("stale_version", f"{what} match {str(match)[:20]}; room {self.code} plays match "
+                                           f"{self.match_id} now", 409)
 
     def apply(self, seat: int, option: str, version: int, source: str) -> None:
         """Check, apply, store, tell everyone. Raises :class:`Refusal`; nothing changes then."""
@@ -496,10 +504,11 @@ class Room:
         for sink in self._all_sinks():
             sink.send(message)
 
-    def rematch(self, token: str) -> None:
+    def rematch(self, token: str, match: int | None = None) -> None:
         seat = self.seat_for(token)
         if self.match is None or not self.match.over:
             raise Refusal("not_over", "a rematch can be voted only after game over", 409)
+        self.same_match(match, "that vote is for a rematch of")
         if seat.seat in self.votes:
             self.broadcast_room()
             return
