@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import time
 
 from intrigue import games
 from intrigue.arena.run import run
+from intrigue.server.matches import rebuild
+from intrigue.store import open_store
 
 #: A remote agent that, before playing each seat it is given, tries the two ways the docs suggest to
 #: know the deal: deal the cards itself from the published seed (``seed × 1,000,003 + deal``, the
@@ -40,20 +43,20 @@ CHEAT = textwrap.dedent('''
             while client.view is None:
                 await client.recv()
             view = client.view
-            found = {"seat": seat["seat"], "version": view["version"], "replays": []}
+            found = {"room": seat["room"], "seat": seat["seat"], "replays": []}
             with httpx.Client(base_url=base, trust_env=False) as http:
                 room = http.get(f"/api/rooms/{seat['room']}").json()
                 options = {k: v for k, v in room["options"].items() if not k.endswith("_timer")}
                 names = [s["name"] for s in room["seats"]]
                 dealt = Match(games.get(view["game"]), names, SEED * 1_000_003 + played // PLAYERS, options)
-                found["seed"] = cards(dealt.observe(seat["seat"])) == cards(view)
+                found["dealt"] = cards(dealt.observe(seat["seat"]))  # its hand as the published seed deals it
                 listing = http.get("/api/matches", params={"status": "finished"})
                 found["history"] = [listing.status_code, listing.json()]
                 for match in range(1, 20):  # the ids are small integers: no need for the list
                     answer = http.get(f"/api/matches/{match}/replay", params={"step": 0, "seat": seat["seat"]})
                     found["replays"].append(answer.status_code)
                     found.setdefault("replay", False)
-                    if answer.status_code == 200 and cards(answer.json()["view"]) == cards(view):
+                    if answer.status_code == 200 and cards(answer.json()["view"]) == found["dealt"]:
                         found["replay"] = True
             with open(OUT, "a") as out:
                 out.write(json.dumps(found) + "\\n")
@@ -73,12 +76,48 @@ def test_a_remote_agent_can_neither_deal_the_cards_from_the_seed_nor_replay_the_
     assert report["hosted"] and report["matches"] == 4
     tries = [json.loads(line) for line in found.read_text().splitlines()]
     assert len(tries) == 4, (tmp_path / "agent-1.log").read_text()[-2000:]
-    assert all(t["version"] == 0 for t in tries)  # it looked before anyone moved
-    # Before the fix, every seat's cards were those the published seed deals, and from the second rotation
+    # What each match really dealt the agent's seat, from the arena server's store.
+    store = open_store(str(tmp_path / "arena.db"))
+    records = {r.room: r for r in store.list_matches("finished", 100)}
+    dealt = [json.loads(t["dealt"]) for t in tries]
+    truth = [rebuild(records[t["room"]], []).observe(t["seat"]) for t in tries]
+    truth = [json.loads(json.dumps([v["state"], [c for c in v["components"] if c.get("kind") in ("hand", "board")]],
+                                   sort_keys=True)) for v in truth]
+    store.close()
+    # Before the fix, every seat was dealt the cards the published seed deals, and from the second rotation
     # of a deal on, the first rotation's replay showed them (with seat=all: everybody's).
-    assert [t["seed"] for t in tries] == [False] * 4
+    assert [d == t for d, t in zip(dealt, truth)] == [False] * 4
     assert all(t["history"] == [403, {"error": {"code": "no_history", "message": t["history"][1]["error"]["message"]}}]
                for t in tries)
     assert all(set(t["replays"]) == {403} and not t["replay"] for t in tries)
     # The deals are still played once per rotation: the arena's own replay of each match found its winners.
     assert sum(row["wins"] for row in report["agents"]) == 4
+
+
+#: A remote agent that gives back every seat it is handed, at once (``POST /api/rooms/{room}/leave``).
+LEAVER = textwrap.dedent('''
+    import json, sys
+    import httpx
+
+    for line in sys.stdin:
+        seat = json.loads(line)
+        base, room = seat["url"].split("/room/")
+        print(httpx.post(f"{base}/api/rooms/{room}/leave", json={"token": seat["token"]}, trust_env=False).text,
+              flush=True)
+''')
+
+
+def test_a_remote_agent_that_leaves_its_seat_loses_its_matches_and_the_arena_goes_on(tmp_path):
+    program = tmp_path / "leaver.py"
+    program.write_text(LEAVER)
+    started = time.monotonic()
+    report = run(games.get("coup"), ["random", f"remote:{sys.executable} {program}"], deals=1, seed=5,
+                 timers={"turn_timer": 2, "window_timer": 1}, workdir=tmp_path)
+    # Before the fix it was handed its seat before the start: leaving freed it, and the arena waited 60 s
+    # for it, then stopped with a bare TimeoutError. Now its seat leaves a started match: played for it.
+    assert time.monotonic() - started < 30
+    rows = {row["agent"]: row for row in report["agents"]}
+    assert report["matches"] == 2 and rows["random"]["wins"] == 2
+    assert rows[f"remote:{sys.executable} {program}"]["wins"] == 0
+    answers = [json.loads(line) for line in (tmp_path / "agent-1.log").read_text().splitlines()]
+    assert [a["left"] for a in answers] == [True, True]  # it did leave, a seat of a started match each time

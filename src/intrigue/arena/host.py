@@ -96,15 +96,17 @@ async def play_hosted(host: LoopbackServer, game_id: str, seats: list[Bot | Any]
             await client.connect()
             clients.append(client)
             tasks.append(asyncio.create_task(play_seat(client, agent, games=1)))
-        else:
-            agent.seat(first.invite.link, tickets[s].token, room, s)
-    watcher = Client(first.invite)  # a spectator: sees when everyone is there, and the end
+    watcher = Client(first.invite)  # a spectator: sees the end
     await watcher.connect()
     try:
-        async with asyncio.timeout(60):
-            while not (watcher.room and all(seat["connected"] for seat in watcher.room["seats"])):
-                await watcher.recv()
+        # The match starts before a remote agent gets its seat: holding a seat of a room not started, it
+        # could leave it (the seat freed, the table one short; the host's, and the start refused) or never
+        # come (the arena waited for it, then failed). Its seat is now played on the rooms' timers until it
+        # connects, and if it leaves (docs/agents.md).
         await _post(host.url, f"/api/rooms/{room}/start", {"token": first.token})
+        for s, agent in enumerate(seats):
+            if not isinstance(agent, Bot):
+                agent.seat(first.invite.link, tickets[s].token, room, s)
         async with asyncio.timeout(MATCH_LIMIT):
             while not watcher.over:
                 await watcher.recv()
