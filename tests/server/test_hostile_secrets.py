@@ -4,12 +4,14 @@ anywhere a seat or a watcher can read it while a Werewolf night is open."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
+import httpx
 import pytest
 
 from ..security.table import Table, hang_up
-from .support import FAST, Client, ServerThread
+from .support import FAST, Client, ServerProcess, ServerThread, create_room, join
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +63,52 @@ def test_a_reconnection_a_new_watcher_or_an_answer_does_not_count_the_answers_of
     hang_up(again)
     hang_up(watcher)
     table.close()
+
+
+def test_a_kill_in_the_middle_of_a_night_brings_back_every_view_and_its_clock_and_counts_nothing(tmp_path):
+    """kill -9 while a Werewolf night is open and one seat has answered: after the restart every seat's
+    view is exactly what it held (the answerer's answer kept, nobody else told of it, a new watcher
+    neither), the night's clock runs on from when it opened, and the night ends when the others answer."""
+    server = ServerProcess(tmp_path / "night.db").start()
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            created = create_room(http, game="werewolf", name="Aria", seats=6, private=True,
+                                  options={"turn_timer": 120, "window_timer": 60})
+            tokens = [created["token"]] + [join(http, created["room"], name)["token"]
+                                           for name in ("Blake", "Casey", "Drew", "Emery", "Finn")]
+        clients = [Client(server.ws_url, created["room"], token) for token in tokens]
+        for client in clients:
+            client.until(lambda m: m["type"] == "welcome")
+        clients[0].send({"type": "start", "token": tokens[0]})
+        for client in clients:
+            client.settle(lambda v: v["decision"] is not None)
+        night = clients[0].view["phase"]
+        answerer = next(c for c in clients if c.options)
+        answerer.choose(answerer.options[0])
+        answerer.settle(lambda v: not v["decision"]["options"])
+        for client in clients:
+            client.drain(0.1)
+        held = [client.view for client in clients]
+        assert sorted(v["version"] for v in held) in ([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 1, 1])  # a werewolf's partner
+        waited = 2.0
+        time.sleep(waited)
+        server.kill()
+        server = ServerProcess(tmp_path / "night.db", server.port).start()
+        again = [Client(server.ws_url, created["room"], token) for token in tokens]
+        watcher = Client(server.ws_url, created["room"])
+        for client in (*again, watcher):
+            client.settle(lambda v: True)
+        assert [client.view for client in again] == held
+        assert watcher.view["version"] == 0
+        for client in again:
+            assert client.timer["kind"] == "window" and 10 <= client.timer["seconds_left"] <= 60 - waited
+        answering = [client for client in again if client.options]
+        for client in answering:
+            client.choose(client.options[0])
+        for client in (*again, watcher):
+            client.settle(lambda v: v["phase"] != night or v["over"], timeout=10)
+        assert again[0].view["version"] == 1 + len(answering)  # the answer before the kill counted once
+        for client in (*again, watcher):
+            hang_up(client)
+    finally:
+        server.stop()
