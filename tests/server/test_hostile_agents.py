@@ -5,6 +5,7 @@ seat may not see?"""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import textwrap
 import time
@@ -121,3 +122,16 @@ def test_a_remote_agent_that_leaves_its_seat_loses_its_matches_and_the_arena_goe
     assert rows[f"remote:{sys.executable} {program}"]["wins"] == 0
     answers = [json.loads(line) for line in (tmp_path / "agent-1.log").read_text().splitlines()]
     assert [a["left"] for a in answers] == [True, True]  # it did leave, a seat of a started match each time
+
+
+def test_a_remote_agent_that_dies_stops_the_run_with_its_last_words_not_a_traceback(tmp_path):
+    program = tmp_path / "dies.py"
+    program.write_text("import sys\nprint('I give up', flush=True)\nsys.exit(3)\n")
+    done = subprocess.run([sys.executable, "-m", "intrigue.cli", "arena", "coup", "--agents",
+                           f"random,remote:{sys.executable} {program}", "--deals", "1",
+                           "--turn-timer", "2", "--window-timer", "1"], capture_output=True, text=True, timeout=120)
+    # Before the fix: a RuntimeError's traceback naming a log file in a scratch directory already removed.
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    said = " ".join(done.stderr.split())
+    assert "has exited (code 3) before it was given seat" in said and said.endswith("I give up")
