@@ -4,7 +4,7 @@ name its match (`match`, as the views do); then only that match takes it."""
 
 from __future__ import annotations
 
-from .support import Client, create_room
+from .support import Client, create_room, join
 
 
 def play_out(aria: Client) -> None:
@@ -49,3 +49,40 @@ def test_a_command_naming_another_match_is_stale_and_changes_nothing(server, htt
     aria.send({"type": "choose", "token": created["token"], "version": version, "option": option, "match": second})
     aria.settle(lambda v: v["version"] > version or v["over"])
     aria.close()
+
+
+def test_a_vote_repeated_is_shown_to_the_voter_only_not_to_every_connection(server, http):
+    """One seat holding many connections and repeating its rematch vote made the server send the room to
+    every connection of the room each time (a hundred sockets from one address, ten votes a second each)."""
+    created = create_room(http, game="dsfgs", name="Aria", seats=3, bots=[{"kind": "random"}], private=True,
+                          options={"turn_timer": None, "window_timer": None})
+    blake = join(http, created["room"], "Blake")
+    aria, other = (Client(server.ws_url, created["room"], t) for t in (created["token"], blake["token"]))
+    watchers = [Client(server.ws_url, created["room"]) for _ in range(3)]
+    for client in (aria, other, *watchers):
+        client.until(lambda m: m["type"] == "room")
+    aria.send({"type": "start", "token": created["token"]})
+    while not aria.view or not aria.view["over"]:
+        for player in (aria, other):
+            player.drain(0.02)
+            if player.view and player.options:
+                player.choose(player.options[0])
+    first = aria.match
+    aria.send({"type": "rematch", "token": created["token"]})
+    for client in (aria, other, *watchers):
+        client.until(lambda m: m["type"] == "room" and m["rematch"]["votes"] == [0])
+    seen = [len(client.messages) for client in (other, *watchers)]
+    for _ in range(20):
+        aria.send({"type": "rematch", "token": created["token"]})
+    aria.send({"type": "ping"})
+    aria.until(lambda m: m["type"] == "pong")
+    repeats = [m for m in aria.messages[-21:] if m["type"] == "room"]
+    assert len(repeats) == 20 and all(m["rematch"]["votes"] == [0] for m in repeats)  # the voter is answered
+    for client in (other, *watchers):
+        client.drain(0.1)
+    assert [len(client.messages) for client in (other, *watchers)] == seen  # nobody else is sent anything
+    other.send({"type": "rematch", "token": blake["token"], "match": first})
+    for client in (aria, other, *watchers):
+        client.until(lambda m: m["type"] == "view" and m["match"] != first)
+    for client in (aria, other, *watchers):
+        client.close()

@@ -635,6 +635,6 @@ def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
     elif kind == "start":
         room.start(message["token"])
     elif kind == "rematch":
-        room.rematch(message["token"], message.get("match"))
+        room.rematch(message["token"], message.get("match"), conn)
     elif kind == "hint":
         coach.ask(room, conn, message["token"], message["version"], message.get("match"))

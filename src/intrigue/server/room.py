@@ -504,13 +504,14 @@ class Room:
         for sink in self._all_sinks():
             sink.send(message)
 
-    def rematch(self, token: str, match: int | None = None) -> None:
+    def rematch(self, token: str, match: int | None = None, sink: Sink | None = None) -> None:
         seat = self.seat_for(token)
         if self.match is None or not self.match.over:
             raise Refusal("not_over", "a rematch can be voted only after game over", 409)
         self.same_match(match, "that vote is for a rematch of")
-        if seat.seat in self.votes:
-            self.broadcast_room()
+        if seat.seat in self.votes:  # nothing changed: only the voter is shown the room (everyone was, each time)
+            if sink is not None:
+                sink.send({"type": "room", **self.public()})
             return
         before = self.record()
         self.votes.add(seat.seat)
