@@ -9,6 +9,7 @@ import time
 
 from intrigue.server import coach
 
+from ..security.table import hang_up
 from .support import Client, create_room
 
 
@@ -47,4 +48,4 @@ def test_many_practice_rooms_asking_at_once_cannot_take_every_search_thread(serv
             assert answer["code"] == "rate_limited" and time.monotonic() < deadline
             time.sleep(0.3)
     for player in players:
-        player.close()
+        hang_up(player)

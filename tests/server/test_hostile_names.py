@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from ..security.table import hang_up
 from .support import Client, create_room, join
 
 #: Each draws nothing (Unicode's default-ignorable code points that are not format characters; the blank
@@ -44,4 +45,4 @@ def test_chat_loses_the_characters_that_draw_nothing(server, http):
     aria.send({"type": "chat", "token": created["token"], "text": "\u3164\u2800\u034f"})
     refusal = aria.until(lambda m: m["type"] in ("chat", "error"))
     assert (refusal["type"], refusal["code"]) == ("error", "bad_message")
-    aria.close()
+    hang_up(aria)

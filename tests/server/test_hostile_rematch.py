@@ -4,6 +4,7 @@ name its match (`match`, as the views do); then only that match takes it."""
 
 from __future__ import annotations
 
+from ..security.table import hang_up
 from .support import Client, create_room, join
 
 
@@ -48,7 +49,7 @@ def test_a_command_naming_another_match_is_stale_and_changes_nothing(server, htt
     assert aria.view["version"] == version and aria.match == second
     aria.send({"type": "choose", "token": created["token"], "version": version, "option": option, "match": second})
     aria.settle(lambda v: v["version"] > version or v["over"])
-    aria.close()
+    hang_up(aria)
 
 
 def test_a_vote_repeated_is_shown_to_the_voter_only_not_to_every_connection(server, http):
@@ -85,4 +86,4 @@ def test_a_vote_repeated_is_shown_to_the_voter_only_not_to_every_connection(serv
     for client in (aria, other, *watchers):
         client.until(lambda m: m["type"] == "view" and m["match"] != first)
     for client in (aria, other, *watchers):
-        client.close()
+        hang_up(client)
