@@ -90,6 +90,8 @@ class Choose(_Command):
     token: StrictStr
     version: StrictInt = Field(description="the `version` of the view the choice was made from")
     option: StrictStr = Field(description="one of `view.decision.options`, verbatim")
+    match: StrictInt | None = Field(None, description="optional: the `match` of the view it was made from; "
+                                                      "another match's is refused (`stale_version`)")
 
 
 class Chat(_Command):
@@ -112,6 +114,8 @@ class Rematch(_Command):
 
     type: Literal["rematch"] = "rematch"
     token: StrictStr
+    match: StrictInt | None = Field(None, description="optional: the `match` of the view that ended; "
+                                                      "another match's is refused (`stale_version`)")
 
 
 class HintRequest(_Command):
@@ -120,6 +124,8 @@ class HintRequest(_Command):
     type: Literal["hint"] = "hint"
     token: StrictStr
     version: StrictInt = Field(description="the `version` of the view the hint is for (of the open decision)")
+    match: StrictInt | None = Field(None, description="optional: the `match` of the view the hint is for; "
+                                                      "another match's is refused (`stale_version`)")
 
 
 class Ping(_Command):

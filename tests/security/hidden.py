@@ -51,12 +51,24 @@ from ..server.test_leak import Leak, check_view as coup_check_view
 # ---------------------------------------------------------------------------- generic checks
 
 
+def known_version(match: Match, viewer: int | None) -> int:
+    """The version a seat may be shown: the match's, but while a secret decision is open each answer
+    is a version, so only the opening one plus the answers the seat knows of (its own; its partners'
+    in a joint choice): more would tell it how many have answered."""
+    decision = match.decision
+    if decision is None or not decision.secret or decision.complete or match.over:
+        return match.version
+    known = {viewer, *decision.partners} if viewer in decision.partners else {viewer}
+    return decision.opened_at + len([seat for seat in decision.answers if seat in known])
+
+
 def generic_view_problems(view: dict[str, Any], match: Match, viewer: int | None) -> list[str]:
     problems = []
     if view.get("seat") != viewer:
         problems.append(f"a view of seat {view.get('seat')} sent to seat {viewer}")
-    if view.get("version") != match.version:
-        problems.append(f"a view of version {view.get('version')} at version {match.version}")
+    if view.get("version") != known_version(match, viewer):
+        problems.append(f"a view of version {view.get('version')} at version {match.version} "
+                        f"(known to seat {viewer}: {known_version(match, viewer)})")
     decision = view.get("decision")
     if decision and decision.get("options"):
         if viewer is None or viewer not in match.pending or decision["options"] != match.legal(viewer):

@@ -300,7 +300,7 @@ def play(server: ServerThread, audit: Audit, game: str, rng: random.Random, huma
                 match, seat = table.match, mover.view["seat"]
                 if seat not in match.pending:
                     continue
-                version = match.version
+                version = hidden.known_version(match, seat)  # the match's, or less in a secret decision
                 mover.choose(rng.choice(match.legal(seat)), version=version)
                 mover.settle(lambda v, n=version: v["version"] > n or v["over"])
                 moves += 1
@@ -486,6 +486,8 @@ def test_the_werewolf_and_avalon_checks_catch_who_acts_in_secret():
     assert hidden.view_problems(honest, match, 5, hidden.Watch()) == []
     leaky = {**honest, "waiting": [match.names[s] for s in match.pending]}
     assert any("waiting" in p for p in hidden.view_problems(leaky, match, 5, hidden.Watch()))
+    counting = {**honest, "version": match.version}  # two answers given: F may not know
+    assert honest["version"] == 0 and any("version" in p for p in hidden.view_problems(counting, match, 5))
     peeking = json.loads(json.dumps(honest))
     peeking["state"]["players"][0]["role"] = "Werewolf"
     assert any("role" in p for p in hidden.view_problems(peeking, match, 5, hidden.Watch()))

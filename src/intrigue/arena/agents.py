@@ -63,6 +63,10 @@ def _is_bot(spec: str) -> bool:
 
 
 
+class AgentGone(RuntimeError):
+    """A remote agent's program exited while the arena still had seats for it."""
+
+
 class RemoteProcess:
     """A remote agent's program: started once, handed one seat a line on its standard input."""
 
@@ -79,13 +83,26 @@ class RemoteProcess:
             raise ValueError(f"{spec.label}: cannot start {spec.command[0]!r}: {exc}") from None
 
     def seat(self, url: str, token: str, room: str, seat: int) -> None:
-        if self.process.poll() is not None:
-            raise RuntimeError(f"{self.spec.label} has exited (code {self.process.returncode}); "
-                               f"its output is in {self.log_path}")
-        assert self.process.stdin is not None
-        line = json.dumps({"url": url, "token": token, "room": room, "seat": seat}) + "\n"
-        self.process.stdin.write(line.encode())
-        self.process.stdin.flush()
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            line = json.dumps({"url": url, "token": token, "room": room, "seat": seat}) + "\n"
+            try:
+                self.process.stdin.write(line.encode())
+                self.process.stdin.flush()
+                return
+            except OSError:  # it exited between the look and the write
+                self.process.wait(5)
+        raise AgentGone(f"{self.spec.label} has exited (code {self.process.returncode}) before it was given "
+                        f"seat {seat} of room {room}; the end of its output:\n{self.tail()}")
+
+    def tail(self, lines: int = 20) -> str:
+        """The end of the program's output (the log is in a scratch directory the arena removes)."""
+        self._log.flush()
+        try:
+            text = self.log_path.read_bytes()[-8192:].decode("utf-8", "replace")
+        except OSError:
+            return "(no output)"
+        return "\n".join(text.splitlines()[-lines:]) or "(no output)"
 
     def stop(self) -> None:
         if self.process.stdin:

@@ -35,6 +35,7 @@ def arena(
 ) -> None:
     """Play every agent in every seat of seeded deals; rate them (OpenSkill) and measure how they play."""
     from .. import games as registry
+    from .agents import AgentGone
     from .run import run
 
     try:
@@ -62,6 +63,9 @@ def arena(
     except ValueError as exc:
         errors.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None
+    except AgentGone as exc:  # a remote program stopped in the middle of the run
+        errors.print(f"[red]{escape(str(exc))}[/]")
+        raise typer.Exit(1) from None
     if output is not None:
         output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     if plot is not None:

@@ -4,8 +4,11 @@ When an agent of the lineup plays over the protocol, the arena starts the real
 server (``create_app``, SQLite in a temporary directory) on ``127.0.0.1`` and a
 free port, and every seat of every match plays through it: the arena's own
 agents through :func:`intrigue.client.play_seat`, remote ones in their own
-process. The server is told each room's seed (``Settings.match_seed``), so a
-deal is the same whichever way it is played. The moves are then read back from
+process. The server is told each room's seed (``Settings.match_seed``), so
+every rotation of a deal is dealt the same cards. Those seeds are drawn in
+secret for the run (a remote program that knew them could deal every hand
+itself) and the server shows no history (``Settings.history``: a finished
+rotation would show the next one's hands). The moves are then read back from
 the server's store.
 """
 
@@ -47,7 +50,7 @@ class LoopbackServer:
         self.store = open_store(str(directory / "arena.db"), synchronous="OFF")
         settings = Settings(bot_delay=0.0, room_quota=10**9, message_rate=1000.0, message_burst=1000.0,
                             flood_limit=10**6, sockets_per_address=10**6, seats_per_address=10**6,
-                            chat_rate=1.0, chat_burst=5.0, match_seed=self.seeds.get)
+                            chat_rate=1.0, chat_burst=5.0, match_seed=self.seeds.get, history=False)
         self.app = create_app(self.store, settings, static=directory / "static")
         self.port = _free_port()
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="error",
@@ -93,15 +96,17 @@ async def play_hosted(host: LoopbackServer, game_id: str, seats: list[Bot | Any]
             await client.connect()
             clients.append(client)
             tasks.append(asyncio.create_task(play_seat(client, agent, games=1)))
-        else:
-            agent.seat(first.invite.link, tickets[s].token, room, s)
-    watcher = Client(first.invite)  # a spectator: sees when everyone is there, and the end
+    watcher = Client(first.invite)  # a spectator: sees the end
     await watcher.connect()
     try:
-        async with asyncio.timeout(60):
-            while not (watcher.room and all(seat["connected"] for seat in watcher.room["seats"])):
-                await watcher.recv()
+        # The match starts before a remote agent gets its seat: holding a seat of a room not started, it
+        # could leave it (the seat freed, the table one short; the host's, and the start refused) or never
+        # come (the arena waited for it, then failed). Its seat is now played on the rooms' timers until it
+        # connects, and if it leaves (docs/agents.md).
         await _post(host.url, f"/api/rooms/{room}/start", {"token": first.token})
+        for s, agent in enumerate(seats):
+            if not isinstance(agent, Bot):
+                agent.seat(first.invite.link, tickets[s].token, room, s)
         async with asyncio.timeout(MATCH_LIMIT):
             while not watcher.over:
                 await watcher.recv()

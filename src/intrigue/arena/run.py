@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import tempfile
 import time
 from collections import Counter
@@ -56,6 +57,7 @@ class Played:
     seconds: list[float] = field(default_factory=list)   # thinking time per agent (local matches)
     decisions: list[int] = field(default_factory=list)
     chat: list[tuple[int, str]] = field(default_factory=list)
+    seed: int | None = None                # the deal's seed, when not the published one (a hosted run)
 
 
 def play_local(game: Game, agents: list[bots.Bot], seat_of: list[int], seed: int) -> Played:
@@ -135,7 +137,8 @@ def run(game: Game, specs: list[str], deals: int, seed: int = 0, timers: dict[st
     def record(played: Played) -> None:
         matches.append(played)
         replayed, tallies = behaviour.replay(game, [f"P{s + 1}" for s in range(count)],
-                                             _deal_seed(seed, played.deal), {}, played.choices)
+                                             _deal_seed(seed, played.deal) if played.seed is None else played.seed,
+                                             {}, played.choices)
         if replayed.over and sorted(replayed.winners) != sorted(played.winners):
             raise RuntimeError(f"deal {played.deal}, rotation {played.rotation}: the replay's winners "
                                f"{replayed.winners} are not the match's {played.winners}")
@@ -206,15 +209,17 @@ def _run_hosted(game: Game, agents: list[AgentSpec], deals: int, seed: int, time
         try:
             with LoopbackServer(directory) as host:
                 for deal in range(deals):
+                    # A remote program could compute a published seed (seed × 1,000,003 + deal) and deal every
+                    # hand itself: the server gets a secret one, the same for every rotation of the deal.
+                    secret = secrets.randbits(62)
                     for rotation in range(count):
                         seat_of = [(a + rotation) % count for a in range(count)]
                         at_seat: list[Any] = [None] * count
                         for i, a in enumerate(agents):
                             at_seat[seat_of[i]] = remotes[i] if a.remote else \
                                 bots.make(a.bot or "", seed=f"{seed}:{deal}:{i}")
-                        choices, winners = asyncio.run(play_hosted(host, game.id, at_seat,
-                                                                   _deal_seed(seed, deal), timers))
-                        record(Played(deal, rotation, seat_of, choices, winners))
+                        choices, winners = asyncio.run(play_hosted(host, game.id, at_seat, secret, timers))
+                        record(Played(deal, rotation, seat_of, choices, winners, seed=secret))
         finally:
             for process in remotes.values():
                 process.stop()

@@ -283,7 +283,8 @@ class Client:
             if self.view is None:
                 raise ClientError("not_started", "no view yet: nothing to choose from")
             version = int(self.view["version"])
-        await self.send(wire.Choose(token=self._token(), version=version, option=option))
+        # The match it is for: after a rematch the versions start again, so an old match's choice could fit.
+        await self.send(wire.Choose(token=self._token(), version=version, option=option, match=self.match))
 
     async def say(self, text: str) -> None:
         await self.send(wire.Chat(token=self._token(), text=text))
@@ -292,7 +293,7 @@ class Client:
         await self.send(wire.Start(token=self._token()))
 
     async def rematch(self) -> None:
-        await self.send(wire.Rematch(token=self._token()))
+        await self.send(wire.Rematch(token=self._token(), match=self.match))
 
     async def ping(self) -> None:
         await self.send(wire.Ping())

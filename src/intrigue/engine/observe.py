@@ -33,8 +33,9 @@ def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = Fa
     names = match.names
     observer = game.binding.observe
     state = observer(match, seat) if observer else default_state(match, seat)
+    version = shown_version(match, seat)
     if brief:
-        return {"game": game.id, "version": match.version, "seat": seat,
+        return {"game": game.id, "version": version, "seat": seat,
                 "you": names[seat] if seat is not None else None, "players": list(names),
                 "phase": {"id": match.phase_id, "name": match._plan.phase.name}, "state": state,
                 "over": match.over}
@@ -48,7 +49,7 @@ def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = Fa
     view: dict[str, Any] = {
         "game": game.id,
         "title": game.title,
-        "version": match.version,
+        "version": version,
         "seat": seat,
         "you": names[seat] if seat is not None else None,
         "players": list(names),
@@ -77,6 +78,19 @@ def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = Fa
                                 if s in decision.partners}
         view["decision"] = shown
     return view
+
+
+def shown_version(match: "Match", seat: int | None) -> int:
+    """The match's version as ``seat`` may know it. While a secret decision is open, each answer to it
+    is a version, so the true one would count the answers given (to a player who reconnects, to a new
+    spectator, to an answerer whose version jumps past the others'): the seat is shown the version the
+    decision opened at plus the answers it knows of, its own and its partners' in a joint choice. Every
+    version from the opening one on is current for ``choose`` while the decision is open."""
+    decision = match.decision
+    if decision is None or not decision.secret or not decision.answers or decision.complete or match.over:
+        return match.version
+    known = {seat, *decision.partners} if seat in decision.partners else {seat}
+    return decision.opened_at + sum(1 for answered in decision.answers if answered in known)
 
 
 def log_tail(match: "Match", seat: int | None) -> list[dict[str, Any]]:

@@ -298,13 +298,20 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     @app.get("/api/matches", responses=ERRORS)
     async def list_matches(status: Literal["finished", "playing", "abandoned"] = "finished",
                            limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
+        no_history()
         return [history.summary(record) for record in store.list_matches(status, limit)]
 
     replays = asyncio.Semaphore(REPLAY_THREADS)
 
+    def no_history() -> None:
+        if not lobby.settings.history:
+            raise Refusal("no_history", "this server does not show its matches (an arena: a finished rotation "
+                                        "of a deal would show the cards of the next one)", 403)
+
     @app.get("/api/matches/{match}/replay", responses=ERRORS)
     async def replay(match: int, step: int = Query(0, description="accepted choices, 0 to the match's moves"),
                      seat: str = Query("all", max_length=8)) -> dict[str, Any]:
+        no_history()
         async with replays:  # rebuilding a match is CPU work: off the event loop that runs the live games
             return await asyncio.to_thread(history.replay_step, store, match, step, seat)
 
@@ -622,12 +629,12 @@ def handle(lobby: Lobby, conn: Connection, message: dict[str, Any]) -> None:
     if room is None or room.code not in lobby.rooms:
         raise Refusal("no_room", "send 'hello' with a room code first")
     if kind == "choose":
-        room.choose(message["token"], message["option"], message["version"])
+        room.choose(message["token"], message["option"], message["version"], message.get("match"))
     elif kind == "chat":
         room.chat(message.get("token"), message["text"])
     elif kind == "start":
         room.start(message["token"])
     elif kind == "rematch":
-        room.rematch(message["token"])
+        room.rematch(message["token"], message.get("match"), conn)
     elif kind == "hint":
-        coach.ask(room, conn, message["token"], message["version"])
+        coach.ask(room, conn, message["token"], message["version"], message.get("match"))

@@ -54,6 +54,12 @@ class _Seats:
 
 _rooms: "WeakKeyDictionary[Room, _Seats]" = WeakKeyDictionary()
 
+#: Hints being computed, in every room of the process. They share the searching bots' threads: without a
+#: bound, one address's practice rooms (20 an hour) kept those threads busy and every searching bot of the
+#: server waited seconds for each move behind their hints.
+HINTS_AT_ONCE = 2
+_thinking = [0]
+
 
 def practice(room: "Room", seat: int) -> bool:
     """Whether ``seat`` plays alone against bots in ``room`` (see the module docstring)."""
@@ -61,15 +67,15 @@ def practice(room: "Room", seat: int) -> bool:
         all(s.bot is not None for s in room.seats if s.seat != seat)
 
 
-def ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
+def ask(room: "Room", sink: "Sink", token: str, version: int, match_id: int | None = None) -> None:
     """Handle a ``hint`` command: refuse at once, or answer later from a worker thread."""
     try:
-        _ask(room, sink, token, version)
+        _ask(room, sink, token, version, match_id)
     except Refusal as refusal:
         sink.send({**refusal.message_json(), "about": "hint"})
 
 
-def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
+def _ask(room: "Room", sink: "Sink", token: str, version: int, match_id: int | None) -> None:
     seat = room.seat_for(token)
     match = room.match
     if match is None:
@@ -78,6 +84,7 @@ def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
         raise Refusal("over", "the match is over", 409)
     if not practice(room, seat.seat):
         raise Refusal("not_practice", "hints are given only in a practice room, where every other seat is a bot", 403)
+    room.same_match(match_id, "that hint is asked in")
     options = match.legal(seat.seat)
     try:  # the same checks, in the same order, as a choice made from this view
         match.check(seat.seat, options[0] if options else "", version)
@@ -86,14 +93,17 @@ def _ask(room: "Room", sink: "Sink", token: str, version: int) -> None:
     state = _rooms.setdefault(room, _Seats())
     if seat.seat in state.busy:
         raise Refusal("rate_limited", "the coach is still thinking about your last hint", 429)
+    if _thinking[0] >= HINTS_AT_ONCE:
+        raise Refusal("rate_limited", "the coach is busy with other tables' hints; ask again in a moment", 429)
     settings = room.lobby.settings
     bucket = state.buckets.setdefault(seat.seat, Bucket(settings.hint_rate, settings.hint_burst))
     if not bucket.take():
         raise Refusal("rate_limited", "too many hints: wait a few seconds", 429)
     view = bot_registry.SeatView(room.game, seat.seat, match.observe(seat.seat), tuple(options))
-    ticket = (room.match_id, match.decisions, seat.seat, match.version)
+    ticket = (room.match_id, match.decisions, seat.seat, view.observation["version"])  # as the seat knows it
     seed, budget = f"{room.match_id}:{match.version}:{seat.seat}", settings.hint_milliseconds
     state.busy.add(seat.seat)
+    _thinking[0] += 1
     future = asyncio.get_event_loop().run_in_executor(
         BOT_THREADS, lambda: coaching.hint(view, milliseconds=budget, seed=seed))
     future.add_done_callback(lambda done: _deliver(room, sink, ticket, state, done))
@@ -103,6 +113,7 @@ def _deliver(room: "Room", sink: "Sink", ticket: tuple[Any, int, int, int], stat
              done: "asyncio.Future[coaching.Hint]") -> None:
     match_id, decisions, seat, version = ticket
     state.busy.discard(seat)
+    _thinking[0] -= 1
     try:
         found = done.result()
     except Exception:  # noqa: BLE001 - a bug in the search must not take the room down

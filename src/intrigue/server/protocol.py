@@ -94,9 +94,18 @@ def _too_deep(value: Any, level: int = 1) -> bool:
     return level > MAX_DEPTH or any(_too_deep(item, level + 1) for item in items)
 
 
+#: Characters that draw nothing but are not format characters (Unicode's other default-ignorable code
+#: points: the combining grapheme joiner, Hangul fillers, variation selectors, Khmer inherent vowels) and the
+#: blank braille pattern. Kept, ``Aria`` + U+034F was a second "Aria" at the table, and U+3164 a name of
+#: nothing. The blank braille pattern reads as a space.
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+                        "\U000e0100-\U000e01ef]")
+
+
 def clean_line(text: str, limit: int) -> str:
-    """One line of display text: control and format characters removed, spaces collapsed, cut to
+    """One line of display text: control, format and invisible characters removed, spaces collapsed, cut to
     ``limit``, no space at either end (not even one left by the cut: names end up in option strings)."""
+    text = _INVISIBLE.sub("", text).replace("\u2800", " ")
     kept = "".join(" " if ch in "\t\r\n" else ch for ch in text
                    if ch in "\t\r\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
     return " ".join(kept.split())[:limit].rstrip()

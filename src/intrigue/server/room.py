@@ -23,6 +23,7 @@ told about, since nothing is sent before the append commits.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 import secrets
@@ -79,6 +80,13 @@ class Room:
         self.fenced: Store | None = None
         #: The recent chat every attach replays, read from the store once (this room is its only writer).
         self.recent_chat: deque[ChatRecord] | None = None
+        #: Who is connected is told to everyone at once up to ``presence_burst`` times, then at most
+        #: ``presence_rate`` times a second (one deferred message says every change meanwhile): a seat's
+        #: connection saying hello with and without its token, over and over, made a message for every
+        #: connection of the room each time.
+        self.presence = Bucket(lobby.settings.presence_rate, lobby.settings.presence_burst)
+        self._presence_due: Any = None
+        self._presence_views = False
 
     # -- facts -----------------------------------------------------------------
     @property
@@ -305,13 +313,13 @@ class Room:
             self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
         for chat in self.recent_chat:
             sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
-        if connected != [s.connected for s in self.seats]:
-            self.broadcast_room()
-        else:  # a watcher, or another tab of a seat: nothing anyone sees changed (and a hello costs one message)
+        changed = connected != [s.connected for s in self.seats]
+        timer = self.after_change()  # a grace timer ends when its player is back: everyone is told
+        # A watcher, or another tab of a seat, changes nothing anyone sees (and a hello costs one message).
+        told = (changed or timer) and self._announce(changed, timer)
+        if not (told and changed):
             sink.send({"type": "room", **self.public()})
-        if self.after_change():  # a grace timer ends when its player is back: everyone is told
-            self.broadcast_views()
-        elif self.match is not None:
+        if self.match is not None and not (told and timer):
             self.send_view(sink)
         return seat
 
@@ -326,9 +334,34 @@ class Room:
         if self.idle:
             self.idle_since = time.monotonic()
         if changed and announce:
-            self.broadcast_room()
-            if self.after_change():  # a grace timer starts for a pending player who left: everyone is told
+            # A grace timer starts for a pending player who left: everyone is told.
+            self._announce(True, self.after_change())
+
+    def _announce(self, room: bool, views: bool) -> bool:
+        """Tell everyone that who is connected changed (``room``) and that the timer did (``views``): now,
+        if the room's presence bucket allows it (True), else in one message when it does (False)."""
+        if self._presence_due is not None:  # a deferred announcement is waiting: it will say this too
+            self._presence_views |= views
+            return False
+        if self.presence.take():
+            if room:
+                self.broadcast_room()
+            if views:
                 self.broadcast_views()
+            return True
+        self._presence_views = views
+        self._presence_due = asyncio.get_event_loop().call_later(1 / self.presence.rate, self._announce_late)
+        return False
+
+    def _announce_late(self) -> None:
+        self._presence_due = None
+        if self.status == "closed":
+            return
+        self.presence.take()
+        self.broadcast_room()
+        if self._presence_views:
+            self._presence_views = False
+            self.broadcast_views()
 
     def _all_sinks(self) -> list[Sink]:
         return [sink for seat in self.seats for sink in seat.sinks] + list(self.spectators)
@@ -376,11 +409,19 @@ class Room:
             sink.send(message)
 
     # -- playing ---------------------------------------------------------------
-    def choose(self, token: str, option: str, version: int) -> None:
+    def choose(self, token: str, option: str, version: int, match: int | None = None) -> None:
         seat = self.seat_for(token)
         if self.match is None:
             raise Refusal("not_started", f"room {self.code} has not started yet", 409)
+        self.same_match(match)
         self.apply(seat.seat, option, version, "player")
+
+    def same_match(self, match: int | None, what: str = "that choice was made in") -> None:
+        """A command that names its match (``match``, optional) is for that match only: after a rematch
+        the versions start again at 0, so an old match's command could fit the new one."""
+        if match is not None and match != self.match_id:
+            raise Refusal("stale_version", f"{what} match {str(match)[:20]}; room {self.code} plays match "
+                                           f"{self.match_id} now", 409)
 
     def apply(self, seat: int, option: str, version: int, source: str) -> None:
         """Check, apply, store, tell everyone. Raises :class:`Refusal`; nothing changes then."""
@@ -496,12 +537,14 @@ class Room:
         for sink in self._all_sinks():
             sink.send(message)
 
-    def rematch(self, token: str) -> None:
+    def rematch(self, token: str, match: int | None = None, sink: Sink | None = None) -> None:
         seat = self.seat_for(token)
         if self.match is None or not self.match.over:
             raise Refusal("not_over", "a rematch can be voted only after game over", 409)
-        if seat.seat in self.votes:
-            self.broadcast_room()
+        self.same_match(match, "that vote is for a rematch of")
+        if seat.seat in self.votes:  # nothing changed: only the voter is shown the room (everyone was, each time)
+            if sink is not None:
+                sink.send({"type": "room", **self.public()})
             return
         before = self.record()
         self.votes.add(seat.seat)

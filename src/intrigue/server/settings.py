@@ -35,10 +35,15 @@ class Settings:
     sockets_per_address: int = 100  # WebSockets one address may hold open (each costs a task and a socket)
     seats_per_address: int = 30     # seats one address may take by joining rooms that have not started
     max_connections: int = 200      # connections (players + spectators) per room
+    presence_rate: float = 2.0      # "who is connected" told to a room this often per second…
+    presence_burst: float = 20.0    # …after this many at once (later changes go in one deferred message)
     idle_close: float = 6 * 3600    # a waiting or finished room nobody is in is closed after this long
     #: Who picks a new match's seed, given the room code (the arena replays seeded deals); None, or a
     #: None answer: a secret random seed. Never set by `intrigue serve`: a known seed reveals every card.
     match_seed: Callable[[str], int | None] | None = None
+    #: Whether ``/api/matches`` and replays are served. The arena's server does not: the rotations of a deal
+    #: are dealt the same cards, so a finished one would show a remote agent the hands of the next.
+    history: bool = True
 
 
 def now_iso() -> str:

@@ -328,7 +328,7 @@ function renderBar() {
     const needed = (room.rematch.needed || []).length;
     const voted = (room.rematch.votes || []).includes(me) || state.voted;
     items.push(h("button", {type: "button", class: "primary", id: "rematch", disabled: voted,
-      onclick: () => { if (send({type: "rematch", token: state.token})) { state.voted = true; renderBar(); } }},
+      onclick: () => { if (send({type: "rematch", token: state.token, match: state.match})) { state.voted = true; renderBar(); } }},
       voted ? t("room.voted", {votes, needed}) : t("room.rematch", {votes, needed})));
   }
   const leaving = me !== null && room.status !== "finished"
@@ -455,7 +455,8 @@ function markAway() {
 }
 
 function choose(option, button) {
-  const sent = send({type: "choose", token: state.token, version: state.view.version, option});
+  // The match it is for: after a rematch the versions start again at 0 (docs/protocol.md).
+  const sent = send({type: "choose", token: state.token, match: state.match, version: state.view.version, option});
   if (!sent) return;
   for (const other of document.querySelectorAll("#table .decision.mine button")) other.disabled = true;
   if (button) button.classList.add("chosen");

@@ -1,0 +1,48 @@
+"""Names and chat lines that draw nothing, written from docs/protocol.md: "A name with no visible character
+is refused", a name already taken gets a suffix, and control and format characters (bidi overrides,
+zero-width characters) are removed. Unicode has other characters that draw nothing: the combining grapheme
+joiner, variation selectors, Hangul fillers, the blank braille pattern."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..security.table import hang_up
+from .support import Client, create_room, join
+
+#: Each draws nothing (Unicode's default-ignorable code points that are not format characters; the blank
+#: braille pattern draws a blank).
+INVISIBLE = ["\u034f", "\ufe0f", "\ufe00", "\u180b", "\u17b4", "\U000e0100", "\u3164", "\u115f", "\u1160", "\uffa0"]
+
+
+@pytest.mark.parametrize("mark", INVISIBLE, ids=lambda c: f"U+{ord(c):04X}")
+def test_an_invisible_character_does_not_make_a_second_aria(server, http, mark):
+    created = create_room(http, name="Aria", seats=3, private=True)
+    joined = join(http, created["room"], f"Ar{mark}ia{mark}")
+    # Before the fix: a second seat named "Aria" as far as anyone could see ("Steal Aria" twice over).
+    seats = http.get(f"/api/rooms/{created['room']}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Aria", "Aria 2", None] and joined["seat"] == 1
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u115f\u1160", "\uffa0", "\u2800", "\u2800\u034f\u3164", "\ufe0f"],
+                         ids=["hangul-filler", "jamo-fillers", "halfwidth-filler", "braille-blank", "mixed",
+                              "variation-selector"])
+def test_a_name_that_draws_nothing_is_refused(server, http, name):
+    created = create_room(http, name="Aria", seats=3, private=True)
+    for answer in (http.post(f"/api/rooms/{created['room']}/join", json={"name": name}),
+                   http.post("/api/rooms", json={"game": "coup", "name": name, "seats": 2})):
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_message", answer.text
+        assert "visible character" in answer.json()["error"]["message"]
+    assert [s["name"] for s in http.get(f"/api/rooms/{created['room']}").json()["seats"]] == ["Aria", None, None]
+
+
+def test_chat_loses_the_characters_that_draw_nothing(server, http):
+    created = create_room(http, name="Aria", seats=2, private=True)
+    aria = Client(server.ws_url, created["room"], created["token"])
+    aria.until(lambda m: m["type"] == "room")
+    aria.send({"type": "chat", "token": created["token"], "text": "I\u3164 am\u2800Aria\u034f\ufe0f, trust me"})
+    assert aria.until(lambda m: m["type"] in ("chat", "error"))["text"] == "I am Aria, trust me"
+    aria.send({"type": "chat", "token": created["token"], "text": "\u3164\u2800\u034f"})
+    refusal = aria.until(lambda m: m["type"] in ("chat", "error"))
+    assert (refusal["type"], refusal["code"]) == ("error", "bad_message")
+    hang_up(aria)
