@@ -153,8 +153,8 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
     ("    - deal: roles", "    - deal: roles\n      twice: true",
      "phases.0.effects.0.twice: extra inputs are not permitted"),
     ("    - deal: roles", "    - deal: roles\n      say: hi",
-     "phases.0.effects.0: an effect needs exactly one of set, count, tally, most, advance, deal, shuffle, show, say, "
-     "win, if (found: deal, say)"),
+     "phases.0.effects.0: an effect needs exactly one of set, count, tally, most, advance, deal, shuffle, roll, show, "
+     "say, win, if (found: deal, say)"),
     ("    - tally: 'Yes'\n      into: game.ayes\n", "    - tally: 'Yes'\n",
      "phases.2.effects.0: 'tally' needs 'into'"),
     ("      Cat: {counts: {3: 1, 4: 1}, fields: {note: hunter}}", "      Cat: {counts: {3: 1}, fields: {note: hunter}}",

@@ -23,7 +23,7 @@ On a conditional ``next_phase`` entry: ``when``.
 
 ``effects`` are statements, each with exactly one of the keys of
 :data:`STATEMENTS`: ``set``, ``count``, ``tally``, ``most``, ``advance``, ``deal``,
-``shuffle``, ``show``, ``say``, ``win`` and ``if`` (with ``then``/``else``).
+``shuffle``, ``roll``, ``show``, ``say``, ``win`` and ``if`` (with ``then``/``else``).
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ STATEMENTS: dict[str, set[str]] = {
     "advance": {"where", "rounds"},
     "deal": set(),
     "shuffle": set(),
+    "roll": {"where", "dice", "sides"},
     "show": {"where", "to"},
     "say": {"to", "where"},
     "win": set(),
@@ -79,6 +80,11 @@ class Effect(_Strict):
     advance: str | None = Field(None, description="A boolean player field marking whose turn it is.")
     deal: Literal["roles"] | None = Field(None, description="Deal `declaration.role_deal`.")
     shuffle: str | None = Field(None, description="`game.<name>`: a list put in a random order (a deck).")
+    roll: str | None = Field(None, description="`players.<field>` or `game.<name>`: set to a die roll (a number from "
+                                               "1 to `sides`), or with `dice` to a list of that many rolls.")
+    dice: Expr = Field(None, description="With `roll`: how many dice (an expression; for `players.<field>`, "
+                                         "over `player`); the target becomes a list. Without it: one number.")
+    sides: Expr = Field(None, description="With `roll`: the faces of each die (an expression; default 6).")
     show: Union[str, list[str], None] = Field(None, description="Player field(s) shown and remembered.")
     say: str | None = Field(None, description="A log line; `{expression}` is replaced by its value.")
     win: Expr = Field(None, description="An expression over `player`: who wins.")

@@ -332,7 +332,8 @@ def _statements(definition: GameDefinition) -> Iterator[Effect]:
 def _written_names(definition: GameDefinition) -> set[str]:
     """The game-level names some statement writes (``set``, ``into``, ``shuffle``, ...)."""
     return {target[len("game."):] for effect in _statements(definition)
-            for target in (effect.set, effect.into, effect.majority, effect.unanimous, effect.rounds, effect.shuffle)
+            for target in (effect.set, effect.into, effect.majority, effect.unanimous, effect.rounds, effect.shuffle,
+                           effect.roll)
             if isinstance(target, str) and target.startswith("game.")}
 
 
@@ -923,6 +924,34 @@ class _Semantics:
             kind = self.game_target(effect.shuffle, path + ("shuffle",))
             if base(kind) not in (LIST, ANY):
                 self.problem(path + ("shuffle",), f"{effect.shuffle} is {describe(kind)}: only a list can be shuffled")
+        elif statement == "roll":
+            assert effect.roll is not None
+            scope, _, name = effect.roll.partition(".")
+            target = ANY
+            if scope not in ("game", "players") or not name:
+                self.problem(path + ("roll",), f"cannot roll into {effect.roll!r}: write players.<field> or game.<name>")
+            elif scope == "game":
+                target = self.game_target(effect.roll, path + ("roll",))
+            else:
+                target = self.player_field(name, path + ("roll",))
+            if effect.where is not None and scope != "players":
+                self.problem(path + ("where",), "'where' goes with players.<field>")
+            wanted = LIST if effect.dice is not None else NUM
+            if base(target) not in (ANY, "null") and base(target) != wanted:
+                self.problem(path + ("roll",), f"{effect.roll} holds {describe(target)}, but a roll "
+                                               + ("with 'dice' is a list of numbers" if effect.dice is not None
+                                                  else "without 'dice' is one number (add dice: N for a list)"))
+            for key, text in (("dice", effect.dice), ("sides", effect.sides)):
+                if text is None:
+                    continue
+                if isinstance(text, bool) or (isinstance(text, (int, float)) and (text < (1 if key == "sides" else 0)
+                                                                                  or text != int(text))):
+                    self.problem(path + (key,), f"{key} must be a whole number{' of faces, 1 or more' if key == 'sides' else ' of dice, 0 or more'}, "
+                                                f"not {text!r}")
+                    continue
+                compiled = decision_expr(text, path + (key,))
+                if compiled is not None and base(compiled.type) not in (ANY, NUM, "null"):
+                    self.problem(path + (key,), f"{key} must be a number, but this is {describe(compiled.type)}: {text!r}")
         elif statement == "deal":
             if self.d.declaration.role_deal is None:
                 self.problem(path + ("deal",), "'deal: roles' needs declaration.role_deal")

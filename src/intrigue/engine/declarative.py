@@ -330,6 +330,39 @@ def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     return shuffle
 
 
+def _roll(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
+    """Dice: a number from 1 to ``sides`` (or, with ``dice``, a list of that many) drawn with the
+    match's generator, into a game name or the field of each player matching ``where`` (a scenario's
+    ``setup: {rolls: [...]}`` gives the numbers rolled first)."""
+    assert effect.roll is not None
+    scope_name, _, name = effect.roll.partition(".")
+    dice_of = _value(effect.dice).evaluate if effect.dice is not None else None
+    sides_of = _value(effect.sides if effect.sides is not None else 6).evaluate
+    test = _value(effect.where) if effect.where is not None else None
+
+    def rolled(match: "Match", scope: Scope) -> Any:
+        sides = sides_of(scope)
+        if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
+            raise EvaluationError(f"roll: sides is {sides!r}, not a number of faces (1 or more)")
+        if dice_of is None:
+            return match.roll(sides)
+        dice = dice_of(scope)
+        if isinstance(dice, bool) or not isinstance(dice, int) or dice < 0:
+            raise EvaluationError(f"roll: dice is {dice!r}, not a number of dice (0 or more)")
+        return [match.roll(sides) for _ in range(dice)]
+
+    def roll(match: "Match", found: Outcome) -> None:
+        if scope_name == "game":
+            _put(match.state, name, rolled(match, Scope(match, _seat_player(match, found.actor), None, found)))
+            return
+        scope = Scope(match, None, None, found)
+        for seat in _matching(match, test, found):  # seat order: a scenario's setup.rolls reads that way
+            scope.player = match.players[seat]
+            _put(match.players[seat], name, rolled(match, scope))
+
+    return roll
+
+
 def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     fields = [effect.show] if isinstance(effect.show, str) else list(effect.show or [])
     test = _value(effect.where) if effect.where is not None else None
@@ -424,7 +457,7 @@ def _if(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 
 _COMPILERS: dict[str, Compiler] = {
     "set": _set, "count": _count, "tally": _tally, "most": _most, "advance": _advance, "deal": _deal,
-    "shuffle": _shuffle, "show": _show, "say": _say, "win": _win, "if": _if,
+    "shuffle": _shuffle, "roll": _roll, "show": _show, "say": _say, "win": _win, "if": _if,
 }
 
 

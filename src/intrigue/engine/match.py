@@ -84,6 +84,8 @@ class Event:
 
 #: The pseudo-seat of the clock: ``choose(CLOCK, TIME_UP)`` says a timer phase ran out of time.
 CLOCK = -1
+#: Where a match counts the numbers of a scenario's ``setup.rolls`` its dice have used.
+ROLLED = "_rolled"
 TIME_UP = "(time is up)"
 
 
@@ -537,6 +539,19 @@ class Match:
         """Shuffle a pile with the match's RNG (a scenario may freeze its order)."""
         if self.setup.get("shuffle", True) is not False:
             self.rng.shuffle(pile)
+
+    def roll(self, sides: int) -> int:
+        """One die of ``sides`` faces, rolled with the match's RNG; a scenario's ``setup.rolls``
+        gives the first numbers rolled, in order (then the dice are random again)."""
+        fixed = self.setup.get("rolls") or ()
+        used = self.state.get(ROLLED, 0)
+        if used < len(fixed):
+            self.state[ROLLED] = used + 1
+            value = fixed[used]
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+                raise EngineError(f"setup.rolls[{used + 1}] is {value!r}, not a roll of a die of {sides} faces")
+            return value
+        return self.rng.randint(1, sides)
 
     @property
     def turn_timeout_default(self) -> Any:

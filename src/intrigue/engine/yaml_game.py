@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
 #: What a scenario's ``setup`` can fix in a game without Python (``first`` is set by the runner).
-SETUP_KEYS = frozenset({"roles", "shuffle", "first", "game"})
+SETUP_KEYS = frozenset({"roles", "shuffle", "first", "game", "rolls"})
 
 
 def first_sentence(text: str) -> str:
@@ -80,6 +80,10 @@ def binding_from_dsl(path: str | Path, game_id: str | None = None) -> GameBindin
             return [f"setup.{key} is not a setup key of a game without Python "
                     f"(it takes {', '.join(sorted(SETUP_KEYS))})" for key in unknown]
         problems = _starting_names(setup.get("game"), state)
+        rolls = setup.get("rolls")
+        if rolls is not None and not (isinstance(rolls, list) and all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in rolls)):
+            problems.append(f"setup.rolls must be a list of numbers rolled, 1 or more ([3, 1, 6]), not {rolls!r}")
         fixed = setup.get("roles")
         if fixed is None:
             return problems
