@@ -339,3 +339,117 @@ def test_one_game_file_is_served_alone_and_a_badly_named_one_is_refused_by_name(
     odd.write_text(skull.read_text(encoding="utf-8"), encoding="utf-8")
     added, problems = games.add_folder(odd)
     assert added == [] and problems == [f"{odd}: a game's file is named <id>.yaml, its id letters, digits and '_'"]
+@pytest.fixture(scope="module")
+def liars_dice():
+    return games.load_path(EXAMPLES / "liars_dice.yaml")
+
+
+def test_liars_dice_random_games_end_and_no_seat_sees_another_seats_dice_before_a_call(liars_dice):
+    """Each seat's view holds its own dice as rolled and nobody else's; no log line shows another
+    seat's dice except the reveal of every cup at a call of Dudo; a call costs exactly one die, the
+    caller's when the bid was true (aces wild but in a bid of aces), else the bidder's; the last
+    player with dice wins."""
+    assert validate_file(EXAMPLES / "liars_dice.yaml").problems == []
+    counted_aces = Counter()
+    for seed in range(200):
+        count = 2 + seed % 5
+        match = Match(liars_dice, NAMES[:count], seed=seed, headless=True)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        for _ in range(3000):
+            if match.over:
+                break
+            for seat in range(count):
+                view = match.observe(seat)
+                rows = view["state"]["players"]
+                assert rows[seat]["dice"] == match.players[seat]["dice"], (seed, seat)
+                for owner, row in enumerate(rows):
+                    if owner != seat:
+                        assert row["dice"] is None, (seed, seat, owner)
+                assert not foreign_lines(match, view, seat, ("dice",)), (seed, seat)
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+            choice = players[seat].choose(view)
+            if choice == "Dudo":
+                quantity, face = match.state["bid_quantity"], match.state["bid_face"]
+                dice = [d for p in match.players for d in p["dice"]]
+                true = sum(1 for d in dice if d == face or (face != 1 and d == 1)) >= quantity
+                counted_aces[face == 1] += 1
+                before = [p["dice_left"] for p in match.players]
+                loser = seat if true else match.state["bidder"] - 1
+            match.choose(seat, choice)
+            if choice == "Dudo":
+                after = [p["dice_left"] for p in match.players]
+                assert [b - a for b, a in zip(before, after)] == [int(s == loser) for s in range(count)], seed
+        assert match.over, seed
+        [winner] = match.winners
+        assert [s for s, p in enumerate(match.players) if p["dice_left"] > 0] == [winner], seed
+    assert counted_aces[True] > 20 and counted_aces[False] > 200
+
+
+@pytest.fixture(scope="module")
+def one_night():
+    return games.load_path(EXAMPLES / "one_night.yaml")
+
+
+def test_one_night_random_games_end_and_nobody_knows_a_card_they_did_not_see(one_night):
+    """With the day's clock running out at random moments: every night phase shows every player
+    acting to every seat; a seat sees its own card only after it robbed (as it was then), another
+    player's card only as the Seer's look, another's role only as a Werewolf seeing Werewolves;
+    no log line shows a card to a seat that did not look at it; the published win conditions."""
+    assert validate_file(EXAMPLES / "one_night.yaml").problems == []
+    night = {"Werewolves", "Seer", "Robber", "Troublemaker"}
+    sides = Counter()
+    for seed in range(240):
+        count = 3 + seed % 6
+        match = Match(one_night, NAMES[:count], seed=seed, headless=True, timers=True)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        dealt = [p["role"] for p in match.players]
+        looks: dict[int, str] = {}  # seat -> what the seat saw of its own card (the Robber)
+        for steps in range(500):
+            if match.over:
+                break
+            for seat in range(count):
+                view = match.observe(seat)
+                rows = view["state"]["players"]
+                assert rows[seat]["role"] == dealt[seat] and rows[seat]["card"] == looks.get(seat), (seed, seat)
+                for owner, row in enumerate(rows):
+                    if owner == seat:
+                        continue
+                    wolves = dealt[seat] == dealt[owner] == "Werewolf"
+                    assert row["role"] == (dealt[owner] if wolves else None), (seed, seat, owner)
+                    if dealt[seat] != "Seer":
+                        assert row["card"] is None, (seed, seat, owner)
+                lines = [line["text"] for line in view["log"]]
+                if dealt[seat] in ("Villager", "Troublemaker") or dealt[seat] == "Werewolf" and dealt.count("Werewolf") == 2:
+                    assert not [t for t in lines if " — card: " in t or t.startswith("You look")], (seed, seat, lines)
+                if match.phase.name in night:  # everyone appears to act until the phase closes
+                    assert set(view["waiting"]) | {match.names[seat]} == set(match.names), (seed, seat)
+            if match.phase.name == "Day" and (seed + steps) % 3 == 0:
+                match.choose(CLOCK, TIME_UP)
+                continue
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+            robbing = match.phase.name == "Robber"
+            match.choose(seat, players[seat].choose(view))
+            if robbing and match.phase.name != "Robber" and "Robber" in dealt:  # the Robber looked at their new card
+                robber = dealt.index("Robber")
+                if match.players[robber]["card"] != "Robber":
+                    looks[robber] = match.players[robber]["card"]
+        assert match.over, seed
+        cards = [p["card"] for p in match.players] + match.state["centre"]
+        assert sorted(cards) == sorted(["Werewolf", "Werewolf", "Seer", "Robber", "Troublemaker"]
+                                       + ["Villager"] * (count - 2)), seed
+        votes = Counter(p["vote"] for p in match.players)
+        most = max(votes.values())
+        dead = {s for s in range(count) if most >= 2 and votes[match.names[s]] == most}
+        assert dead == {s for s, p in enumerate(match.players) if not p["is_alive"]}, seed
+        wolves = {s for s, p in enumerate(match.players) if p["card"] == "Werewolf"}
+        if wolves and dead & wolves:
+            side = set(range(count)) - wolves
+        elif wolves:
+            side = wolves
+        else:
+            side = set(range(count)) if not dead else set()
+        assert set(match.winners) == side, seed
+        sides[match.phase.name] += 1
+    assert min(sides.values()) > 10 and len(sides) == 3, sides

@@ -25,8 +25,9 @@ Functions: ``count(c)`` (players for whom ``c`` holds), ``count(list, x)`` (how
 many of the list's items equal ``x``), ``sum(e)`` (of ``e`` over
 the players), ``min(a, b, ...)``, ``max(a, b, ...)``, ``size(x)`` (items of a list
 or table), ``take(list, n)`` (its first n items), ``drop(list, n)`` (all but the
-first n), ``without(list, x)`` (the list less one ``x``). Inside ``count`` and
-``sum``, ``player`` is each player in turn. Arithmetic is on integers: ``//``
+first n), ``without(list, x)`` (the list less one ``x``), ``each(e)`` (``e`` of every player, in seat
+order: ``count(each(player.vote), player.name)`` counts a player's votes). Inside ``count``,
+``sum``, ``each`` and one-argument ``min``/``max``, ``player`` is each player in turn. Arithmetic is on integers: ``//``
 divides and rounds down, ``%`` is the remainder; ``+`` also joins two lists.
 ``x[i]`` reads a table: a mapping by key, a list by position counted from 1;
 ``players[i]`` is the player whose ``id`` is i, so ``players[chosen.id].role``.
@@ -130,7 +131,7 @@ _TOKEN = re.compile(
 
 _KEYWORDS = {"and", "or", "not", "in", "if", "then", "else", "true", "false", "null", "True", "False", "None"}
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
-FUNCTIONS = ("count", "sum", "min", "max", "size", "take", "drop", "without")
+FUNCTIONS = ("count", "sum", "min", "max", "size", "take", "drop", "without", "each")
 #: The static type of a player record (``players[i]``): a field of it has the field's type.
 PLAYER = "player"
 #: Names that are always there: how many players sit at the table.
@@ -398,7 +399,7 @@ class _Parser:
             self.take()
             args.append(self.parse_expr())
         self.expect("punct", ")")
-        wanted = {"sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2}.get(name.text)
+        wanted = {"sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2, "each": 1}.get(name.text)
         if name.text == "count" and len(args) > 2:
             raise ExpressionError("count() takes one condition (over the players) or a list and an item",
                                   name.column)
@@ -577,6 +578,9 @@ class _Checker:
             if base(got) not in (NUM, ANY, BOOL):
                 self.type_error(f"sum() adds numbers, not {describe(got)}", node.items[0].column)
             return NUM
+        if name == "each":
+            got = self.check(node.items[0])
+            return (LIST, got)
         if name == "size":
             got = self.check(node.items[0])
             if base(got) not in (LIST, TABLE, TEXT, ANY):
@@ -853,6 +857,21 @@ def _call(node: Node) -> Callable[[Scope], Any]:
             return items[:max(value, 0)] if name == "take" else items[max(value, 0):]
 
         return listing
+    if name == "each":
+        inner = args[0]
+
+        def over_each_player(scope: Scope) -> list[Any]:
+            saved = scope.player
+            values = []
+            try:
+                for player in scope.players:
+                    scope.player = player
+                    values.append(inner(scope))
+            finally:
+                scope.player = saved
+            return values
+
+        return over_each_player
     if name == "size":
         inner = args[0]
 

@@ -27,7 +27,8 @@ class FieldSpec(_Open):
     example: Any = None
     description: str | None = None
     visibility: VisibilitySpec | None = Field(
-        None, description="Extension: who may see this field (default: everyone).")
+        None, description="Extension: who may see this field: public (the default), owner, nobody (not even "
+                    "its owner, until shown) or an expression over `player` (everyone while it holds; the owner always).")
 
 
 class Role(_Open):

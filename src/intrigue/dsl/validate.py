@@ -570,7 +570,7 @@ class _Semantics:
             self.compile(group.selection_criteria, ("declaration", "audience_groups", name, "selection_criteria"),
                          condition=True)
         for name, spec in self.d.declaration.player_states.items():
-            if isinstance(spec.visibility, str) and spec.visibility not in ("public", "owner"):
+            if isinstance(spec.visibility, str) and spec.visibility not in ("public", "owner", "nobody"):
                 self.compile(spec.visibility, ("declaration", "player_states", name, "visibility"), condition=True)
         for phase_id, phase in self.d.phases.items():
             if phase_id in self.stubs:

@@ -34,6 +34,9 @@ DECLARATIVE_TOOLS: dict[str, Callable[["Match"], None]] = {}
 
 #: Where a match keeps who was shown what: ``[viewer, owner, field]`` (viewer -1: everyone).
 SEEN = "_seen"
+#: The visibility of a field nobody sees, its owner included, until a ``show`` or the end (a card
+#: face down in front of a player, which others may swap unseen).
+NOBODY = "nobody"
 #: Where a match keeps the seat that first held each turn flag (rounds count from it).
 STARTED = "_started"
 
@@ -368,6 +371,7 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     test = _value(effect.where) if effect.where is not None else None
 
     def show(match: "Match", found: Outcome) -> None:
+        specs = match.game.definition.declaration.player_states
         seen = match.state.setdefault(SEEN, [])
         # where each (viewer, owner, field) is in the list, without a scan each time
         known = {(entry[0], entry[1], entry[2]): index for index, entry in enumerate(seen)}
@@ -375,8 +379,9 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
         for owner in _matching(match, test, found):
             viewers = group if group is not None else _viewers(match, effect.to, owner, found)
             for field_name in fields:
+                own_look = specs[field_name].visibility == NOBODY if field_name in specs else False
                 for viewer in (viewers if viewers is not None else [-1]):
-                    if viewer == owner:
+                    if viewer == owner and not own_look:  # the owner sees the field anyway
                         continue
                     # the value as shown now: the viewer does not see what the field becomes later
                     value = match.players[owner].get(field_name)
@@ -616,7 +621,8 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
     """The owner's declared fields as ``seat`` may see them; hidden ones are ``None``.
 
     A field is hidden by ``visibility: owner`` or an expression (visible to all
-    while it holds). The owner always sees their own fields; a viewer keeps
+    while it holds). The owner sees their own fields, except a ``nobody`` field (a card face down
+    in front of them, which a swap may have changed); a viewer keeps
     seeing what a ``show`` statement showed them, as it was then; once the match is over (or a
     ``win`` statement has named the winners), everything is public.
     """
@@ -629,9 +635,9 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
         if name in view:
             continue
         rule = spec.visibility
-        if rule is None or rule == "public" or rule is True or ended or seat == owner:
+        if rule is None or rule == "public" or rule is True or ended or seat == owner and rule != NOBODY:
             visible = True
-        elif rule == "owner" or rule is False:
+        elif rule in ("owner", NOBODY) or rule is False:
             visible = False
         else:
             visible = bool(_compiled(rule)(match.scope(owner)))

@@ -151,7 +151,8 @@ class _Plan:
         for owner, row in enumerate(rows):
             player = base.players[owner]
             # a field that is always public shows its value, null included; any other null may be hidden
-            hidden = [name for name in specs if name in row and row[name] is None and owner != seat
+            hidden = [name for name in specs if name in row and row[name] is None
+                      and (owner != seat or specs[name].visibility == "nobody")
                       and (name in dealt or not _public_always(specs[name].visibility))]
             visible[owner] = {name: row[name] for name in dealt if name in row}
             for name in specs:
@@ -236,7 +237,7 @@ def _public_always(rule: Any) -> bool:
 def _public(rule: Any, match: Match, owner: int) -> bool:
     if rule is None or rule == "public" or rule is True:
         return True
-    if rule == "owner" or rule is False:
+    if rule in ("owner", "nobody") or rule is False:
         return False
     return bool(_compiled(rule)(match.scope(owner)))
 
