@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from . import source as source_module
 from .expressions import (ANY, BOOL, BUILTIN_NAMES, FIELD_TYPES, LIST, NUM, PLAYER, TEXT, Expression, ExpressionError,
                           Node, base, compile_expression, describe, type_of_value)
-from .extensions import (ACKNOWLEDGE, DECISION_NAMES, NEWER_NAMES, TEMPLATE, Effect, OptionEntry, RoleDeal)
+from .extensions import (ACKNOWLEDGE, ALIASES, DECISION_NAMES, NEWER_NAMES, TEMPLATE, Effect, OptionEntry, RoleDeal)
 from .model import CompletionCriteria, GameDefinition, NextRef, Phase
 from .source import Problem, Source
 
@@ -394,6 +394,7 @@ class _Semantics:
         self.fields = set(self.field_types) if self.field_types is not None else None
         self.hidden_fields = {name for name, spec in declared.items()
                               if spec.visibility not in (None, "public", True)}
+        self.unseen_fields = {name for name, spec in declared.items() if spec.visibility == "nobody"}
         public = set(declaration.public_state or [])
         # a name no statement ever writes is a constant of the rules: everyone knows it
         written = _written_names(definition)
@@ -587,6 +588,8 @@ class _Semantics:
                 compiled = self.compile(criteria.target_players.condition, where + ("target_players", "condition"),
                                         condition=True)
                 self.secret_warning(phase, compiled, where + ("target_players", "condition"), "who acts here")
+                self.unseen_warning(criteria.target_players.condition, "player", where + ("target_players", "condition"),
+                                    "being asked to act tells a player about it")
                 if criteria.type == "player_action" and criteria.wait_for == "single_player_choice":
                     self.single_target(criteria.target_players.condition, compiled,
                                        where + ("target_players", "condition"))
@@ -597,6 +600,14 @@ class _Semantics:
                     self.effect(effect, base_path + ("actions", index, "effects", number), phase_id, False)
             for number, effect in enumerate(phase.effects or []):
                 self.effect(effect, base_path + ("effects", number), phase_id, True)
+
+    def unseen_warning(self, text: Any, scope: str, path: tuple[Any, ...], why: str) -> None:
+        """A ``nobody`` field (a card face down, unseen by its owner) read where its owner learns of it."""
+        unseen = sorted(field for field in self.unseen_fields
+                        if isinstance(text, str) and re.search(rf"\b{scope}\.{field}\b", text))
+        if unseen:
+            self.problem(path, f"{scope}.{unseen[0]} is seen by nobody, its owner included (visibility: nobody), "
+                               f"but {why}", "warning")
 
     def single_target(self, text: Any, compiled: Expression | None, path: tuple[Any, ...]) -> None:
         """A single_player_choice whose condition reads nothing of `player` holds for every player or
@@ -767,6 +778,9 @@ class _Semantics:
                 compiled = self.compile_decision(entry.if_, path + ("if",), context, condition=True, me=True)
                 self.secret_warning(phase, compiled, path + ("if",),
                                     f"who is offered {entry.option or 'these players'!r}", entry.secret)
+            for key in ("players", "if", "items"):
+                self.unseen_warning(getattr(entry, ALIASES.get(key, key)), "me", path + (key,),
+                                    "the options a player is offered tell them about it")
             if entry.choose is not None:
                 self.compile_decision(entry.choose, path + ("choose",), context, expect=NUM, me=True)
             if entry.items is not None:
