@@ -1,0 +1,111 @@
+"""Liar's Dice and One Night (docs/examples/games) played to the end through a real server, each
+seat a WebSocket client acting on its own views only: no view any seat receives ever holds another
+seat's dice or a card it did not look at, and a night phase shows every seat waiting."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from intrigue import games
+
+from ..conftest import ROOT
+from .support import Client, ServerThread, create_room, join
+
+EXAMPLES = ROOT / "docs" / "examples" / "games"
+NAMES = ["Aria", "Blaise", "Cass", "Dara"]
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """The example games served from their folder, as ``intrigue serve --games docs/examples/games``."""
+    monkeypatch.setattr(games, "_EXTRA", {})
+    added, problems = games.add_folder(EXAMPLES)
+    assert {"liars_dice", "one_night"} <= set(added) and not problems
+    with ServerThread(tmp_path / "served.db") as server:
+        yield server
+
+
+def seated(server, http, game: str, count: int) -> list[Client]:
+    created = create_room(http, game=game, seats=count, private=True, options={"turn_timer": None, "window_timer": None})
+    tokens = [created["token"]] + [join(http, created["room"], name)["token"] for name in NAMES[1:count]]
+    clients = [Client(server.ws_url, created["room"], token) for token in tokens]
+    for client in clients:
+        client.until(lambda m: m["type"] == "welcome")
+    clients[0].send({"type": "start", "token": tokens[0]})
+    for client in clients:
+        client.settle(lambda v: v.get("phase") is not None)
+    return clients
+
+
+def play(clients: list[Client], check, seed: int = 1) -> dict:
+    """Every seat answers what its own view offers, at random, until the game is over."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        for seat, client in enumerate(clients):
+            client.drain(0.02)
+            for _, view in client.views:
+                check(seat, view)
+            client.views.clear()
+            view = client.view
+            if view["over"]:
+                return view
+            if NAMES[seat] in view["waiting"] and client.options:
+                client.choose(rng.choice(client.options))
+                client.drain(0.05)
+    raise AssertionError("the game did not end in 90 s")
+
+
+def test_liars_dice_through_the_server_nobody_sees_another_cup_until_dudo(served):
+    with served.http() as http:
+        clients = seated(served, http, "liars_dice", 3)
+        calls = []
+
+        def check(seat, view):
+            rows = view["state"]["players"]
+            if not view["over"]:
+                assert all(row["dice"] is None for owner, row in enumerate(rows) if owner != seat), (seat, rows)
+                assert len(rows[seat]["dice"]) == rows[seat]["dice_left"] or not rows[seat]["is_alive"]
+            texts = [line["text"] for line in view["log"]]
+            assert not [t for t in texts if " — dice: " in t and not t.startswith(NAMES[seat])], (seat, texts)
+            calls.extend(t for t in texts if " calls Dudo on " in t)
+
+        final = play(clients, check)
+        assert len(final["winners"]) == 1 and calls
+        rows = final["state"]["players"]
+        assert [row["name"] for row in rows if row["dice_left"] > 0] == final["winners"]
+
+
+def test_one_night_through_the_server_cards_stay_face_down_and_the_night_covers_everyone(served):
+    with served.http() as http:
+        clients = seated(served, http, "one_night", 4)
+        room = served.app.state.lobby.rooms[clients[0].room]
+        dealt = [p["role"] for p in room.match.players]
+        phases = set()
+
+        def check(seat, view):
+            if view["over"]:
+                return
+            phases.add(view["phase"]["name"])
+            rows = view["state"]["players"]
+            assert rows[seat]["role"] == dealt[seat]
+            for owner, row in enumerate(rows):
+                if owner != seat:
+                    wolves = dealt[seat] == dealt[owner] == "Werewolf"
+                    assert row["role"] == (dealt[owner] if wolves else None), (seat, owner, row)
+                    if dealt[seat] != "Seer":
+                        assert row["card"] is None, (seat, owner, row)
+                elif dealt[seat] != "Robber":
+                    assert row["card"] is None, (seat, row)
+            if view["phase"]["name"] in ("Werewolves", "Seer", "Robber", "Troublemaker"):
+                assert set(view["waiting"]) | {NAMES[seat]} == set(NAMES), (seat, view["waiting"])
+
+        final = play(clients, check, seed=3)
+        assert {"Werewolves", "Seer", "Robber", "Troublemaker", "Day", "Vote"} <= phases
+        rows = final["state"]["players"]
+        assert all(row["card"] for row in rows)  # the end shows every card
+        lines = [line["text"] for line in final["log"]]
+        assert any(" ends the night as " in t for t in lines) and any(t.startswith("The centre: ") for t in lines)
