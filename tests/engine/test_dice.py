@@ -3,10 +3,13 @@ scenario's setup.rolls, and every mistake in one named by file, line and key pat
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from intrigue.dsl import validate_file
 from intrigue.engine import Match
+from intrigue.engine.determinize import determinize
 from intrigue.games import load_path
 
 DICE = """\
@@ -124,3 +127,13 @@ def test_each_mistake_in_a_roll_is_reported_with_file_line_and_key_path(tmp_path
     path.write_text(DICE.replace(old, new, 1))
     found = [str(problem).replace(str(path), "dice.yaml") for problem in validate_file(path).problems]
     assert any(expected in line for line in found), found
+
+
+def test_the_search_bots_samples_roll_the_dice_they_cannot_see_anew(dice):
+    """A seat's own dice stay as they are; another seat's hidden dice are rolled again, as many as
+    the roll statement gives them (not left empty, as a hidden field no statement rolls is)."""
+    match = Match(dice, ["Aria", "Blaise", "Cass"], seed=4, headless=True)
+    samples = [determinize(dice, match.observe(0), 0, random.Random(n)) for n in range(30)]
+    assert all(s is not None and s.players[0]["dice"] == match.players[0]["dice"] for s in samples)
+    assert {len(s.players[1]["dice"]) for s in samples} == {1} and {len(s.players[2]["dice"]) for s in samples} == {3}
+    assert len({tuple(s.players[2]["dice"]) for s in samples}) > 5

@@ -14,7 +14,8 @@ game-level names a sample cannot know start at their declared values, and turn
 flags count their rounds from the player holding them now. A hidden player
 field the role deal does not set (a secret answer kept with ``record``, a
 player's private memory) starts at its starting value: the search does not
-guess it. A field that is always public shows its value, null included. When
+guess it, except dice: a hidden field a ``roll`` statement writes is rolled anew,
+as that statement rolls it (Liar's Dice: the others' dice, as many as they hold). A field that is always public shows its value, null included. When
 the seat's own options cannot be rebuilt the determinizer returns ``None`` (the
 bot plays a random option).
 
@@ -52,6 +53,9 @@ def determinize(game: "Game", observation: dict[str, Any], seat: int, rng: rando
 
 class _Plan:
     """One observation, read once: the match before its decision and who may hold which role."""
+
+    #: (owner, field, roll statement): the hidden dice a sample rolls anew.
+    rerolled: list[tuple[int, str, Any]] = []
 
     def __init__(self, observation: dict[str, Any], base: Match, seat: int, unknown: list[int],
                  roles: list[str], field: str, role_fields: dict[str, dict[str, Any]],
@@ -108,6 +112,14 @@ class _Plan:
                 if self.visible[owner][name] is None:
                     player[name] = copy_data(fields.get(name, self.template.get(name)))
             player[self.field] = role
+        for owner, name, effect in self.rerolled:  # hidden dice: rolled again, as many as the statement rolls
+            scope = match.scope(owner)
+            sides = _compiled(effect.sides if effect.sides is not None else 6)(scope)
+            if effect.dice is None:
+                match.players[owner][name] = match.rng.randint(1, sides)
+            else:
+                dice = _compiled(effect.dice)(scope)
+                match.players[owner][name] = [match.rng.randint(1, sides) for _ in range(dice)]
         match._settle()  # noqa: SLF001 - opens the decision, as the engine does after the phase's steps
         decision = match.decision
         if decision is None:
@@ -147,6 +159,8 @@ class _Plan:
         template = dict(base.players[0])
         visible: dict[int, dict[str, Any]] = {}
         unknown: list[int] = []
+        rolls = _rolled_fields(game)
+        rerolled: list[tuple[int, str]] = []
         seen: list[list[Any]] = []
         for owner, row in enumerate(rows):
             player = base.players[owner]
@@ -170,6 +184,7 @@ class _Plan:
                 for name in hidden:
                     if name in dealt:
                         player[name] = copy_data(fields.get(name, template.get(name)))
+            rerolled += [(owner, name) for name in hidden if name in rolls and name not in dealt]
             if owner != seat:  # what was shown to this seat stays shown
                 for name, spec in specs.items():
                     if row.get(name) is not None and not _public(spec.visibility, base, owner):
@@ -211,6 +226,7 @@ class _Plan:
             answered = [s for s in base.targets if s not in waiting and s not in given]
         result = cls(observation, base, seat, unknown, roles, field or "", role_fields, visible, answered,
                      template, given)
+        result.rerolled = [(owner, name, rolls[name]) for owner, name in rerolled]
         probe = result.sample(random.Random(0))
         if probe is None or set(probe.legal(seat)) != set(shown["options"]):
             return None
@@ -240,6 +256,24 @@ def _public(rule: Any, match: Match, owner: int) -> bool:
     if rule in ("owner", "nobody") or rule is False:
         return False
     return bool(_compiled(rule)(match.scope(owner)))
+
+
+def _rolled_fields(game: "Game") -> dict[str, Any]:
+    """The player fields ``roll`` statements write (``roll: players.dice``), each with its statement."""
+    found: dict[str, Any] = {}
+
+    def visit(effects: Any) -> None:
+        for effect in effects or ():
+            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
+                found.setdefault(effect.roll.partition(".")[2], effect)
+            visit(effect.then)
+            visit(effect.else_)
+
+    for phase in game.phases.values():
+        visit(phase.effects)
+        for action in phase.actions:
+            visit(action.effects)
+    return found
 
 
 def _turn_flags(game: "Game") -> list[str]:
