@@ -339,6 +339,8 @@ def test_one_game_file_is_served_alone_and_a_badly_named_one_is_refused_by_name(
     odd.write_text(skull.read_text(encoding="utf-8"), encoding="utf-8")
     added, problems = games.add_folder(odd)
     assert added == [] and problems == [f"{odd}: a game's file is named <id>.yaml, its id letters, digits and '_'"]
+
+
 @pytest.fixture(scope="module")
 def liars_dice():
     return games.load_path(EXAMPLES / "liars_dice.yaml")
