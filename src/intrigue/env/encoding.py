@@ -5,7 +5,8 @@ An encoder has ``size``, ``fields`` (``[(name, width), ...]`` in order) and
 (a zero-filled sequence of ``size`` numbers). Coup and BANG! ship theirs in
 ``games/<id>/encoding.py``. Any other game gets :class:`DeclaredEncoder`, built
 from its DSL declaration: every declared player field as that seat sees it
-(hidden fields are flagged, never read), the ``public_state`` names, the phase,
+(hidden fields are flagged, never read; a list a ``roll`` statement writes is its length
+and how many of its dice show each face), the ``public_state`` names, the phase,
 whether the seat is deciding, and the log: how often the seat has seen each of
 the game's ``say`` lines, and which one it saw last.
 """
@@ -51,13 +52,14 @@ class DeclaredEncoder:
                            for name, spec in self.specs.items() if _kind(spec) == "text"}
         self.public = list(declaration.public_state or ())
         self.phases = phase_index(game)
+        self.faces = {name: sides for name, sides in _rolled_faces(game).items() if name in self.specs}
         self.templates = _templates(game)
         self._template_of: dict[str, int] = {}
         per_player = 0
         self._layout: list[tuple[str, str, int]] = []  # (field, kind, offset within a player)
         for name, spec in self.specs.items():
-            kind = _kind(spec)
-            width = len(self.categories[name]) + 1 if kind == "text" else 1
+            kind = "dice" if name in self.faces else _kind(spec)
+            width = len(self.categories[name]) + 1 if kind == "text" else 1 + self.faces.get(name, 0)
             self._layout.append((name, kind, per_player))
             per_player += width + 1  # + "hidden from you"
         self.per_player = per_player
@@ -98,11 +100,18 @@ class DeclaredEncoder:
             for name, kind, at in self._layout:
                 value = seen.get(name)
                 if value is None:
-                    out[base + at + (len(self.categories[name]) + 1 if kind == "text" else 1)] = 1.0
+                    out[base + at + (len(self.categories[name]) + 1 if kind == "text"
+                                     else 1 + self.faces.get(name, 0))] = 1.0
                     continue
                 if kind == "text":
                     values = self.categories[name]
                     out[base + at + (values.index(value) if value in values else len(values))] = 1.0
+                elif kind == "dice":  # how many dice, and how many show each face
+                    dice = value if isinstance(value, list) else [value]
+                    out[base + at] = float(len(dice))
+                    for face in dice:
+                        if isinstance(face, int) and 1 <= face <= self.faces[name]:
+                            out[base + at + face] += 1.0
                 elif kind == "list":
                     out[base + at] = float(len(value)) if hasattr(value, "__len__") else 0.0
                 else:
@@ -156,6 +165,27 @@ def _categories(name: str, spec: Any, declaration: Any, text: str) -> list[str]:
     pattern = re.compile(r"\b" + re.escape(name) + r"\s*[!=]=\s*['\"]([^'\"]+)['\"]")
     values += pattern.findall(text)
     return sorted(dict.fromkeys(values))
+
+
+def _rolled_faces(game: "Game") -> dict[str, int]:
+    """The player fields ``roll`` statements write, each with its dice's faces (``sides`` written as a
+    number, else 6)."""
+    found: dict[str, int] = {}
+
+    def visit(effects: Any) -> None:
+        for effect in effects or ():
+            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
+                sides = effect.sides if isinstance(effect.sides, int) and not isinstance(effect.sides, bool) else 6
+                name = effect.roll.partition(".")[2]
+                found[name] = max(found.get(name, 0), sides)
+            visit(effect.then)
+            visit(effect.else_)
+
+    for phase in game.phases.values():
+        visit(phase.effects)
+        for action in phase.actions:
+            visit(action.effects)
+    return found
 
 
 def _templates(game: "Game") -> list[re.Pattern[str]]:
