@@ -551,7 +551,7 @@ class Match:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
                 raise EngineError(f"setup.rolls[{used + 1}] is {value!r}, not a roll of a die of {sides} faces")
             return value
-        return self.rng.randint(1, sides)
+        return self.rng.randrange(sides) + 1  # randrange: a chance node under OpenSpiel (env/chance.py)
 
     @property
     def turn_timeout_default(self) -> Any:
