@@ -4,11 +4,17 @@ their view as it was, a look shows them the card as it was then, the end shows i
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from intrigue import bots
 from intrigue.dsl import validate_file
 from intrigue.engine import Match
+from intrigue.engine.determinize import determinize
 from intrigue.games import load_path
+
+from ..conftest import ROOT
 
 SWAP = """\
 declaration:
@@ -148,3 +154,25 @@ def test_reading_a_face_down_card_where_its_owner_would_learn_it_is_warned(swap,
     swap.write_text(text.replace(old, new, 1))
     found = [str(problem).replace(str(swap), "swap.yaml") for problem in validate_file(swap).problems]
     assert any(line.startswith(expected) for line in found), found
+
+
+def test_the_search_bots_samples_look_the_same_from_the_seat_through_a_one_night_game():
+    """A sample of One Night (no role deal: cards dealt by a shuffle in phase 0) gives the others the
+    declared starting values, not the card phase 0 gave the first player (which made every other
+    player a Troublemaker and the phase refuse), and keeps the seat's own look at its face-down card."""
+    game = load_path(ROOT / "docs" / "examples" / "games" / "one_night.yaml")
+    checked = 0
+    for seed in range(30):
+        match = Match(game, ["A", "B", "C", "D"], seed=seed, headless=True)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(4)]
+        while not match.over:
+            seat = match.pending[0]
+            observation = match.observe(seat)
+            sample = determinize(game, observation, seat, random.Random(seed))
+            assert sample is not None, (seed, match.phase.name)
+            assert sample.observe(seat)["state"]["players"] == observation["state"]["players"], (seed, seat)
+            assert set(sample.legal(seat)) == set(match.legal(seat))
+            checked += 1
+            view = bots.SeatView(game, seat, observation, tuple(match.legal(seat)))
+            match.choose(seat, players[seat].choose(view))
+    assert checked > 300

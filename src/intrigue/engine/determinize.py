@@ -116,10 +116,10 @@ class _Plan:
             scope = match.scope(owner)
             sides = _compiled(effect.sides if effect.sides is not None else 6)(scope)
             if effect.dice is None:
-                match.players[owner][name] = match.rng.randint(1, sides)
+                match.players[owner][name] = match.rng.randrange(sides) + 1
             else:
                 dice = _compiled(effect.dice)(scope)
-                match.players[owner][name] = [match.rng.randint(1, sides) for _ in range(dice)]
+                match.players[owner][name] = [match.rng.randrange(sides) + 1 for _ in range(dice)]
         match._settle()  # noqa: SLF001 - opens the decision, as the engine does after the phase's steps
         decision = match.decision
         if decision is None:
@@ -157,6 +157,7 @@ class _Plan:
 
         base = Match(game, names, 0, headless=True)
         template = dict(base.players[0])
+        blank = base._new_player(0)  # noqa: SLF001 - the declared starting values (phase 0 may have set player 0's)
         visible: dict[int, dict[str, Any]] = {}
         unknown: list[int] = []
         rolls = _rolled_fields(game)
@@ -173,7 +174,7 @@ class _Plan:
                 if name in row and name not in hidden:
                     player[name] = copy_data(row[name])
                 elif name in hidden and name not in dealt:
-                    player[name] = copy_data(template.get(name))  # a private fact: not guessed
+                    player[name] = copy_data(blank.get(name))  # a private fact: not guessed
             player["name"], player["id"] = names[owner], row.get("id", owner + 1)
             if field in hidden:
                 unknown.append(owner)
@@ -185,8 +186,8 @@ class _Plan:
                     if name in dealt:
                         player[name] = copy_data(fields.get(name, template.get(name)))
             rerolled += [(owner, name) for name in hidden if name in rolls and name not in dealt]
-            if owner != seat:  # what was shown to this seat stays shown
-                for name, spec in specs.items():
+            for name, spec in specs.items():  # what was shown to this seat stays shown (its own face-down card too)
+                if owner != seat or spec.visibility == "nobody":
                     if row.get(name) is not None and not _public(spec.visibility, base, owner):
                         seen.append([seat, owner, name, copy_data(row.get(name))])
 
