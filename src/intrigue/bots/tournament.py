@@ -237,8 +237,8 @@ def _spec(game: Game) -> str:
     """How a worker finds the game again: its id if installed, else its YAML file."""
     from .. import games  # noqa: PLC0415
 
-    if game.id in games.installed() and games.get(game.id) is game:
-        return game.id
+    if game.id in games.installed() and games.get(game.id).binding.dsl_path == game.binding.dsl_path:
+        return game.id  # (the same file: a game loaded again, after the registry's cache was cleared, is the same game)
     return str(game.binding.dsl_path)
 
 
