@@ -29,12 +29,13 @@ function indicators(view, byKind, x) {
   const turn = byKind("turn")[0];
   const turnName = turn ? turn.player : null;
   const phaseName = (phase && phase.name) || (view.phase && view.phase.name) || "";
+  // Whose turn first, then what happens in it: "Your turn · Choose an action" reads as a heading.
   return h("div", {class: "indicators"},
-    h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
     turnName && !view.over
       ? h("p", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
           turnName === view.you ? t("turn.yours") : colourNames(t("turn.of", {player: turnName}), view))
       : null,
+    h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
     x.phaseTimer || null);
 }
 
@@ -119,7 +120,7 @@ function playerTile(row, view, x, extras) {
       waiting && !row.active ? h("span", {class: "badge badge-wait"}, t("badge.deciding")) : null,
       row.alive ? null : h("span", {class: "badge badge-out"}, t("badge.out"))),
     (row.stats || []).length
-      ? h("dl", {class: "stats"}, row.stats.map((s) =>
+      ? h("dl", {class: "stats"}, row.stats.filter((s) => !(x.sharedRole !== null && String(s.label).toLowerCase() === "role")).map((s) =>
           h("div", {class: "stat", dataset: {stat: s.label}},
             h("dt", {}, gameWord(x.table, s.label)), h("dd", {}, statValue(s, x)))))
       : null,
@@ -207,6 +208,22 @@ export function renderView(root, view, ctx = {}) {
       looseCharacters.push(c);
     }
   }
+  // A role every player shares ("Player" in Skull) tells nobody anything: not shown on every tile.
+  x.sharedRole = null;
+  if (boardRows.length > 1) {
+    const roleOf = (row) => {
+      const stat = (row.stats || []).find((s) => String(s.label).toLowerCase() === "role");
+      return stat ? String(stat.value) : null;
+    };
+    const first = roleOf(boardRows[0]);
+    if (first !== null && boardRows.every((row) => roleOf(row) === first)) x.sharedRole = first;
+    const titles = boardRows.map((row) => (rolesOf.get(row.name) || []).map((c) => c.title));
+    for (const title of titles[0]) {
+      if (titles.every((list) => list.includes(title))) {
+        for (const [player, list] of rolesOf) rolesOf.set(player, list.filter((c) => c.title !== title));
+      }
+    }
+  }
   const characterViews = looseCharacters.map((c) =>
     h("section", {class: "character", dataset: {kind: "character_card"}, style: {"--card": cardColour(x.table, c.title || "")}},
       (x.table.art || {})[c.title] ? icon(x.table.art[c.title]) : null,
@@ -224,14 +241,18 @@ export function renderView(root, view, ctx = {}) {
   // Hands: yours once (big, unless the decision panel already lays your cards out to pick),
   // any other you may see (a draw, a shop); a pool the decision shows is not shown twice.
   const pickingFromHand = panel && panel.querySelector && panel.querySelector(".pool [data-card]") && myHand;
+  // Your lost cards lie face up on your tile like everyone's: not again under "Your cards".
+  const myRow = boardRows.find((r) => r.name === view.you);
+  const lostOnTile = Boolean(myHand && myRow && (myRow.cards || []).filter((c) => c.lost).length >= (myHand.lost || []).length);
+  const lostOf = (c) => (c === myHand && lostOnTile ? [] : c.lost || []);
   const handViews = hands.filter((c) => {
     if (choose && sameMultiset(c.cards || [], choose)) return false;
-    if (c === myHand && pickingFromHand && !(c.lost || []).length) return false;
+    if (c === myHand && pickingFromHand && !lostOf(c).length) return false;
     if (c.title && panel && panel.querySelector && (c.cards || []).length &&
         (c.cards || []).every((label) => panel.querySelector(`.pool [data-card="${CSS.escape(label)}"]`))) return false;
     if (c.player && c.player !== view.you && !c.title && onBoard.has(c.player)) return false; // shown on its tile
-    return (c.cards || []).length || (c.lost || []).length || c.text;
-  }).map((c) => handSection(c, view, x, c === myHand ? t("hand.yours")
+    return (c.cards || []).length || lostOf(c).length || c.text;
+  }).map((c) => handSection({...c, lost: lostOf(c)}, view, x, c === myHand ? t("hand.yours")
     : c.title ? gameText(x.table, c.title, c.msg && c.msg.title, x.names)
       : c.player ? t("hand.of", {player: c.player}) : t("hand.cards")));
 
