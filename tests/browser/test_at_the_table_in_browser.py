@@ -4,7 +4,8 @@
   panel (they float over the seats), and the heading says whose turn it is, then what to do;
 - choosing a card to lose, the hint says "Tap a card, then “Lose”" (not "see what you can
   do with it"), and the lost card shows once, on your tile, not again under "Your cards";
-- a role every player shares ("Player" in Skull) is not shown on every tile;
+- a role every player shares ("Player" in Skull) is not shown on every tile; the heading
+  names the player whose tile is marked "turn", and no phase once the match is over;
 - a count reads in the language's singular or plural ("1 Fail card", "1 carte").
 """
 
@@ -86,6 +87,19 @@ def test_a_shared_role_is_not_shown_and_counts_read_singular_or_plural(server, b
         page.evaluate(RENDER, [view, None])
         expect(page.locator("#probe-table [data-stat=role]")).to_have_count(shown)
         expect(page.locator("#probe-table [data-stat=points]")).to_have_count(3)
+    # A turn indicator left from an earlier phase names Aria; the tile marked "turn" is Blake's: the heading says Blake.
+    rows = page.evaluate(ROLE_ROWS, "Player")
+    rows[0]["active"], rows[1]["active"] = False, True
+    board = {"key": "board", "kind": "board", "players": rows}
+    phase = {"key": "phase", "kind": "phase", "name": "Place a Disc"}
+    page.evaluate(RENDER, [_view(players=["Aria", "Blake", "Cass"], components=[
+        phase, {"key": "turn", "kind": "turn", "player": "Aria"}, board]), None])
+    expect(page.locator("#probe-table [data-kind=turn]")).to_have_text("Blake's turn")
+    # Once the match is over, the result says so, not the last phase's name.
+    page.evaluate(RENDER, [_view(players=["Aria", "Blake", "Cass"], over=True, winners=["Blake"],
+                                 components=[phase, board]), None])
+    expect(page.locator("#probe-table [data-kind=result]")).to_contain_text("Blake")
+    expect(page.locator("#probe-table [data-kind=phase]")).to_have_count(0)
 
     said = page.evaluate("""async () => {
         const {lineText} = await import('/static/events.js');

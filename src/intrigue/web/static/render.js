@@ -27,7 +27,10 @@ function text(c, field, x) {
 function indicators(view, byKind, x) {
   const phase = byKind("phase")[0];
   const turn = byKind("turn")[0];
-  const turnName = turn ? turn.player : null;
+  // The heading agrees with the tile marked "turn": a turn indicator drawn in an earlier phase
+  // may still name the last player (Skull's "Ada's turn" over Basil's tile marked turn).
+  const active = byKind("board").flatMap((b) => b.players || []).filter((row) => row.active);
+  const turnName = turn && turn.player ? (active.length === 1 ? active[0].name : turn.player) : null;
   const phaseName = (phase && phase.name) || (view.phase && view.phase.name) || "";
   // Whose turn first, then what happens in it: "Your turn · Choose an action" reads as a heading.
   return h("div", {class: "indicators"},
@@ -35,7 +38,8 @@ function indicators(view, byKind, x) {
       ? h("p", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
           turnName === view.you ? t("turn.yours") : colourNames(t("turn.of", {player: turnName}), view))
       : null,
-    h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
+    // Once the match is over the result says so: the last phase's name ("Challenge Begins") misleads.
+    view.over ? null : h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
     x.phaseTimer || null);
 }
 
