@@ -5,7 +5,8 @@
 - choosing a card to lose, the hint says "Tap a card, then “Lose”" (not "see what you can
   do with it"), and the lost card shows once, on your tile, not again under "Your cards";
 - a role every player shares ("Player" in Skull) is not shown on every tile; the heading
-  names the player whose tile is marked "turn", and no phase once the match is over;
+  names the player whose tile is marked "turn", and no phase once the match is over; a line
+  about the table shows each player in their colour;
 - a count reads in the language's singular or plural ("1 Fail card", "1 carte").
 """
 
@@ -95,6 +96,10 @@ def test_a_shared_role_is_not_shown_and_counts_read_singular_or_plural(server, b
     page.evaluate(RENDER, [_view(players=["Aria", "Blake", "Cass"], components=[
         phase, {"key": "turn", "kind": "turn", "player": "Aria"}, board]), None])
     expect(page.locator("#probe-table [data-kind=turn]")).to_have_text("Blake's turn")
+    # A line about the table names each player in their colour, as the log does.
+    page.evaluate(RENDER, [_view(players=["Aria", "Blake", "Cass"], components=[
+        phase, {"key": "say", "kind": "text", "text": "Blake declares Steal on Cass."}, board]), None])
+    expect(page.locator("#probe-table [data-kind=text] .pname")).to_have_text(["Blake", "Cass"])
     # Once the match is over, the result says so, not the last phase's name.
     page.evaluate(RENDER, [_view(players=["Aria", "Blake", "Cass"], over=True, winners=["Blake"],
                                  components=[phase, board]), None])

@@ -68,9 +68,10 @@ function results(view, byKind, x) {
   return [finals, interim];
 }
 
-function texts(byKind, x) {
+function texts(view, byKind, x) {
+  // Each player in their colour, as in the log and the banners.
   const lines = byKind("text").filter((c) => c.text).map((c) =>
-    h("p", {class: `line tone-${c.tone || "plain"}`, dataset: {kind: "text"}}, text(c, "text", x)));
+    h("p", {class: `line tone-${c.tone || "plain"}`, dataset: {kind: "text"}}, colourNames(text(c, "text", x), view)));
   const RECENT = 5;
   if (lines.length <= RECENT + 2) return h("div", {class: "texts"}, lines);
   return h("div", {class: "texts"},
@@ -274,7 +275,7 @@ export function renderView(root, view, ctx = {}) {
     indicators(view, byKind, x),
     finals,
     interim,
-    texts(byKind, x),
+    texts(view, byKind, x),
     characterViews,
     boards,
     handViews.length ? h("div", {class: "hands"}, handViews) : null,
