@@ -17,6 +17,7 @@ from intrigue.engine import Match
 from intrigue.games import tables, tutorials
 from intrigue.games.coup import coach as coup_coach
 from intrigue.games.coup.rules import court
+from tests.games.table_strings import placeholders
 
 COUP = games.get("coup")
 NAMES = ["Zoe", "Ada", "Basil"]
@@ -182,10 +183,6 @@ def test_hints_in_every_game_are_legal_options_with_a_sentence():
 
 
 # -- translations ---------------------------------------------------------------------------------------------
-def placeholders(template: str) -> set[str]:
-    return set(re.findall(r"\{([a-z_]+)\}", template))
-
-
 def test_every_coup_reason_and_tutorial_step_is_in_every_language():
     folder = tables.folder(COUP)
     wanted = list(coup_coach.TEMPLATES) + tutorials.texts(COUP)

@@ -1,7 +1,8 @@
 """What people noticed playing on a phone and in other languages, checked as they would see it:
 
 - on a 390×844 phone your cards are in sight above the decision panel stuck to the bottom
-  of the screen (it covered them), and a long card name fits its card ("Ambassadeur");
+  of the screen (it covered them), the recent-events strip above them (the scroll to them
+  hid it), and a long card name fits its card ("Ambassadeur");
 - when the match ends the winner and the rematch vote are in sight, and a rematch starts
   without the last match's banners;
 - a chat line said while the chat is far below the table peeks at the top of the screen;
@@ -60,6 +61,9 @@ def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sig
     hand, bar = page.locator("#table .my-hand").bounding_box(), panel.bounding_box()
     assert hand["y"] >= 0 and hand["y"] + hand["height"] <= bar["y"] + 1, (hand, bar)
     assert bar["height"] <= PHONE["height"] * 0.5 + 1
+    # What just happened stays in sight above your cards (the scroll to them hid it).
+    strip = page.locator("#recent").bounding_box()
+    assert strip["y"] >= -1 and strip["y"] + strip["height"] <= hand["y"] + 1, (strip, hand)
     shot(page, "phone-hand-above-decision")
     # Steal opens its targets where they can be tapped, inside the panel that scrolls.
     panel.locator("[data-group='Steal']").click()

@@ -178,3 +178,35 @@ class Strings:
                 steps += 1
             for seat in [None, *range(players)]:
                 self.view(match.observe(seat))
+
+
+PLURAL_HEAD = re.compile(r"\{\s*([\w.]+)\s*,\s*plural\s*,")
+PLURAL_FORM = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
+PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def variants(template: str) -> list[str]:
+    """The texts a catalog template can read as: each plural block ("{n, plural, one {# card}
+    other {# cards}}", filled by the browser with Intl.PluralRules) replaced by each of its
+    forms, "#" written as the placeholder "{n}"."""
+    found = PLURAL_HEAD.search(template)
+    if not found:
+        return [template]
+    at, forms = found.end(), []
+    while selector := PLURAL_FORM.match(template, at):
+        depth, end = 1, selector.end()
+        while end < len(template) and depth:
+            depth += {"{": 1, "}": -1}.get(template[end], 0)
+            end += 1
+        forms.append(template[selector.end():end - 1])
+        at = end
+    close = re.compile(r"\s*\}").match(template, at)
+    if not close or not forms:
+        return [template]
+    before, after, name = template[:found.start()], template[close.end():], found.group(1)
+    return [text for form in forms for text in variants(before + form.replace("#", "{" + name + "}") + after)]
+
+
+def placeholders(template: str) -> set[str]:
+    """The names a template is filled with, in any of its plural forms."""
+    return set(PLURAL_HEAD.findall(template)).union(*(PLACEHOLDER.findall(text) for text in variants(template)))

@@ -19,7 +19,7 @@ from intrigue import games
 from intrigue.engine.ui import rules_sheet
 from intrigue.games import tables
 
-from .table_strings import Strings
+from .table_strings import Strings, placeholders
 
 LANGUAGES = ("fr", "es", "zh")
 SEED_GAMES = {"coup": [(4, 12, 0), (2, 6, 1), (6, 3, 2)],
@@ -35,7 +35,6 @@ VARIANT_GAMES = {
              (4, 4, 5, None, {"characters": {"P1": "Sid Ketchum", "P2": "Vulture Sam", "P3": "Pedro Ramirez"}})],
 }
 STATIC = Path(__file__).resolve().parents[2] / "src" / "intrigue" / "web" / "static"
-PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
 
 def catalog(game_id: str, lang: str) -> dict[str, str]:
@@ -63,8 +62,8 @@ def test_every_language_has_every_key_with_the_same_placeholders(game_id, lang):
     assert set(other) == set(english), (sorted(set(english) - set(other)), sorted(set(other) - set(english)))
     for key, text in other.items():
         assert text.strip(), f"{game_id}/{lang}: {key!r} is empty"
-        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(key)), (lang, key, text)
-        assert set(PLACEHOLDER.findall(english[key])) == set(PLACEHOLDER.findall(key)), ("en", key)
+        assert placeholders(text) == placeholders(key), (lang, key, text)
+        assert placeholders(english[key]) == placeholders(key), ("en", key)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -73,7 +72,7 @@ def test_the_client_catalogs_have_the_same_ids_and_placeholders(lang):
     other = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     assert set(other) == set(english), (sorted(set(english) - set(other)), sorted(set(other) - set(english)))
     for key, text in other.items():
-        assert text.strip() and set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english[key])), (key, text)
+        assert text.strip() and placeholders(text) == placeholders(english[key]), (key, text)
 
 
 def test_every_string_id_the_client_uses_is_in_its_catalog():

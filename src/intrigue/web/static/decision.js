@@ -210,10 +210,14 @@ function playCards(body, options, info, ctx) {
   const detail = h("div", {class: "card-actions", "aria-live": "polite"});
   let selected = null;
   const buttons = [];
+  // The hint fits the decision: every card does one same thing (Lose, Discard) → "Tap a card, then “Lose”".
+  const labels = new Set(withCard.map((o) => info(o).label || ""));
+  const only = labels.size === 1 && !withCard.some((o) => info(o).target) ? [...labels][0] : "";
+  const hint = only ? t("decision.tapthen", {action: gameWord(table, only, names)}) : t("decision.tapcard");
   const show = () => {
     for (const button of buttons) button.setAttribute("aria-pressed", String(button.dataset.card === selected));
     if (selected === null) {
-      detail.replaceChildren(h("p", {class: "muted small"}, t("decision.tapcard")));
+      detail.replaceChildren(h("p", {class: "muted small", dataset: {hint: only ? "then" : "card"}}, hint));
       return;
     }
     const uses = withCard.filter((o) => cardOf(o) === selected);

@@ -61,9 +61,52 @@ export function setLanguage(code) {
   location.reload();
 }
 
-/** Replace {name} placeholders; `value(v)` renders each value. */
+const pluralRules = new Map();
+
+/** The plural category of `n` in the page's language ("one", "other", …: Intl.PluralRules). */
+export function pluralOf(n) {
+  if (!pluralRules.has(state.lang)) pluralRules.set(state.lang, new Intl.PluralRules(state.lang));
+  return pluralRules.get(state.lang).select(n);
+}
+
+/**
+ * Resolve ICU plural blocks, "{count, plural, =0 {no card} one {# card} other {# cards}}": the
+ * form for the value's category in the language (an exact "=n" first, else "other"), with
+ * "#" the number as `value` renders it. A block whose value is not a number is left as is.
+ */
+function plurals(template, args, value) {
+  const head = /\{\s*([\w.]+)\s*,\s*plural\s*,/g;
+  let out = "";
+  let from = 0;
+  for (let found = head.exec(template); found; found = head.exec(template)) {
+    const forms = {};
+    let at = head.lastIndex;
+    for (;;) {
+      const selector = /^\s*(=\d+|zero|one|two|few|many|other)\s*\{/.exec(template.slice(at));
+      if (!selector) break;
+      let depth = 1;
+      let end = at + selector[0].length;
+      for (; end < template.length && depth; end += 1) {
+        if (template[end] === "{") depth += 1;
+        else if (template[end] === "}") depth -= 1;
+      }
+      forms[selector[1]] = template.slice(at + selector[0].length, end - 1);
+      at = end;
+    }
+    const close = /^\s*\}/.exec(template.slice(at));
+    const n = Number(args[found[1]]);
+    if (!close || !("other" in forms) || args[found[1]] === "" || !Number.isFinite(n)) continue;
+    const form = forms[`=${n}`] ?? forms[pluralOf(n)] ?? forms.other;
+    out += template.slice(from, found.index) + form.replace(/#/g, () => value(n));
+    from = at + close[0].length;
+    head.lastIndex = from;
+  }
+  return out + template.slice(from);
+}
+
+/** Replace {name} placeholders (after plural blocks); `value(v)` renders each value. */
 export function fill(template, args = {}, value = (v) => String(v)) {
-  return String(template).replace(/\{([^{}]+)\}/g, (whole, name) => {
+  return plurals(String(template), args, value).replace(/\{([^{}]+)\}/g, (whole, name) => {
     const key = name.trim();
     return key in args ? value(args[key]) : whole;
   });

@@ -27,14 +27,19 @@ function text(c, field, x) {
 function indicators(view, byKind, x) {
   const phase = byKind("phase")[0];
   const turn = byKind("turn")[0];
-  const turnName = turn ? turn.player : null;
+  // The heading agrees with the tile marked "turn": a turn indicator drawn in an earlier phase
+  // may still name the last player (Skull's "Ada's turn" over Basil's tile marked turn).
+  const active = byKind("board").flatMap((b) => b.players || []).filter((row) => row.active);
+  const turnName = turn && turn.player ? (active.length === 1 ? active[0].name : turn.player) : null;
   const phaseName = (phase && phase.name) || (view.phase && view.phase.name) || "";
+  // Whose turn first, then what happens in it: "Your turn · Choose an action" reads as a heading.
   return h("div", {class: "indicators"},
-    h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
     turnName && !view.over
       ? h("p", {class: "turn" + (turnName === view.you ? " yours" : ""), dataset: {kind: "turn"}},
           turnName === view.you ? t("turn.yours") : colourNames(t("turn.of", {player: turnName}), view))
       : null,
+    // Once the match is over the result says so: the last phase's name ("Challenge Begins") misleads.
+    view.over ? null : h("p", {class: "phase", dataset: {kind: "phase"}}, gameText(x.table, phaseName, null, x.names)),
     x.phaseTimer || null);
 }
 
@@ -63,9 +68,10 @@ function results(view, byKind, x) {
   return [finals, interim];
 }
 
-function texts(byKind, x) {
+function texts(view, byKind, x) {
+  // Each player in their colour, as in the log and the banners.
   const lines = byKind("text").filter((c) => c.text).map((c) =>
-    h("p", {class: `line tone-${c.tone || "plain"}`, dataset: {kind: "text"}}, text(c, "text", x)));
+    h("p", {class: `line tone-${c.tone || "plain"}`, dataset: {kind: "text"}}, colourNames(text(c, "text", x), view)));
   const RECENT = 5;
   if (lines.length <= RECENT + 2) return h("div", {class: "texts"}, lines);
   return h("div", {class: "texts"},
@@ -119,7 +125,7 @@ function playerTile(row, view, x, extras) {
       waiting && !row.active ? h("span", {class: "badge badge-wait"}, t("badge.deciding")) : null,
       row.alive ? null : h("span", {class: "badge badge-out"}, t("badge.out"))),
     (row.stats || []).length
-      ? h("dl", {class: "stats"}, row.stats.map((s) =>
+      ? h("dl", {class: "stats"}, row.stats.filter((s) => !(x.sharedRole !== null && String(s.label).toLowerCase() === "role")).map((s) =>
           h("div", {class: "stat", dataset: {stat: s.label}},
             h("dt", {}, gameWord(x.table, s.label)), h("dd", {}, statValue(s, x)))))
       : null,
@@ -207,6 +213,22 @@ export function renderView(root, view, ctx = {}) {
       looseCharacters.push(c);
     }
   }
+  // A role every player shares ("Player" in Skull) tells nobody anything: not shown on every tile.
+  x.sharedRole = null;
+  if (boardRows.length > 1) {
+    const roleOf = (row) => {
+      const stat = (row.stats || []).find((s) => String(s.label).toLowerCase() === "role");
+      return stat ? String(stat.value) : null;
+    };
+    const first = roleOf(boardRows[0]);
+    if (first !== null && boardRows.every((row) => roleOf(row) === first)) x.sharedRole = first;
+    const titles = boardRows.map((row) => (rolesOf.get(row.name) || []).map((c) => c.title));
+    for (const title of titles[0]) {
+      if (titles.every((list) => list.includes(title))) {
+        for (const [player, list] of rolesOf) rolesOf.set(player, list.filter((c) => c.title !== title));
+      }
+    }
+  }
   const characterViews = looseCharacters.map((c) =>
     h("section", {class: "character", dataset: {kind: "character_card"}, style: {"--card": cardColour(x.table, c.title || "")}},
       (x.table.art || {})[c.title] ? icon(x.table.art[c.title]) : null,
@@ -224,14 +246,18 @@ export function renderView(root, view, ctx = {}) {
   // Hands: yours once (big, unless the decision panel already lays your cards out to pick),
   // any other you may see (a draw, a shop); a pool the decision shows is not shown twice.
   const pickingFromHand = panel && panel.querySelector && panel.querySelector(".pool [data-card]") && myHand;
+  // Your lost cards lie face up on your tile like everyone's: not again under "Your cards".
+  const myRow = boardRows.find((r) => r.name === view.you);
+  const lostOnTile = Boolean(myHand && myRow && (myRow.cards || []).filter((c) => c.lost).length >= (myHand.lost || []).length);
+  const lostOf = (c) => (c === myHand && lostOnTile ? [] : c.lost || []);
   const handViews = hands.filter((c) => {
     if (choose && sameMultiset(c.cards || [], choose)) return false;
-    if (c === myHand && pickingFromHand && !(c.lost || []).length) return false;
+    if (c === myHand && pickingFromHand && !lostOf(c).length) return false;
     if (c.title && panel && panel.querySelector && (c.cards || []).length &&
         (c.cards || []).every((label) => panel.querySelector(`.pool [data-card="${CSS.escape(label)}"]`))) return false;
     if (c.player && c.player !== view.you && !c.title && onBoard.has(c.player)) return false; // shown on its tile
-    return (c.cards || []).length || (c.lost || []).length || c.text;
-  }).map((c) => handSection(c, view, x, c === myHand ? t("hand.yours")
+    return (c.cards || []).length || lostOf(c).length || c.text;
+  }).map((c) => handSection({...c, lost: lostOf(c)}, view, x, c === myHand ? t("hand.yours")
     : c.title ? gameText(x.table, c.title, c.msg && c.msg.title, x.names)
       : c.player ? t("hand.of", {player: c.player}) : t("hand.cards")));
 
@@ -249,7 +275,7 @@ export function renderView(root, view, ctx = {}) {
     indicators(view, byKind, x),
     finals,
     interim,
-    texts(byKind, x),
+    texts(view, byKind, x),
     characterViews,
     boards,
     handViews.length ? h("div", {class: "hands"}, handViews) : null,

@@ -438,8 +438,12 @@ function showHandAbove(panel) {
   if (table.top > innerHeight || table.bottom < 0) return;
   const cards = hand.getBoundingClientRect();
   const bar = panel.getBoundingClientRect();
-  if (cards.top >= 0 && cards.bottom <= bar.top) return;
-  window.scrollBy({top: Math.min(cards.bottom - bar.top + 8, cards.top - 8), behavior: "instant"});
+  // The recent-events strip stays at the top of the screen (what just happened): the cards go below it.
+  const strip = $("#recent");
+  const top = strip.childElementCount && getComputedStyle(strip).position === "sticky"
+    ? strip.getBoundingClientRect().height : 0;
+  if (cards.top >= top && cards.bottom <= bar.top) return;
+  window.scrollBy({top: Math.min(cards.bottom - bar.top + 8, cards.top - top - 8), behavior: "instant"});
 }
 
 // A player whose connection dropped (or who left) is marked on their tile too, so that the
