@@ -25,20 +25,22 @@ cli._register_commands()
 runner = CliRunner()
 
 
-def record_match(store, seed: int, moves: int | None = None, code: str | None = None) -> tuple[int, Match]:
+def record_match(store, seed: int, moves: int | None = None, code: str | None = None, game_id: str = "coup",
+                 names: tuple[str, ...] = ("Aria", "Blake", "Casey")) -> tuple[int, Match]:
     """Play random legal choices into the store, as the server would; ``moves`` stops early.
 
     With ``code`` the match is played by a stored room of that code (its seat tokens'
     hashes are ``<code><seat>``); without, its room is closed, as after every player left.
     """
-    game = games.get("coup")
-    names = ["Aria", "Blake", "Casey"]
+    game = games.get(game_id)
+    names = list(names)
     match = Match(game, names, seed)
-    room = RoomRecord(code or f"X{seed:03d}", "coup", 0, True, {"turn_timer": None, "window_timer": None}, "playing",
-                      "2026-11-22T12:00:00Z", "", None,
+    room = RoomRecord(code or f"X{seed:03d}", game_id, 0, True, {"turn_timer": None, "window_timer": None},
+                      "playing", "2026-11-22T12:00:00Z", "", None,
                       [SeatRecord(i, name, None, f"{code}{i}") for i, name in enumerate(names)])
-    match_id = store.start_match(room, MatchRecord(0, room.code, "coup", game_version(game), names, [None] * 3, seed,
-                                                   {}, "playing", [], "2026-11-22T12:00:00Z"))
+    match_id = store.start_match(room, MatchRecord(0, room.code, game_id, game_version(game), names,
+                                                   [None] * len(names), seed, {}, "playing", [],
+                                                   "2026-11-22T12:00:00Z"))
     room.match = match_id
     rng = random.Random(seed)
     while not match.over and (moves is None or match.version < moves):
@@ -295,27 +297,13 @@ def test_a_match_of_a_game_served_from_a_folder_replays_exports_and_imports_with
     added, problems = games.add_folder(folder / "skull.yaml")
     assert (added, problems) == (["skull"], [])
     try:
-        game = games.get("skull")
-        names = ["Aria", "Blake", "Casey"]
-        match = Match(game, names, 8)
-        path = tmp_path / "skull.db"
-        store = open_store(str(path))
-        room = RoomRecord("SKUL", "skull", 0, True, {}, "playing", "2026-11-22T12:00:00Z", "", None,
-                          [SeatRecord(i, name, None, f"s{i}") for i, name in enumerate(names)])
-        match_id = store.start_match(room, MatchRecord(0, "SKUL", "skull", game_version(game), names, [None] * 3, 8,
-                                                       {}, "playing", [], "2026-11-22T12:00:00Z"))
-        rng = random.Random(8)
-        while not match.over:
-            seat = rng.choice(match.pending)
-            option = rng.choice(match.legal(seat))
-            store.append_choice(match_id, ChoiceRecord(match.version, seat, option, "player", "t"))
-            match.choose(seat, option)
-        room.status = "closed"
-        store.finish_match(match_id, match.winners, "2026-11-22T12:10:00Z", room)
+        store = open_store(str(path := tmp_path / "skull.db"))
+        match_id, match = record_match(store, 8, game_id="skull")
         store.close()
     finally:
         games._EXTRA.pop("skull", None)
         games.get.cache_clear()
+    names = match.names
     winner = "Winner: " + ", ".join(names[s] for s in match.winners)
     missing = f"match {match_id} plays 'skull', which is not installed here"
     for command in (["replay", str(match_id)], ["export", str(match_id), "-o", str(tmp_path / "out.json")]):
@@ -339,3 +327,19 @@ def test_a_match_of_a_game_served_from_a_folder_replays_exports_and_imports_with
         answer = httpx.get(f"{server.url}/api/matches/{match_id}/replay?step=1&seat=0")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_game"
     assert "--games" in answer.json()["error"]["message"]
+
+
+def test_a_replay_inside_a_secret_decision_shows_its_step_from_every_seat(tmp_path):
+    """A live view inside a Werewolf night shows only the answers its seat knows of; a finished match's replay
+    shows the true step, from every seat and with everything revealed (the browser's replay waits for it)."""
+    store = open_store(str(tmp_path / "wolves.db"))
+    match_id, played = record_match(store, 4, game_id="werewolf",
+                                    names=("Aria", "Blake", "Casey", "Dana", "Eli", "Fay"))
+    store.close()
+    night = [c.version for c in played.log if played.names[c.seat]][:3]
+    with ServerThread(tmp_path / "wolves.db") as server:
+        for step in range(1, 4):
+            for seat in ("all", *map(str, range(6))):
+                answer = httpx.get(f"{server.url}/api/matches/{match_id}/replay?step={step}&seat={seat}").json()
+                assert answer["step"] == step and answer["view"]["version"] == step, (seat, answer["view"]["phase"])
+    assert night == [0, 1, 2]

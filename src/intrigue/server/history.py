@@ -83,6 +83,9 @@ def _replay_step(store: Store, record: MatchRecord, step: int, seat: str) -> dic
         view = revealed_view(match)
     else:
         view = match.observe(int(seat))
+    # The match is over: its step is its version, even inside a secret decision (whose live views show
+    # only the answers a seat knows of, so as not to count the others').
+    view = {**view, "version": match.version}
     last = choices[step - 1] if step else None
     return {"match": match_id, "game": record.game, "step": step, "steps": len(choices), "moves": len(choices),
             "seat": seat if seat == "all" else int(seat),
