@@ -534,9 +534,24 @@ class Match:
         return bool(self.players[seat].get("is_alive", True))
 
     def shuffle(self, pile: list[Any]) -> None:
-        """Shuffle a pile with the match's RNG (a scenario may freeze its order)."""
-        if self.setup.get("shuffle", True) is not False:
-            self.rng.shuffle(pile)
+        """Shuffle a pile with the match's RNG (a scenario may freeze its order).
+
+        For the standard generator this is ``random.Random.shuffle`` written out (the same draws of
+        ``getrandbits``, the same swaps: the same order), without a call per card."""
+        if self.setup.get("shuffle", True) is False:
+            return
+        rng = self.rng
+        if rng.__class__ is not random.Random:
+            rng.shuffle(pile)
+            return
+        getrandbits = rng.getrandbits
+        for i in range(len(pile) - 1, 0, -1):
+            below = i + 1  # Random._randbelow_with_getrandbits(i + 1), inline
+            bits = below.bit_length()
+            j = getrandbits(bits)
+            while j >= below:
+                j = getrandbits(bits)
+            pile[i], pile[j] = pile[j], pile[i]
 
     @property
     def turn_timeout_default(self) -> Any:
