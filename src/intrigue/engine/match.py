@@ -265,7 +265,8 @@ class Match:
             blank = game.blank_state = _marshalled(game.binding.state)
         self.state: dict[str, Any] = marshal.loads(blank) if blank else fresh_copy(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
-        self.events: list[Event] = []
+        self._events: list[Event] = []
+        self._later: list[tuple[Any, ...]] = []  # lines announced later, not yet made Events (see ``events``)
         self.log: list[Choice] = []
         self.version = 0
         self.decisions = 0
@@ -305,6 +306,26 @@ class Match:
     def rng(self, value: random.Random) -> None:
         self._rng = value
         self._rng_state = None
+
+    @property
+    def events(self) -> list[Event]:
+        """The log lines, oldest first. A line added by :meth:`announce_later` is kept as a tuple of
+        its inputs until the log is first read after it (headless runs never read it), then made an
+        :class:`Event` once, here, in the order the lines were added. A match is used by one thread
+        at a time (as for every other change to it)."""
+        later = self._later
+        if later:
+            events = self._events
+            make = Event.later
+            for line in later:
+                events.append(make(*line))
+            later.clear()
+        return self._events
+
+    @events.setter
+    def events(self, lines: list[Event]) -> None:
+        self._events = lines
+        self._later = []
 
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
@@ -502,8 +523,9 @@ class Match:
     def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
                        data: dict[str, Any] | None = None) -> None:
         """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
-        (``inputs`` must not change afterwards); ``data`` becomes the event's own."""
-        self.events.append(Event.later(self.version, render, inputs, audience, {} if data is None else data))
+        (``inputs`` must not change afterwards); ``data`` becomes the event's own. Not even the
+        :class:`Event` is made until the log is read (:attr:`events`)."""
+        self._later.append((self.version, render, inputs, audience, {} if data is None else data))
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
