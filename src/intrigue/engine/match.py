@@ -26,6 +26,8 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
+#: Tuples of options offered before that held each option once (a rules module's shared menus).
+_DISTINCT: set[tuple[str, ...]] = set()
 
 
 @dataclass(slots=True)
@@ -500,8 +502,10 @@ class Match:
             self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
         unique = list(options)
         count = len(unique)
-        if count > 2:
+        if count > 2 and (options.__class__ is not tuple or options not in _DISTINCT):
             unique = list(dict.fromkeys(unique))  # each option once, in order
+            if len(unique) == count and options.__class__ is tuple and len(_DISTINCT) < 20_000:
+                _DISTINCT.add(options)  # a tuple seen to hold each option once (a rules module's shared menu)
             count = len(unique)
         elif count == 2 and unique[0] == unique[1]:
             del unique[1]
