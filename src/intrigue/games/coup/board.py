@@ -202,6 +202,15 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     m.announce_later(_format, (template, args), audience, line)
 
 
+def say(m: Match, template: str, args: dict[str, Any], audience: Audience = PUBLIC,
+        data: dict[str, Any] | None = None) -> None:
+    """:func:`tell` with the values as a dict of their own (the hot lines build it once, not as keywords)."""
+    line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
+    if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
+        line["to"] = m.names[next(iter(audience.seats))]
+    m.announce_later(_format, (template, args), audience, line)
+
+
 def _format(template: str, args: dict[str, Any]) -> str:
     """The English text; a list value (of names or cards) is joined by commas."""
     return template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})

@@ -43,12 +43,12 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ...engine import Audience, Match
+from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
 from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court, court_size,
                     decided, draw, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
-                    revealed, seat_of_id, show_board, show_hands, show_text, target, tell)
+                    revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
 from .two_player import official, prepare_sets, set_aside_view
@@ -412,8 +412,8 @@ def set_claimed_action_and_character(m: Match) -> None:
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
-    tell(m, template, data={"event": "declare", "seat": seat, "action": verb, "character": turn["character"],
-                            "coins": player["coins"]}, **args)
+    say(m, template, args, PUBLIC, {"event": "declare", "seat": seat, "action": verb, "character": claim,
+                                     "coins": player["coins"]})
 
 
 def declaration(m: Match) -> tuple[str, dict[str, Any]]:
@@ -424,18 +424,28 @@ def declaration(m: Match) -> tuple[str, dict[str, Any]]:
 def _declaration(names: list[str], seat: int, verb: str, victim: int | None,
                  character: str) -> tuple[str, dict[str, Any]]:
     args = {"player": names[seat], "action": verb}
-    template = "{player} declares {action}"
     if victim is not None:
-        template += " on {target}"
         args["target"] = names[victim]
-    elif verb == "Convert":
-        template += " on themselves"
-    if character == NO_DUKE:
-        template += ", claiming to hold no Duke"
-    elif character:
-        template += ", claiming {character}"
+    if character and character != NO_DUKE:
         args["character"] = character
-    return template + ".", args
+    key = (victim is not None, verb == "Convert", character)
+    template = _DECLARATIONS.get(key)
+    if template is None:
+        template = "{player} declares {action}"
+        if victim is not None:
+            template += " on {target}"
+        elif verb == "Convert":
+            template += " on themselves"
+        if character == NO_DUKE:
+            template += ", claiming to hold no Duke"
+        elif character:
+            template += ", claiming {character}"
+        template = _DECLARATIONS[key] = template + "."
+    return template, args
+
+
+#: A declaration's template by whether it names a target, whether it is a Convert, and the claim.
+_DECLARATIONS: dict[tuple[bool, bool, str], str] = {}
 
 
 @game.tool
@@ -534,7 +544,7 @@ def evaluate_action_claim_truth(m: Match) -> None:
         args["character"] = claim
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
-    tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": claimant}, **args)
+    say(m, template, args, PUBLIC, {"event": "challenge", "seat": challenger, "claimant": claimant})
 
 
 @game.route(5)
