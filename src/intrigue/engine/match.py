@@ -269,7 +269,8 @@ class Match:
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self._events: list[Event] = []
         self._later: list[tuple[Any, ...]] = []  # lines announced later, not yet made Events (see ``events``)
-        self.log: list[Choice] = []
+        self._log: list[Choice] = []
+        self._choices: list[tuple[int, str, int]] = []  # accepted choices not yet made Choices (see ``log``)
         self.version = 0
         self.decisions = 0
         self.phase_id = game.first_phase
@@ -328,6 +329,23 @@ class Match:
     def events(self, lines: list[Event]) -> None:
         self._events = lines
         self._later = []
+
+    @property
+    def log(self) -> list[Choice]:
+        """The accepted choices, oldest first. ``choose`` keeps each as a tuple until the log is first
+        read after it (random play and search never read it), then it becomes a :class:`Choice` here."""
+        later = self._choices
+        if later:
+            log = self._log
+            for seat, option, version in later:
+                log.append(Choice(seat, option, version))
+            later.clear()
+        return self._log
+
+    @log.setter
+    def log(self, choices: list[Choice]) -> None:
+        self._log = choices
+        self._choices = []
 
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
@@ -400,7 +418,7 @@ class Match:
                 or seat in decision.answers or option not in decision.offers.get(seat, ()):
             self.check(seat, option, version)
         assert decision is not None
-        self.log.append(Choice(seat, option, self.version))
+        self._choices.append((seat, option, self.version))  # a Choice once the log is read
         self.version += 1
         if seat == CLOCK:
             decision.timed_out = True
