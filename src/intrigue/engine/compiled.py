@@ -169,7 +169,8 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
 
     def step_lines(index: int, indent: str, opening: bool) -> list[str]:
         tool, description, program = steps[index]
-        out = [f"{indent}match.current_action_text = {description!r}"]
+        # Only the UI's tools read the action's description, and a headless match runs none of them.
+        out = [f"{indent}# {description!r}" if headless else f"{indent}match.current_action_text = {description!r}"]
         if tool is None:
             namespace[f"_p{index}"] = program
             out.append(f"{indent}_p{index}.run(match)")
@@ -187,7 +188,9 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
         for index in range(count):
             out.append(f"{indent}if index <= {index}:")
             out += step_lines(index, indent + "    ", opening)
-        out += [f"{indent}match.current_action_text = None", f"{indent}match._resume = {count}"]
+        if not headless:
+            out.append(f"{indent}match.current_action_text = None")
+        out.append(f"{indent}match._resume = {count}")
         return out
 
     if plan.deciding:
@@ -198,7 +201,9 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     else:  # nothing to resume: the steps run from the first, every time
         for index in range(count):
             lines += step_lines(index, "    ", False)
-        lines += ["    match.current_action_text = None", f"    match._resume = {count}"]
+        if not headless:
+            lines.append("    match.current_action_text = None")
+        lines.append(f"    match._resume = {count}")
     if plan.effects is not None:
         namespace["_effects"] = plan.effects
         lines.append("    _effects.run(match)")
@@ -217,7 +222,7 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
         namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
         lines += [f"    match.phase_id = {plan.fixed_next!r}",
                   "    match._plan = _then_plan",
-                  "    match.canvas.begin_phase()  # nothing to begin headless: the null canvas does nothing",
+                  *([] if headless else ["    match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
                   "    match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
                   "    return _then(match, tools, routers)"]
     return "\n".join(lines) + "\n", namespace
