@@ -466,7 +466,7 @@ def validate_and_apply_action_costs(m: Match) -> None:
 
 @game.route(3)
 def after_action_declaration(m: Match) -> int:
-    verb = action(m)
+    verb = m.state["current_turn"]["action"]  # action(m), inline: routed every turn
     if verb in claims(m):
         return 4
     return UNCLAIMED_NEXT[verb]
@@ -622,7 +622,8 @@ LOSE = {character: f"Lose {character}" for character in ALL_CHARACTERS}
 
 def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
-        cards = hand(m, seat)
+        cards = [slot["character"] for slot in m.players[seat]["influences"].values()
+                 if not slot["revealed"]]  # hand(m, seat), inline
         if len(cards) == 2 and cards[0] != cards[1]:
             options = [LOSE[cards[0]], LOSE[cards[1]]] if cards[0] < cards[1] else [LOSE[cards[1]], LOSE[cards[0]]]
         else:
@@ -876,7 +877,9 @@ INCOME = {"Income": 1, "Foreign Aid": 2, "Tax": 3}
 
 @game.tool
 def apply_action_effects(m: Match) -> None:
-    seat, verb, victim = actor(m), action(m), target(m)
+    turn = m.state["current_turn"]  # actor(m), action(m) and target(m), inline
+    seat, verb, victim_id = turn["player_id"] - 1, turn["action"], turn["target_player_id"]
+    victim = victim_id - 1 if victim_id else None
     if verb in INCOME:
         gain(m, seat, INCOME[verb])
         template = "{player} takes {coins} coins." if INCOME[verb] > 1 else "{player} takes {coins} coin."
@@ -1026,13 +1029,21 @@ def announce_eliminations(m: Match) -> None:
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    if decided(m):
+    alive = 0  # decided(m), inline: checked every turn
+    for player in m.players:
+        if player["is_alive"]:
+            alive += 1
+    if alive == 1:
         m.finish(living(m))
 
 
 @game.route(23)
 def after_check_eliminations(m: Match) -> int:
-    return 99 if decided(m) else 24
+    alive = 0  # decided(m), inline: routed every turn
+    for player in m.players:
+        if player["is_alive"]:
+            alive += 1
+    return 99 if alive == 1 else 24
 
 
 # -- phase 24: next turn ----------------------------------------------------------------------------------------------------
