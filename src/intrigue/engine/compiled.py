@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 SeatFilter = Callable[..., list[int]]
 
 
-def _hoisting_writer() -> tuple[Writer, list[str]]:
+def _hoisting_writer(subscript: bool = False) -> tuple[Writer, list[str]]:
     """A writer reading each plain game-level name once per call (``_n<K>`` before the loop).
 
     Only names that are no built-in name (``choice``, ``answer``, ...) are hoisted: they are pure
@@ -51,7 +51,7 @@ def _hoisting_writer() -> tuple[Writer, list[str]]:
                          for key in path)
         return variable
 
-    writer = Writer(closure_of, name)
+    writer = Writer(closure_of, name, subscript)
     return writer, lines
 
 
@@ -60,11 +60,25 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
     (``found``: the outcome it reads; ``me``: the player an option is offered to)."""
     writer, hoisted = _hoisting_writer()
     test = writer.test(tree)
+    fast: list[str] = []
+    if not writer.uses_scope:
+        # Each player's fields read by subscript, which is quicker than .get; a player without one of
+        # them raises KeyError, and then the loop below reads the fields as .get does (null).
+        quick, _ = _hoisting_writer(subscript=True)
+        fast = ["    try:",
+                "        chosen = []",
+                "        for seat, player in enumerate(match.players):",
+                f"            if {quick.test(tree)}:",
+                "                chosen.append(seat)",
+                "        return chosen",
+                "    except KeyError:",
+                "        pass"]
     source = "\n".join([
         f"def {function}(match, found=None, me=None):",
         f"    # {text!r}",
         *(["    scope = Scope(match, None, me, found)"] if writer.uses_scope else []),
         *hoisted,
+        *fast,
         "    chosen = []",
         "    for seat, player in enumerate(match.players):",
         *(["        scope.player = player"] if writer.uses_scope else []),
