@@ -540,7 +540,9 @@ class Match:
                 self._standing = self._standing | {seat}
 
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
-        self.events.append(Event(self.version, text, audience, data))
+        if self._later:
+            self.events  # noqa: B018 - the lines announced later become Events first: the log keeps its order
+        self._events.append(Event(self.version, text, audience, data))
 
     def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
                        data: dict[str, Any] | None = None) -> None:
