@@ -1060,14 +1060,10 @@ def advance_to_next_player(m: Match) -> None:
             return
 
 
-#: A player's turn fields at the start of a turn.
-_UNCLAIMED = {"claimed_action": "", "claimed_character": "", "target_player_id": 0}
-
-
 @game.tool
 def reset_turn_fields(m: Match) -> None:
-    for player in m.players:
-        player.update(_UNCLAIMED)
+    for player in m.players:  # a player's turn fields at the start of a turn (stores: quicker than update)
+        player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
     turn = m.state["current_turn"]
     turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
     if not m.headless:
