@@ -489,8 +489,8 @@ class Match:
         other._rng_state = state
         other.players, other.state = copy_state(self.players, self.state)
         other.canvas = self.canvas.copy()
-        other.events = list(self.events)
-        other.log = list(self.log)
+        other._events, other._later = list(self._events), list(self._later)  # lines not yet read stay tuples
+        other._log, other._choices = list(self._log), list(self._choices)  # (each copy makes its own objects)
         other.decision = self.decision.copy() if self.decision is not None else None
         other.winners = list(self.winners)
         other._targets = list(self._targets) if self._targets is not None else None
