@@ -155,6 +155,27 @@ def test_clone_is_independent(tiny):
     assert copy_.version == 1
 
 
+def test_the_log_reads_in_the_order_lines_and_choices_were_made(tiny):
+    """Lines announced later and accepted choices wait as tuples until the log is read: read at any
+    point, and in a clone, the log is what was said and chosen, in order."""
+    m = new(tiny)
+    m.announce_later(lambda who: f"{who} sits down.", ("Ann",))
+    m.announce("The table is set.")
+    m.announce_later(lambda who: f"{who} sits down.", ("Bob",))
+    copy_ = m.clone()
+    m.choose(0, "High")
+    lines = [e.text for e in m.events]
+    said = lines.index("Ann sits down.")
+    assert lines[said:said + 3] == ["Ann sits down.", "The table is set.", "Bob sits down."]
+    assert len(lines) > said + 3  # and the choice's own lines after them
+    assert [e.text for e in copy_.events] == lines[:len(copy_.events)]
+    assert [(c.seat, c.option, c.version) for c in m.log] == [(0, "High", 0)]
+    assert copy_.log == [] and copy_.version == 0
+    copy_.choose(0, "Low")
+    assert [(c.seat, c.option) for c in copy_.log] == [(0, "Low")]
+    assert [(c.seat, c.option) for c in m.log] == [(0, "High")]
+
+
 def test_options_are_checked(tiny):
     with pytest.raises(ValueError, match="unknown option"):
         Match(tiny, ["Ann", "Bob"], 1, {"nope": 1})

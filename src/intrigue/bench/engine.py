@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .. import games as registry
 from ..engine import Match
@@ -38,21 +38,21 @@ def default_players(game_id: str) -> int:
 
 
 def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed: int = 0,
-            headless: bool = True) -> EngineFigure:
-    """Play random games until ``seconds`` have passed (at least one game). ``game_id`` is an
-    installed game or a game's YAML file."""
+            headless: bool = True, clock: Callable[[], float] = time.perf_counter) -> EngineFigure:
+    """Play random games until ``seconds`` have passed on ``clock`` (at least one game). ``game_id``
+    is an installed game or a game's YAML file."""
     game = registry.resolve(game_id)
     count = players or default_players(game_id)
     names = player_names(count)
     decisions = played = 0
-    started = time.perf_counter()
+    started = clock()
     deadline = started + seconds
-    while played == 0 or time.perf_counter() < deadline:
+    while played == 0 or clock() < deadline:
         match_seed = seed * 1_000_003 + played
         match = Match(game, names, match_seed, headless=headless, timers=False)
         decisions += random_play(match, random.Random(match_seed))
         played += 1
-    return EngineFigure(game.id, count, played, decisions, time.perf_counter() - started)
+    return EngineFigure(game.id, count, played, decisions, clock() - started)
 
 
 def clone_microseconds(game_id: str = "coup", players: int = 4, samples: int = 2000) -> float:

@@ -103,8 +103,12 @@ class Writer:
     are collected in ``namespace`` as ``_f<N>``.
     """
 
-    def __init__(self, closure: Closure, name: Callable[[tuple[str, ...]], str] | None = None):
+    def __init__(self, closure: Closure, name: Callable[[tuple[str, ...]], str] | None = None,
+                 subscript: bool = False):
         self.closure = closure
+        #: Read a player's own field as ``player[key]`` (raising ``KeyError`` when it is missing: the
+        #: caller then runs the ``.get`` form) instead of ``player.get(key)``.
+        self.subscript = subscript
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.name = name
         self._fallbacks = 0
@@ -139,7 +143,7 @@ class Writer:
             return self.fallback(node)
         if kind == "field":
             head, rest = node.path[0], node.path[1:]
-            read = f"player.get({head!r})"
+            read = f"player[{head!r}]" if self.subscript else f"player.get({head!r})"
             return f"_walk({read}, {rest!r})" if rest else read
         if kind == "name":
             path = tuple(node.path)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 SeatFilter = Callable[..., list[int]]
 
 
-def _hoisting_writer() -> tuple[Writer, list[str]]:
+def _hoisting_writer(subscript: bool = False) -> tuple[Writer, list[str]]:
     """A writer reading each plain game-level name once per call (``_n<K>`` before the loop).
 
     Only names that are no built-in name (``choice``, ``answer``, ...) are hoisted: they are pure
@@ -51,7 +51,7 @@ def _hoisting_writer() -> tuple[Writer, list[str]]:
                          for key in path)
         return variable
 
-    writer = Writer(closure_of, name)
+    writer = Writer(closure_of, name, subscript)
     return writer, lines
 
 
@@ -60,11 +60,25 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
     (``found``: the outcome it reads; ``me``: the player an option is offered to)."""
     writer, hoisted = _hoisting_writer()
     test = writer.test(tree)
+    fast: list[str] = []
+    if not writer.uses_scope:
+        # Each player's fields read by subscript, which is quicker than .get; a player without one of
+        # them raises KeyError, and then the loop below reads the fields as .get does (null).
+        quick, _ = _hoisting_writer(subscript=True)
+        fast = ["    try:",
+                "        chosen = []",
+                "        for seat, player in enumerate(match.players):",
+                f"            if {quick.test(tree)}:",
+                "                chosen.append(seat)",
+                "        return chosen",
+                "    except KeyError:",
+                "        pass"]
     source = "\n".join([
         f"def {function}(match, found=None, me=None):",
         f"    # {text!r}",
         *(["    scope = Scope(match, None, me, found)"] if writer.uses_scope else []),
         *hoisted,
+        *fast,
         "    chosen = []",
         "    for seat, player in enumerate(match.players):",
         *(["        scope.player = player"] if writer.uses_scope else []),
@@ -169,7 +183,8 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
 
     def step_lines(index: int, indent: str, opening: bool) -> list[str]:
         tool, description, program = steps[index]
-        out = [f"{indent}match.current_action_text = {description!r}"]
+        # Only the UI's tools read the action's description, and a headless match runs none of them.
+        out = [f"{indent}# {description!r}" if headless else f"{indent}match.current_action_text = {description!r}"]
         if tool is None:
             namespace[f"_p{index}"] = program
             out.append(f"{indent}_p{index}.run(match)")
@@ -187,7 +202,9 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
         for index in range(count):
             out.append(f"{indent}if index <= {index}:")
             out += step_lines(index, indent + "    ", opening)
-        out += [f"{indent}match.current_action_text = None", f"{indent}match._resume = {count}"]
+        if not headless:
+            out.append(f"{indent}match.current_action_text = None")
+        out.append(f"{indent}match._resume = {count}")
         return out
 
     if plan.deciding:
@@ -198,7 +215,9 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     else:  # nothing to resume: the steps run from the first, every time
         for index in range(count):
             lines += step_lines(index, "    ", False)
-        lines += ["    match.current_action_text = None", f"    match._resume = {count}"]
+        if not headless:
+            lines.append("    match.current_action_text = None")
+        lines.append(f"    match._resume = {count}")
     if plan.effects is not None:
         namespace["_effects"] = plan.effects
         lines.append("    _effects.run(match)")
@@ -217,7 +236,7 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
         namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
         lines += [f"    match.phase_id = {plan.fixed_next!r}",
                   "    match._plan = _then_plan",
-                  "    match.canvas.begin_phase()  # nothing to begin headless: the null canvas does nothing",
+                  *([] if headless else ["    match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
                   "    match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
                   "    return _then(match, tools, routers)"]
     return "\n".join(lines) + "\n", namespace

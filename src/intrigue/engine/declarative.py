@@ -424,19 +424,27 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
               for found in TEMPLATE.finditer(template)]
     test = _value(effect.where) if effect.where is not None else None
 
+    fills = tuple((placeholder, text) for placeholder, text, _ in pieces)
+
     def say(match: "Match", found: Outcome) -> None:
         speakers = [found.actor] if test is None else _matching(match, test, found)
         group = _group_viewers(match, effect.to)
         for seat in speakers:
             scope = Scope(match, _seat_player(match, seat), None, found)
-            args = {text: _text(value(scope)) for _, text, value in pieces}
-            line = template
-            for placeholder, text, _ in pieces:
-                line = line.replace(placeholder, args[text])
+            args = {text: _text(value(scope)) for _, text, value in pieces}  # the values as they are now
             viewers = group if group is not None else _viewers(match, effect.to, seat, found)
-            match.announce(line, _audience(viewers), key=template, args=args)
+            # the line's text is filled in when the log is first read (a headless run never reads it)
+            match.announce_later(_filled, (template, fills, args), _audience(viewers), {"key": template, "args": args})
 
     return say
+
+
+def _filled(template: str, fills: tuple[tuple[str, str], ...], args: dict[str, str]) -> str:
+    """A ``say`` line's text: each placeholder replaced by its value's text, in the template's order."""
+    line = template
+    for placeholder, text in fills:
+        line = line.replace(placeholder, args[text])
+    return line
 
 
 def _win(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:

@@ -26,6 +26,8 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
+#: Tuples of options offered before that held each option once (a rules module's shared menus).
+_DISTINCT: set[tuple[str, ...]] = set()
 
 
 @dataclass(slots=True)
@@ -267,8 +269,10 @@ class Match:
             blank = game.blank_state = _marshalled(game.binding.state)
         self.state: dict[str, Any] = marshal.loads(blank) if blank else fresh_copy(game.binding.state)
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
-        self.events: list[Event] = []
-        self.log: list[Choice] = []
+        self._events: list[Event] = []
+        self._later: list[tuple[Any, ...]] = []  # lines announced later, not yet made Events (see ``events``)
+        self._log: list[Choice] = []
+        self._choices: list[tuple[int, str, int]] = []  # accepted choices not yet made Choices (see ``log``)
         self.version = 0
         self.decisions = 0
         self.phase_id = game.first_phase
@@ -307,6 +311,43 @@ class Match:
     def rng(self, value: random.Random) -> None:
         self._rng = value
         self._rng_state = None
+
+    @property
+    def events(self) -> list[Event]:
+        """The log lines, oldest first. A line added by :meth:`announce_later` is kept as a tuple of
+        its inputs until the log is first read after it (headless runs never read it), then made an
+        :class:`Event` once, here, in the order the lines were added. A match is used by one thread
+        at a time (as for every other change to it)."""
+        later = self._later
+        if later:
+            events = self._events
+            make = Event.later
+            for line in later:
+                events.append(make(*line))
+            later.clear()
+        return self._events
+
+    @events.setter
+    def events(self, lines: list[Event]) -> None:
+        self._events = lines
+        self._later = []
+
+    @property
+    def log(self) -> list[Choice]:
+        """The accepted choices, oldest first. ``choose`` keeps each as a tuple until the log is first
+        read after it (random play and search never read it), then it becomes a :class:`Choice` here."""
+        later = self._choices
+        if later:
+            log = self._log
+            for seat, option, version in later:
+                log.append(Choice(seat, option, version))
+            later.clear()
+        return self._log
+
+    @log.setter
+    def log(self, choices: list[Choice]) -> None:
+        self._log = choices
+        self._choices = []
 
     # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
@@ -379,7 +420,7 @@ class Match:
                 or seat in decision.answers or option not in decision.offers.get(seat, ()):
             self.check(seat, option, version)
         assert decision is not None
-        self.log.append(Choice(seat, option, self.version))
+        self._choices.append((seat, option, self.version))  # a Choice once the log is read
         self.version += 1
         if seat == CLOCK:
             decision.timed_out = True
@@ -450,8 +491,8 @@ class Match:
         other._rng_state = state
         other.players, other.state = copy_state(self.players, self.state)
         other.canvas = self.canvas.copy()
-        other.events = list(self.events)
-        other.log = list(self.log)
+        other._events, other._later = list(self._events), list(self._later)  # lines not yet read stay tuples
+        other._log, other._choices = list(self._log), list(self._choices)  # (each copy makes its own objects)
         other.decision = self.decision.copy() if self.decision is not None else None
         other.winners = list(self.winners)
         other._targets = list(self._targets) if self._targets is not None else None
@@ -481,8 +522,10 @@ class Match:
             self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
         unique = list(options)
         count = len(unique)
-        if count > 2:
+        if count > 2 and (options.__class__ is not tuple or options not in _DISTINCT):
             unique = list(dict.fromkeys(unique))  # each option once, in order
+            if len(unique) == count and options.__class__ is tuple and len(_DISTINCT) < 20_000:
+                _DISTINCT.add(options)  # a tuple seen to hold each option once (a rules module's shared menu)
             count = len(unique)
         elif count == 2 and unique[0] == unique[1]:
             del unique[1]
@@ -499,13 +542,16 @@ class Match:
                 self._standing = self._standing | {seat}
 
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
-        self.events.append(Event(self.version, text, audience, data))
+        if self._later:
+            self.events  # noqa: B018 - the lines announced later become Events first: the log keeps its order
+        self._events.append(Event(self.version, text, audience, data))
 
     def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
                        data: dict[str, Any] | None = None) -> None:
         """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
-        (``inputs`` must not change afterwards); ``data`` becomes the event's own."""
-        self.events.append(Event.later(self.version, render, inputs, audience, {} if data is None else data))
+        (``inputs`` must not change afterwards); ``data`` becomes the event's own. Not even the
+        :class:`Event` is made until the log is read (:attr:`events`)."""
+        self._later.append((self.version, render, inputs, audience, {} if data is None else data))
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
@@ -536,9 +582,24 @@ class Match:
         return bool(self.players[seat].get("is_alive", True))
 
     def shuffle(self, pile: list[Any]) -> None:
-        """Shuffle a pile with the match's RNG (a scenario may freeze its order)."""
-        if self.setup.get("shuffle", True) is not False:
-            self.rng.shuffle(pile)
+        """Shuffle a pile with the match's RNG (a scenario may freeze its order).
+
+        For the standard generator this is ``random.Random.shuffle`` written out (the same draws of
+        ``getrandbits``, the same swaps: the same order), without a call per card."""
+        if self.setup.get("shuffle", True) is False:
+            return
+        rng = self.rng
+        if rng.__class__ is not random.Random:
+            rng.shuffle(pile)
+            return
+        getrandbits = rng.getrandbits
+        for i in range(len(pile) - 1, 0, -1):
+            below = i + 1  # Random._randbelow_with_getrandbits(i + 1), inline
+            bits = below.bit_length()
+            j = getrandbits(bits)
+            while j >= below:
+                j = getrandbits(bits)
+            pile[i], pile[j] = pile[j], pile[i]
 
     def roll(self, sides: int) -> int:
         """One die of ``sides`` faces, rolled with the match's RNG; a scenario's ``setup.rolls``

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
-from ...engine.match import Event
 from . import variants
 from .variants import allegiance, reformation, reunified
 
@@ -200,7 +199,16 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
     if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
         line["to"] = m.names[next(iter(audience.seats))]
-    m.events.append(Event.later(m.version, _format, (template, args), audience, line))  # m.announce_later
+    m.announce_later(_format, (template, args), audience, line)
+
+
+def say(m: Match, template: str, args: dict[str, Any], audience: Audience = PUBLIC,
+        data: dict[str, Any] | None = None) -> None:
+    """:func:`tell` with the values as a dict of their own (the hot lines build it once, not as keywords)."""
+    line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
+    if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
+        line["to"] = m.names[next(iter(audience.seats))]
+    m.announce_later(_format, (template, args), audience, line)
 
 
 def _format(template: str, args: dict[str, Any]) -> str:

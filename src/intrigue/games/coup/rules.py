@@ -43,12 +43,12 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ...engine import Audience, Match
+from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
 from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court, court_size,
                     decided, draw, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
-                    revealed, seat_of_id, show_board, show_hands, show_text, target, tell)
+                    revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
 from .two_player import official, prepare_sets, set_aside_view
@@ -412,8 +412,8 @@ def set_claimed_action_and_character(m: Match) -> None:
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
-    tell(m, template, data={"event": "declare", "seat": seat, "action": verb, "character": turn["character"],
-                            "coins": player["coins"]}, **args)
+    say(m, template, args, PUBLIC, {"event": "declare", "seat": seat, "action": verb, "character": claim,
+                                     "coins": player["coins"]})
 
 
 def declaration(m: Match) -> tuple[str, dict[str, Any]]:
@@ -424,18 +424,28 @@ def declaration(m: Match) -> tuple[str, dict[str, Any]]:
 def _declaration(names: list[str], seat: int, verb: str, victim: int | None,
                  character: str) -> tuple[str, dict[str, Any]]:
     args = {"player": names[seat], "action": verb}
-    template = "{player} declares {action}"
     if victim is not None:
-        template += " on {target}"
         args["target"] = names[victim]
-    elif verb == "Convert":
-        template += " on themselves"
-    if character == NO_DUKE:
-        template += ", claiming to hold no Duke"
-    elif character:
-        template += ", claiming {character}"
+    if character and character != NO_DUKE:
         args["character"] = character
-    return template + ".", args
+    key = (victim is not None, verb == "Convert", character)
+    template = _DECLARATIONS.get(key)
+    if template is None:
+        template = "{player} declares {action}"
+        if victim is not None:
+            template += " on {target}"
+        elif verb == "Convert":
+            template += " on themselves"
+        if character == NO_DUKE:
+            template += ", claiming to hold no Duke"
+        elif character:
+            template += ", claiming {character}"
+        template = _DECLARATIONS[key] = template + "."
+    return template, args
+
+
+#: A declaration's template by whether it names a target, whether it is a Convert, and the claim.
+_DECLARATIONS: dict[tuple[bool, bool, str], str] = {}
 
 
 @game.tool
@@ -456,7 +466,7 @@ def validate_and_apply_action_costs(m: Match) -> None:
 
 @game.route(3)
 def after_action_declaration(m: Match) -> int:
-    verb = action(m)
+    verb = m.state["current_turn"]["action"]  # action(m), inline: routed every turn
     if verb in claims(m):
         return 4
     return UNCLAIMED_NEXT[verb]
@@ -534,7 +544,7 @@ def evaluate_action_claim_truth(m: Match) -> None:
         args["character"] = claim
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
-    tell(m, template, data={"event": "challenge", "seat": challenger, "claimant": claimant}, **args)
+    say(m, template, args, PUBLIC, {"event": "challenge", "seat": challenger, "claimant": claimant})
 
 
 @game.route(5)
@@ -612,7 +622,8 @@ LOSE = {character: f"Lose {character}" for character in ALL_CHARACTERS}
 
 def offer_loss(m: Match, reason: str) -> None:
     for seat in m.targets:
-        cards = hand(m, seat)
+        cards = [slot["character"] for slot in m.players[seat]["influences"].values()
+                 if not slot["revealed"]]  # hand(m, seat), inline
         if len(cards) == 2 and cards[0] != cards[1]:
             options = [LOSE[cards[0]], LOSE[cards[1]]] if cards[0] < cards[1] else [LOSE[cards[1]], LOSE[cards[0]]]
         else:
@@ -866,7 +877,9 @@ INCOME = {"Income": 1, "Foreign Aid": 2, "Tax": 3}
 
 @game.tool
 def apply_action_effects(m: Match) -> None:
-    seat, verb, victim = actor(m), action(m), target(m)
+    turn = m.state["current_turn"]  # actor(m), action(m) and target(m), inline
+    seat, verb, victim_id = turn["player_id"] - 1, turn["action"], turn["target_player_id"]
+    victim = victim_id - 1 if victim_id else None
     if verb in INCOME:
         gain(m, seat, INCOME[verb])
         template = "{player} takes {coins} coins." if INCOME[verb] > 1 else "{player} takes {coins} coin."
@@ -1016,13 +1029,21 @@ def announce_eliminations(m: Match) -> None:
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    if decided(m):
+    alive = 0  # decided(m), inline: checked every turn
+    for player in m.players:
+        if player["is_alive"]:
+            alive += 1
+    if alive == 1:
         m.finish(living(m))
 
 
 @game.route(23)
 def after_check_eliminations(m: Match) -> int:
-    return 99 if decided(m) else 24
+    alive = 0  # decided(m), inline: routed every turn
+    for player in m.players:
+        if player["is_alive"]:
+            alive += 1
+    return 99 if alive == 1 else 24
 
 
 # -- phase 24: next turn ----------------------------------------------------------------------------------------------------
@@ -1039,14 +1060,10 @@ def advance_to_next_player(m: Match) -> None:
             return
 
 
-#: A player's turn fields at the start of a turn.
-_UNCLAIMED = {"claimed_action": "", "claimed_character": "", "target_player_id": 0}
-
-
 @game.tool
 def reset_turn_fields(m: Match) -> None:
-    for player in m.players:
-        player.update(_UNCLAIMED)
+    for player in m.players:  # a player's turn fields at the start of a turn (stores: quicker than update)
+        player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
     turn = m.state["current_turn"]
     turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
     if not m.headless:

@@ -102,7 +102,7 @@ def reunified(m: Any) -> bool:
 
 def may_target(m: Any, seat: int, victim: int) -> bool:
     """Coup, Assassinate, Steal and Examine spare your own side while two sides are alive."""
-    return not reformation(m) or reunified(m) or allegiance(m, seat) != allegiance(m, victim)
+    return not m.options.get("reformation") or reunified(m) or allegiance(m, seat) != allegiance(m, victim)
 
 
 def may_block_foreign_aid(m: Any, seat: int, taker: int) -> bool:
