@@ -73,7 +73,11 @@ class Audience:
         return replace(self, pending=False)
 
     def includes(self, match: "Match", seat: int | None) -> bool:
-        if self.pending is not None and (seat is not None and seat in match.pending) != self.pending:
+        return self.includes_among(match, seat, match.pending if self.pending is not None else ())
+
+    def includes_among(self, match: "Match", seat: int | None, pending: Any) -> bool:
+        """:meth:`includes`, given ``match.pending`` (for a caller asking of many seats: it is a new list)."""
+        if self.pending is not None and (seat is not None and seat in pending) != self.pending:
             return False
         if self.public:
             return True

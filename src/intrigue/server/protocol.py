@@ -36,8 +36,8 @@ MAX_DEPTH = 2
 MAX_NAME = 24
 MAX_CHAT = 300
 
-__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Deltas", "LOG_TAIL", "LogLines",
-           "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode", "merge_views",
+__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Deltas", "Fragments", "LOG_TAIL",
+           "LogLines", "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode", "merge_views",
            "parse"]
 
 
@@ -273,6 +273,37 @@ class LogLines:
         self._joined.clear()
 
 
+class Fragments:
+    """The wire text of the components the views of one change share, each encoded once.
+
+    ``Match.observe_seats`` hands every seat the same dict for a component they all see; the
+    views of one change (``Room.view_messages``) share one of these, so each such component is
+    encoded once for all of them, and a list of them joined once per distinct list. It holds the
+    components it has encoded (their ids are its keys), and lives as long as those views.
+    """
+
+    __slots__ = ("_texts", "_joined")
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[Any, str]] = {}
+        self._joined: dict[tuple[int, ...], str] = {}
+
+    def joined(self, items: list[Any]) -> str:
+        """``encode(items)``, from the items' texts."""
+        key = tuple(map(id, items))
+        text = self._joined.get(key)
+        if text is None:
+            texts = self._texts
+            parts = []
+            for item in items:
+                known = texts.get(id(item))
+                if known is None:
+                    known = texts[id(item)] = (item, encode(item))
+                parts.append(known[1])
+            text = self._joined[key] = "[" + ",".join(parts) + "]"
+        return text
+
+
 class Prepared(dict):  # type: ignore[type-arg]
     """A ``view`` message that builds its wire text once, however many connections it goes to (read-only).
 
@@ -283,9 +314,10 @@ class Prepared(dict):  # type: ignore[type-arg]
     asked for log deltas (:meth:`for_deltas`): only their log and ``log_after`` differ.
     """
 
-    def __init__(self, message: dict[str, Any], lines: LogLines):
+    def __init__(self, message: dict[str, Any], lines: LogLines, fragments: Fragments | None = None):
         super().__init__(message)
         self._lines = lines
+        self._fragments = fragments
         self._wire: str | None = None
         self._template: str | None = None
         #: The forms sent to delta connections, by what they continue: (held log, its version) → form.
@@ -311,7 +343,14 @@ class Prepared(dict):  # type: ignore[type-arg]
             self._template = ""
             view = self.get("view")
             if type(view) is dict and type(view.get("log")) is list:
-                text = encode({**self, "view": {**view, "log": _LOG_MARK}})
+                fragments, components = self._fragments, view.get("components")
+                if fragments is not None and type(components) is list:
+                    text = encode({**self, "view": {**view, "components": _PARTS_MARK, "log": _LOG_MARK}})
+                    if text.count(_PARTS_MARK_TEXT) != 1:
+                        return ""
+                    text = text.replace(_PARTS_MARK_TEXT, fragments.joined(components))
+                else:
+                    text = encode({**self, "view": {**view, "log": _LOG_MARK}})
                 if text.count(_LOG_MARK_TEXT) == 1 and text.endswith("}"):
                     self._template = text
         return self._template
@@ -434,6 +473,9 @@ def merge_views(waiting: str, newer: str) -> str:
 #: (a control character no name or chat keeps, and a secret), and its text is checked to occur once.
 _LOG_MARK = "\x00log:" + secrets.token_hex(16)
 _LOG_MARK_TEXT = encode(_LOG_MARK)
+#: Stands for a view's components the same way (their text comes from :class:`Fragments`).
+_PARTS_MARK = "\x00parts:" + secrets.token_hex(16)
+_PARTS_MARK_TEXT = encode(_PARTS_MARK)
 
 
 @dataclass
