@@ -12,6 +12,10 @@ move and the bytes sent per move. Rooms rematch when their match ends.
     .venv/bin/python benchmarks/server_moves.py --rooms 200 --moves 20000            # views as today
     .venv/bin/python benchmarks/server_moves.py --rooms 200 --moves 20000 --deltas   # log deltas
 
+``--server-only`` leaves the clients' decoding out, for counting the server's instructions per move
+under ``valgrind --tool=callgrind`` (the figure other work on the machine does not move: run it with
+two ``--moves`` and divide the difference, which cancels the start-up).
+
 Run it with an older checkout's ``src`` on PYTHONPATH to compare (``--deltas`` asks with
 ``hello``'s ``log_deltas``, which a server without deltas ignores).
 """
@@ -39,7 +43,8 @@ LOG_TAIL = 80
 NO_TIMERS = {"turn_timer": None, "window_timer": None}
 
 
-async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str) -> dict[str, float]:
+async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
+               decode: bool = True) -> dict[str, float]:
     store = open_store(str(Path(folder) / "bench.db"), synchronous="FULL", sync_later=True)
     settings = Settings(bot_delay=0.0, room_quota=10 ** 6, max_rooms=10 ** 6, seats_per_address=10 ** 6)
     lobby = Lobby(store, settings)
@@ -80,7 +85,7 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str) -> 
             handle(lobby, conns[seat], parse(json.dumps({"type": "choose", "token": tokens[seat],
                                                          "version": match.version, "option": option})))
         handled = time.process_time() - started
-        taking, decoding = drain(table)
+        taking, decoding = drain(table, decode)
         server += handled + taking
         client += decoding
         sent += sum(len(text) for conn in conns for text in conn.__dict__.pop("taken", []))
@@ -90,7 +95,7 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str) -> 
             "bytes_per_move": round(sent / moves)}
 
 
-def drain(table) -> tuple[float, float]:
+def drain(table, decode: bool = True) -> tuple[float, float]:
     """Take every queued message (the server's cost, as its pump would) and decode it as a client does
     (theirs). Returns (server seconds, client seconds) spent here."""
     _, _, conns, logs = table
@@ -103,7 +108,7 @@ def drain(table) -> tuple[float, float]:
             taken.append(text)
         after = time.process_time()
         server += after - mark
-        for text in taken:
+        for text in taken if decode else ():
             message = orjson.loads(text)
             if message["type"] == "view":
                 log = message["view"]["log"]
@@ -118,9 +123,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20000)
     parser.add_argument("--deltas", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server-only", action="store_true", help="leave the clients' decoding out")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        figures = asyncio.run(play(args.rooms, args.moves, args.deltas, args.seed, folder))
+        figures = asyncio.run(play(args.rooms, args.moves, args.deltas, args.seed, folder,
+                                   not args.server_only))
     print(json.dumps({"rooms": args.rooms, "moves": args.moves, "deltas": args.deltas, **figures}))
 
 
