@@ -58,3 +58,23 @@ def test_the_parts_every_seat_sees_are_built_once():
     assert all(any(c is board for c in view["components"]) for view in views)
     assert views[0]["state"]["players"][1] is views[2]["state"]["players"][1]  # B's row as A and C see it
     assert views[1]["state"]["players"][1] != views[0]["state"]["players"][1]  # B sees its own cards
+
+
+@pytest.mark.parametrize("game_id", games.installed())
+def test_a_component_is_never_changed_once_shown(game_id):
+    """What lets a served match encode each component once while it is shown (server.protocol.Fragments):
+    the games build a component's props and leave them be; a change shows a new component."""
+    game = games.get(game_id)
+    for number in range(4):
+        rng = random.Random(number)
+        players = rng.randint(game.min_players, game.max_players)
+        match = Match(game, [f"Player {n}" for n in range(players)], number, {})
+        first: dict[int, tuple] = {}
+        for _ in range(150):
+            for component in match.canvas.components.values():
+                shown = first.setdefault(id(component), (component, text(component.as_json())))
+                assert shown[0] is not component or shown[1] == text(component.as_json()), component.key
+            if match.over or not match.pending:
+                break
+            seat = rng.choice(match.pending)
+            match.choose(seat, rng.choice(match.legal(seat)))

@@ -37,16 +37,18 @@ def test_every_seats_view_is_sent_as_exactly_the_text_encode_gives(game_id):
 
 @pytest.mark.parametrize("game_id", games.installed())
 def test_views_observed_together_are_sent_as_the_text_of_each_seats_own_view(game_id):
-    """A change's views share their components' text (``Fragments``): each is still exactly ``encode`` of
-    the message built from that seat's own ``observe``, in its whole form and in every delta form."""
+    """A change's views share their components' text (``Fragments``, kept from change to change while a
+    component is shown): each is still exactly ``encode`` of the message built from that seat's own
+    ``observe``, in its whole form and in every delta form."""
     game = games.get(game_id)
     players = max(game.min_players, min(5, game.max_players))
     match = Match(game, [f"Player {n}" for n in range(players)], 11, {})
     rng, lines, checked = random.Random(11), LogLines(), 0
     seats = [*range(players), None]
     held: dict = {seat: Deltas() for seat in seats}
+    fragments = None
     for _ in range(60):
-        fragments = Fragments()
+        fragments = Fragments(fragments)  # each change's from the one before (as Room.view_messages)
         for seat, view in zip(seats, match.observe_seats(seats)):
             message = {"type": "view", "match": 3, "view": view, "timer": None, "timeouts": []}
             alone = {**message, "view": match.observe(seat)}

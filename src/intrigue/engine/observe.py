@@ -96,9 +96,10 @@ def shown_version(match: "Match", seat: int | None) -> int:
 def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any]]:
     """``[observe(match, seat) for seat in seats]`` (equal views, keys in the same order), with what they
     have in common built once: the names, the phase, the waiting list, the winners, each component's
-    JSON, the log when every line is public, and the game's state through its ``seats_observer`` if it
-    has one. The views share those objects: they are read-only (a served match sends every connected
-    seat its view at every change; building each from nothing cost a quarter of the server's CPU)."""
+    JSON (once per component: ``Component.shared_json``), the log when every line is public, and the
+    game's state through its ``seats_observer`` if it has one. The views share those objects: they are
+    read-only (a served match sends every connected seat its view at every change; building each from
+    nothing cost a quarter of the server's CPU)."""
     game = match.game
     names = match.names
     binding = game.binding
@@ -119,7 +120,7 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
     phase = {"id": match.phase_id, "name": match._plan.phase.name}
     over = match.over
     winner_names = [names[s] for s in winners] if winners else []
-    components = [(c.audience, c.as_json()) for c in match.canvas.components.values()]
+    components = [(c.audience, c) for c in match.canvas.components.values()]
     logs = _log_tails(match, seats)
     views = []
     for seat, state, log in zip(seats, states, logs):
@@ -135,7 +136,7 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
         view["waiting"] = waiting_names
         view["decision"] = None
         view["state"] = state
-        view["components"] = [shown for audience, shown in components
+        view["components"] = [shown.shared_json() for audience, shown in components
                               if audience is PUBLIC or (audience.includes_among(match, seat, pending)
                                                         if audience.__class__ is Audience
                                                         else audience.includes(match, seat))]

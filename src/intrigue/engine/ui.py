@@ -106,9 +106,18 @@ class Component:
     kind: str
     audience: Audience
     props: dict[str, Any] = field(default_factory=dict)
+    _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {"key": self.key, "kind": self.kind, **self.props}
+
+    def shared_json(self) -> dict[str, Any]:
+        """``as_json()``, one dict for every view that shows this component (read-only): nothing changes
+        a component once shown (``Canvas.show`` makes a new one), so it is built once, not once per view."""
+        shown = self._json
+        if shown is None:
+            shown = self._json = {"key": self.key, "kind": self.kind, **self.props}
+        return shown
 
 
 class Canvas:
@@ -121,7 +130,9 @@ class Canvas:
 
     def show(self, kind: str, audience: Audience = PUBLIC, key: str | None = None, *,
              transient: bool = False, **props: Any) -> str:
-        """Show a component; a ``transient`` one disappears when the next phase begins."""
+        """Show a component; a ``transient`` one disappears when the next phase begins. A component is
+        not changed once shown (showing one again under its key replaces it): the props given here are
+        the game's to build, not to change afterwards (a served match encodes each component once)."""
         if key is None:
             self._counter += 1
             key = f"{kind}-{self._counter}"

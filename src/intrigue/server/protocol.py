@@ -274,17 +274,21 @@ class LogLines:
 
 
 class Fragments:
-    """The wire text of the components the views of one change share, each encoded once.
+    """The wire text of the components a change's views show, each encoded once, and again only once
+    it changes.
 
-    ``Match.observe_seats`` hands every seat the same dict for a component they all see; the
-    views of one change (``Room.view_messages``) share one of these, so each such component is
-    encoded once for all of them, and a list of them joined once per distinct list. It holds the
-    components it has encoded (their ids are its keys), and lives as long as those views.
+    ``Match.observe_seats`` hands every view of a component the same dict (``Component.shared_json``),
+    the same from change to change while the component stays on the canvas (a component is never
+    changed once shown: a change shows a new one). The views of one change (``Room.view_messages``)
+    share one of these, made from the previous change's (``previous``): a component encoded for that
+    one is not encoded again, and a list of them is joined once per change. It holds the components
+    whose text it keeps (their ids are its keys); what the previous change did not show is let go.
     """
 
-    __slots__ = ("_texts", "_joined")
+    __slots__ = ("_before", "_texts", "_joined")
 
-    def __init__(self) -> None:
+    def __init__(self, previous: "Fragments | None" = None) -> None:
+        self._before: dict[int, tuple[Any, str]] = previous._texts if previous is not None else {}
         self._texts: dict[int, tuple[Any, str]] = {}
         self._joined: dict[tuple[int, ...], str] = {}
 
@@ -293,12 +297,15 @@ class Fragments:
         key = tuple(map(id, items))
         text = self._joined.get(key)
         if text is None:
-            texts = self._texts
+            texts, before = self._texts, self._before
             parts = []
             for item in items:
                 known = texts.get(id(item))
                 if known is None:
-                    known = texts[id(item)] = (item, encode(item))
+                    known = before.get(id(item))
+                    if known is None or known[0] is not item:
+                        known = (item, encode(item))
+                    texts[id(item)] = known
                 parts.append(known[1])
             text = self._joined[key] = "[" + ",".join(parts) + "]"
         return text

@@ -72,6 +72,8 @@ class Room:
         self.timer = DecisionTimer(self)
         #: The current match's log lines as sent (each encoded once: protocol.LogLines).
         self.lines = LogLines()
+        #: The last change's components as sent (each encoded once while it is shown: protocol.Fragments).
+        self.fragments: Fragments | None = None
         self.autoplay = Autoplay(self)
         self.idle_since: float = time.monotonic()
         #: The seed of the next match, when it must be a fixed deal (a tutorial's first match).
@@ -290,6 +292,7 @@ class Room:
     def _install(self, match: Match, match_id: int) -> None:
         self.match, self.match_id = match, match_id
         self.lines.clear()
+        self.fragments = None
         self.autoplay.seat_bots(match.seed)
         self.timer.cancel()
         self.timer.timeouts = []
@@ -388,7 +391,7 @@ class Room:
         assert match is not None
         timer = self.timer.json()
         pending = match.pending if timer is not None else ()
-        fragments = Fragments()
+        fragments = self.fragments = Fragments(self.fragments)
         messages: dict[int | None, Prepared] = {}
         for seat, view in zip(seats, match.observe_seats(seats)):
             shown = timer
