@@ -160,3 +160,24 @@ def test_the_protocols_log_length_is_the_engines():
     from intrigue.engine.observe import LOG_TAIL as ENGINE
 
     assert protocol.LOG_TAIL == ENGINE == LOG_TAIL
+
+
+def test_a_view_and_its_delta_forms_are_freed_once_sent_without_the_garbage_collector():
+    """A form refers to its view; the view keeps its forms weakly. A cycle between them left every view of
+    every change (a hundred objects a move) to the collector, which then ran ten times as often."""
+    import gc
+    import weakref
+
+    match = Match(games.get("coup"), ["A", "B", "C", "D"], 5)
+    lines, deltas = LogLines(), Deltas()
+    gc.disable()
+    try:
+        prepared = Prepared({"type": "view", "match": 1, "view": match.observe(0), "timer": None, "timeouts": []},
+                            lines, Fragments())
+        text = deltas.form(prepared, replacing=False).wire()
+        again = deltas.form(prepared, replacing=True).wire()
+        gone = weakref.ref(prepared)
+        del prepared
+        assert gone() is None and text and again
+    finally:
+        gc.enable()

@@ -17,6 +17,7 @@ import re
 import secrets
 import time
 import unicodedata
+import weakref
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
@@ -327,8 +328,10 @@ class Prepared(dict):  # type: ignore[type-arg]
         self._fragments = fragments
         self._wire: str | None = None
         self._template: str | None = None
-        #: The forms sent to delta connections, by what they continue: (held log, its version) → form.
-        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, _Form]] = {}
+        #: The forms sent to delta connections, by what they continue: (held log, its version) → form. Held
+        #: weakly: a form refers to its view, and a cycle would leave every view of every change (a hundred
+        #: objects a move) to the garbage collector instead of freeing it once its text is queued.
+        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, weakref.ref[_Form]]] = {}
 
     #: Its log is whole (a form for a delta connection, ``_Form``, says whether its own is a delta).
     delta = False
@@ -378,9 +381,11 @@ class Prepared(dict):  # type: ignore[type-arg]
         key = (id(base), after) if base is not None else (0, None)
         known = self._forms.get(key)
         if known is not None and known[0] is base:
-            return known[1]
+            form = known[1]()
+            if form is not None:
+                return form
         form = _Form(self, log if added is None else added, after)
-        self._forms[key] = (base, form)
+        self._forms[key] = (base, weakref.ref(form))
         return form
 
 
@@ -388,7 +393,7 @@ class _Form:
     """One form of a :class:`Prepared` view for delta connections: its text from the view's template.
     Not a copy of the message (a connection only asks for its text): :meth:`message` builds that."""
 
-    __slots__ = ("_of", "log", "after", "holds", "_wire")
+    __slots__ = ("_of", "log", "after", "holds", "_wire", "__weakref__")
 
     def __init__(self, view: Prepared, log: list[Any], after: int | None):
         self._of, self.log, self.after = view, log, after
