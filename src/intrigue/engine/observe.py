@@ -4,6 +4,8 @@ A seat sees the game's own filtered view of the state (the rules module's
 observer), the UI components whose audience includes it, the log lines it may
 read, and its own options. ``seat=None`` is the spectator: public only.
 Every call builds a new view; the log entries in it are shared, read-only.
+``observe_seats(match, seats)`` builds the same views for several seats at once,
+sharing (read-only) what they have in common: a served match's change.
 
 In a secret decision nobody learns who acts: ``waiting`` (in both places) lists
 everyone in its cover until it closes (a seat that has answered is left out of
