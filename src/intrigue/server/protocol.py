@@ -38,8 +38,8 @@ MAX_NAME = 24
 MAX_CHAT = 300
 
 __all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Deltas", "Fragments", "LOG_TAIL",
-           "LogLines", "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode", "merge_views",
-           "parse"]
+           "LogLines", "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode",
+           "merge_views", "parse"]
 
 
 class Refusal(Exception):
