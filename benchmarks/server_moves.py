@@ -12,6 +12,12 @@ move and the bytes sent per move. Rooms rematch when their match ends.
     .venv/bin/python benchmarks/server_moves.py --rooms 200 --moves 20000            # views as today
     .venv/bin/python benchmarks/server_moves.py --rooms 200 --moves 20000 --deltas   # log deltas
 
+``--server-only`` leaves the clients' decoding out, for counting the server's instructions per move
+under ``valgrind --tool=callgrind`` (the figure other work on the machine does not move: run it with
+two ``--moves`` and divide the difference, which cancels the start-up). ``--collector`` collects
+garbage as the server does (thresholds 700, 10, 1, the survivors of each full collection frozen:
+server/heap.py) instead of not at all, and reports the CPU time it took per move.
+
 Run it with an older checkout's ``src`` on PYTHONPATH to compare (``--deltas`` asks with
 ``hello``'s ``log_deltas``, which a server without deltas ignores).
 """
@@ -39,7 +45,8 @@ LOG_TAIL = 80
 NO_TIMERS = {"turn_timer": None, "window_timer": None}
 
 
-async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str) -> dict[str, float]:
+async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
+               decode: bool = True, collector: bool = False) -> dict[str, float]:
     store = open_store(str(Path(folder) / "bench.db"), synchronous="FULL", sync_later=True)
     settings = Settings(bot_delay=0.0, room_quota=10 ** 6, max_rooms=10 ** 6, seats_per_address=10 ** 6)
     lobby = Lobby(store, settings)
@@ -63,7 +70,22 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str) -> 
     # policy, server/heap.py, is measured by `intrigue bench server`). A move leaves few cycles.
     gc.collect()
     gc.freeze()
-    gc.disable()
+    spent = [0.0, 0.0, 0]  # with --collector: CPU seconds collecting, when the current one started, collections
+
+    def timed(phase: str, info: dict) -> None:
+        if phase == "start":
+            spent[1] = time.process_time()
+            return
+        spent[0] += time.process_time() - spent[1]
+        spent[2] += 1
+        if info["generation"] == 2:  # as server/heap.py: the survivors of a full collection are frozen
+            gc.freeze()
+
+    if collector:
+        gc.set_threshold(700, 10, 1)
+        gc.callbacks.append(timed)
+    else:
+        gc.disable()
     server = client = 0.0
     sent = 0
     for _ in range(moves):
@@ -80,17 +102,22 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str) -> 
             handle(lobby, conns[seat], parse(json.dumps({"type": "choose", "token": tokens[seat],
                                                          "version": match.version, "option": option})))
         handled = time.process_time() - started
-        taking, decoding = drain(table)
+        taking, decoding = drain(table, decode)
         server += handled + taking
         client += decoding
         sent += sum(len(text) for conn in conns for text in conn.__dict__.pop("taken", []))
+    if collector:
+        gc.callbacks.remove(timed)
     gc.enable()
     store.close()
-    return {"server_us_per_move": round(1e6 * server / moves, 1), "client_us_per_move": round(1e6 * client / moves, 1),
+    collected = ({"collector_us_per_move": round(1e6 * spent[0] / moves, 1), "collections": spent[2]}
+                 if collector else {})
+    return {**collected, "server_us_per_move": round(1e6 * server / moves, 1),
+            "client_us_per_move": round(1e6 * client / moves, 1),
             "bytes_per_move": round(sent / moves)}
 
 
-def drain(table) -> tuple[float, float]:
+def drain(table, decode: bool = True) -> tuple[float, float]:
     """Take every queued message (the server's cost, as its pump would) and decode it as a client does
     (theirs). Returns (server seconds, client seconds) spent here."""
     _, _, conns, logs = table
@@ -103,7 +130,7 @@ def drain(table) -> tuple[float, float]:
             taken.append(text)
         after = time.process_time()
         server += after - mark
-        for text in taken:
+        for text in taken if decode else ():
             message = orjson.loads(text)
             if message["type"] == "view":
                 log = message["view"]["log"]
@@ -118,9 +145,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20000)
     parser.add_argument("--deltas", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server-only", action="store_true", help="leave the clients' decoding out")
+    parser.add_argument("--collector", action="store_true",
+                        help="collect garbage as the server does (server/heap.py), and time it")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        figures = asyncio.run(play(args.rooms, args.moves, args.deltas, args.seed, folder))
+        figures = asyncio.run(play(args.rooms, args.moves, args.deltas, args.seed, folder,
+                                   not args.server_only, args.collector))
     print(json.dumps({"rooms": args.rooms, "moves": args.moves, "deltas": args.deltas, **figures}))
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from intrigue import games
 from intrigue.engine import Match
-from intrigue.server.protocol import LOG_TAIL, Deltas, LogLines, Prepared, continuation, encode
+from intrigue.server.protocol import LOG_TAIL, Deltas, Fragments, LogLines, Prepared, continuation, encode
 
 
 @pytest.mark.parametrize("game_id", games.installed())
@@ -33,6 +33,49 @@ def test_every_seats_view_is_sent_as_exactly_the_text_encode_gives(game_id):
         seat = rng.choice(match.pending)
         match.choose(seat, rng.choice(match.legal(seat)), match.version)
     assert checked > players
+
+
+@pytest.mark.parametrize("game_id", games.installed())
+def test_views_observed_together_are_sent_as_the_text_of_each_seats_own_view(game_id):
+    """A change's views share their components' text (``Fragments``, kept from change to change while a
+    component is shown): each is still exactly ``encode`` of the message built from that seat's own
+    ``observe``, in its whole form and in every delta form."""
+    game = games.get(game_id)
+    players = max(game.min_players, min(5, game.max_players))
+    match = Match(game, [f"Player {n}" for n in range(players)], 11, {})
+    rng, lines, checked = random.Random(11), LogLines(), 0
+    seats = [*range(players), None]
+    held: dict = {seat: Deltas() for seat in seats}
+    fragments = None
+    for _ in range(60):
+        fragments = Fragments(fragments)  # each change's from the one before (as Room.view_messages)
+        for seat, view in zip(seats, match.observe_seats(seats)):
+            message = {"type": "view", "match": 3, "view": view, "timer": None, "timeouts": []}
+            alone = {**message, "view": match.observe(seat)}
+            prepared = Prepared(message, lines, fragments)
+            assert prepared.wire() == encode(alone) == json.dumps(alone, ensure_ascii=True, separators=(",", ":"))
+            form = held[seat].form(prepared, replacing=False)
+            assert form.wire() == encode({**form.message(), "view": {**alone["view"], "log": form.log}})
+            checked += 1
+        if match.over or not match.pending:
+            break
+        seat = rng.choice(match.pending)
+        match.choose(seat, rng.choice(match.legal(seat)), match.version)
+    assert checked > players
+
+
+def test_a_component_holding_the_markers_is_still_sent_exactly():
+    from intrigue.server.protocol import _LOG_MARK, _PARTS_MARK
+
+    shared = {"key": "x", "kind": "text", "text": _PARTS_MARK + _LOG_MARK}
+    view = {"components": [shared, {"key": "y", "kind": "text", "text": "caf\u00e9 1e-7"}], "log": [],
+            "state": {"s": _PARTS_MARK}}
+    fragments = Fragments()
+    for _ in range(2):
+        message = {"type": "view", "view": view}
+        assert Prepared(message, LogLines(), fragments).wire() == encode(message)
+    message = {"type": "view", "view": {**view, "state": {}, "components": [shared]}}
+    assert Prepared(message, LogLines(), fragments).wire() == encode(message)
 
 
 def test_odd_values_are_sent_as_encode_sends_them():
@@ -117,3 +160,24 @@ def test_the_protocols_log_length_is_the_engines():
     from intrigue.engine.observe import LOG_TAIL as ENGINE
 
     assert protocol.LOG_TAIL == ENGINE == LOG_TAIL
+
+
+def test_a_view_and_its_delta_forms_are_freed_once_sent_without_the_garbage_collector():
+    """A form refers to its view; the view keeps its forms weakly. A cycle between them left every view of
+    every change (a hundred objects a move) to the collector, which then ran ten times as often."""
+    import gc
+    import weakref
+
+    match = Match(games.get("coup"), ["A", "B", "C", "D"], 5)
+    lines, deltas = LogLines(), Deltas()
+    gc.disable()
+    try:
+        prepared = Prepared({"type": "view", "match": 1, "view": match.observe(0), "timer": None, "timeouts": []},
+                            lines, Fragments())
+        text = deltas.form(prepared, replacing=False).wire()
+        again = deltas.form(prepared, replacing=True).wire()
+        gone = weakref.ref(prepared)
+        del prepared
+        assert gone() is None and text and again
+    finally:
+        gc.enable()

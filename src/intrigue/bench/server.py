@@ -127,14 +127,30 @@ class Stages:
     started: int = 0  # players who have their first match's first view
 
 
+@dataclass
+class Page:
+    """What one player's browser shows: the newest view (its log merged), and the click still unanswered."""
+
+    message: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    #: The version the player clicked on and when, until a view past it (or an error) answers.
+    clicked: tuple[int, float] | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+
 async def player(port: int, room: str, token: str, host: bool, load: Load, stages: Stages, seed: int,
                  think: float) -> None:
+    """One seat: a browser and the person at it. The page takes every message as it arrives and shows
+    the newest view (:func:`_show`); the person reads what is shown, thinks (``think``), and clicks one
+    of the options shown *then*, on the newest view, not on one that was replaced while they thought;
+    one click at a time: the next view past it (its latency, taken as it arrives) or an error answers it.
+    Like a browser, it sends no WebSocket pings (the server pings it, and it answers)."""
     from websockets.asyncio.client import connect  # noqa: PLC0415
 
     rng = random.Random(seed)
-    sent: dict[int, float] = {}
-    current_match = None
-    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None, open_timeout=60) as ws:
+    async with connect(f"ws://{HOST}:{port}/ws", max_size=2 ** 22, compression=None, open_timeout=60,
+                       ping_interval=None) as ws:
         # log deltas, as the browser asks for them: each view carries only its new log lines, merged here
         await ws.send(json.dumps({"type": "hello", "room": room, "token": token, "log_deltas": True}))
         while json.loads(await ws.recv())["type"] != "welcome":  # attached: nothing is played yet
@@ -143,9 +159,52 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stage
         await stages.start.wait()
         if host:
             await ws.send(json.dumps({"type": "start", "token": token}))
-        voted_for = None
-        log: list[dict[str, Any]] = []  # the seat's log, as a client shows it
+        page = Page()
+        shows = asyncio.create_task(_show(ws, page, load, stages))
         closer = asyncio.create_task(_close_when(stages.stop, ws))
+        await stages.go.wait()  # every match has started: the measured play begins
+        voted_for = None
+        answered: tuple[int, int] | None = None  # the (match, version) last clicked on
+        while not page.closed:
+            await page.changed.wait()
+            page.changed.clear()
+            message = page.message
+            if message is None or page.clicked is not None:
+                continue
+            view = message["view"]
+            if view["over"]:
+                if voted_for != message["match"]:
+                    if host:
+                        load.finished += 1
+                    voted_for = message["match"]
+                    await ws.send(json.dumps({"type": "rematch", "token": token}))
+                continue
+            if (message["match"], view["version"]) == answered or not _options(view):
+                continue
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))  # a player reads, then clicks
+                message = page.message  # what the page shows now
+                assert message is not None
+                view = message["view"]
+                if view["over"] or page.clicked is not None or not _options(view):
+                    page.changed.set()  # look again at what is shown
+                    continue
+            answered = (message["match"], view["version"])
+            page.clicked = (view["version"], time.perf_counter())
+            await ws.send(json.dumps({"type": "choose", "token": token, "version": view["version"],
+                                      "option": rng.choice(_options(view))}))
+        await shows
+        closer.cancel()
+
+
+def _options(view: dict[str, Any]) -> list[str]:
+    return (view.get("decision") or {}).get("options") or []
+
+
+async def _show(ws: Any, page: Page, load: Load, stages: Stages) -> None:
+    """The page: every message read as it arrives, the newest view shown (see :func:`player`)."""
+    current_match = None
+    try:
         async for raw in ws:
             if stages.stop.is_set():
                 break
@@ -154,37 +213,28 @@ async def player(port: int, room: str, token: str, host: bool, load: Load, stage
                 load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
                 if os.environ.get("BENCH_DEBUG"):
                     print(message, file=sys.stderr)
+                page.clicked = None  # a refused click: the player looks again
+                page.changed.set()
                 continue
             if message["type"] != "view":
                 continue
             view = message["view"]
             if message["log_after"] is None:
-                log = view["log"]
+                page.log = view["log"]
             else:  # the lines added since the previous view: appended, the last LOG_TAIL kept
-                log = (log + view["log"])[-LOG_TAIL:]
+                page.log = (page.log + view["log"])[-LOG_TAIL:]
             if current_match is None:
                 stages.started += 1
-                await stages.go.wait()  # every match has started: the measured play begins
             if message["match"] != current_match:  # a rematch starts again at version 0
-                current_match, sent = message["match"], {}
-            now = time.perf_counter()
-            for version in [v for v in sent if v < view["version"]]:
-                load.latencies.append(now - sent.pop(version))
-            if view["over"]:
-                if host and voted_for != message["match"]:
-                    load.finished += 1
-                if voted_for != message["match"]:
-                    voted_for = message["match"]
-                    await ws.send(json.dumps({"type": "rematch", "token": token}))
-                continue
-            options = (view.get("decision") or {}).get("options") or []
-            if options and view["version"] not in sent:
-                if think:
-                    await asyncio.sleep(rng.uniform(0, 2 * think))  # a player reads, then clicks
-                sent[view["version"]] = time.perf_counter()
-                await ws.send(json.dumps({"type": "choose", "token": token, "version": view["version"],
-                                          "option": rng.choice(options)}))
-        closer.cancel()
+                current_match, page.clicked = message["match"], None
+            elif page.clicked is not None and page.clicked[0] < view["version"]:
+                load.latencies.append(time.perf_counter() - page.clicked[1])
+                page.clicked = None
+            page.message = message
+            page.changed.set()
+    finally:
+        page.closed = True
+        page.changed.set()
 
 
 async def _close_when(stop: asyncio.Event, ws: Any) -> None:

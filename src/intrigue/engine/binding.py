@@ -64,6 +64,8 @@ class GameBinding:
     display_tools: set[str] = field(default_factory=set)
     routers: dict[int, Router] = field(default_factory=dict)
     observe: Callable[["Match", int | None], dict[str, Any]] | None = None
+    #: ``observe`` for several seats at once (the same states, what they share built once); optional.
+    observe_seats: Callable[["Match", list[int | None]], list[dict[str, Any]]] | None = None
     timeout_choice: Callable[["Match", int, list[str]], str] | None = None
     #: Phase id -> ``"turn"`` or ``"window"``: which of the table's timers the phase's decisions run,
     #: where the engine's rule (engine/timing.py: ``Pass`` offered makes a window) reads the phase wrong.
@@ -140,6 +142,13 @@ class GameBinding:
 
     def observer(self, fn: Callable[["Match", int | None], dict[str, Any]]) -> Any:
         self.observe = fn
+        return fn
+
+    def seats_observer(self, fn: Callable[["Match", list[int | None]], list[dict[str, Any]]]) -> Any:
+        """Register ``fn(m, seats)``: exactly ``[observe(m, seat) for seat in seats]``, the parts every
+        seat sees built once and shared (read-only). A served match asks it at every change for every
+        connected seat; without one the observer is asked once per seat."""
+        self.observe_seats = fn
         return fn
 
     def on_timeout(self, fn: Callable[["Match", int, list[str]], str]) -> Any:

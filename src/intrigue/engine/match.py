@@ -18,6 +18,7 @@ from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
 from .observe import observe as _observe
+from .observe import observe_seats as _observe_seats
 from .scope import Scope
 from .ui import PUBLIC, Audience, Canvas
 
@@ -501,6 +502,10 @@ class Match:
 
     def observe(self, seat: int | None, *, log: bool = True, brief: bool = False) -> dict[str, Any]:
         return _observe(self, seat, log, brief)
+
+    def observe_seats(self, seats: list[int | None]) -> list[dict[str, Any]]:
+        """``[self.observe(seat) for seat in seats]``, what the views share built once (read-only)."""
+        return _observe_seats(self, seats)
 
     # -- helpers for rules modules --------------------------------------------
     def offer(self, seat: int, options: Iterable[str], *, closing: Iterable[str] = (),

@@ -4,6 +4,8 @@ A seat sees the game's own filtered view of the state (the rules module's
 observer), the UI components whose audience includes it, the log lines it may
 read, and its own options. ``seat=None`` is the spectator: public only.
 Every call builds a new view; the log entries in it are shared, read-only.
+``observe_seats(match, seats)`` builds the same views for several seats at once,
+sharing (read-only) what they have in common: a served match's change.
 
 In a secret decision nobody learns who acts: ``waiting`` (in both places) lists
 everyone in its cover until it closes (a seat that has answered is left out of
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .ui import PUBLIC
+from .ui import PUBLIC, Audience
 
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
@@ -91,6 +93,87 @@ def shown_version(match: "Match", seat: int | None) -> int:
         return match.version
     known = {seat, *decision.partners} if seat in decision.partners else {seat}
     return decision.opened_at + sum(1 for answered in decision.answers if answered in known)
+
+
+def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any]]:
+    """``[observe(match, seat) for seat in seats]`` (equal views, keys in the same order), with what they
+    have in common built once: the names, the phase, the waiting list, the winners, each component's
+    JSON (once per component: ``Component.shared_json``), the log when every line is public, and the
+    game's state through its ``seats_observer`` if it has one. The views share those objects: they are
+    read-only (a served match sends every connected seat its view at every change; building each from
+    nothing cost a quarter of the server's CPU)."""
+    game = match.game
+    names = match.names
+    binding = game.binding
+    if binding.observe_seats is not None:
+        states = binding.observe_seats(match, seats)
+    elif binding.observe is not None:
+        states = [binding.observe(match, seat) for seat in seats]
+    else:
+        states = [default_state(match, seat) for seat in seats]
+    decision = match.decision
+    pending = decision.pending if decision is not None else []
+    secret = decision is not None and decision.secret and bool(pending)
+    shown_names = [names[s] for s in pending]
+    shown_copy = list(shown_names)
+    winners = match.winners
+    common = (("game", game.id), ("title", game.title))
+    players = list(names)
+    phase = {"id": match.phase_id, "name": match._plan.phase.name}
+    over = match.over
+    winner_names = [names[s] for s in winners] if winners else []
+    components = [(c.audience, c) for c in match.canvas.components.values()]
+    logs = _log_tails(match, seats)
+    views = []
+    for seat, state, log in zip(seats, states, logs):
+        waiting_names = shown_names
+        if secret:
+            waiting_names = [names[s] for s in decision.cover if s != seat or s in pending]  # type: ignore[union-attr]
+        view: dict[str, Any] = dict(common)
+        view["version"] = shown_version(match, seat)
+        view["seat"] = seat
+        view["you"] = names[seat] if seat is not None else None
+        view["players"] = players
+        view["phase"] = phase
+        view["waiting"] = waiting_names
+        view["decision"] = None
+        view["state"] = state
+        view["components"] = [shown.shared_json() for audience, shown in components
+                              if audience is PUBLIC or (audience.includes_among(match, seat, pending)
+                                                        if audience.__class__ is Audience
+                                                        else audience.includes(match, seat))]
+        view["log"] = log
+        view["over"] = over
+        view["winners"] = winner_names
+        if decision is not None and pending:
+            mine = seat in pending
+            shown: dict[str, Any] = {
+                "phase": decision.phase_id,
+                "kind": decision.wait_for,
+                "waiting": list(waiting_names) if secret else shown_copy,
+                "options": list(decision.offers[seat]) if mine else [],  # type: ignore[index]
+            }
+            if mine and decision.picks and seat in decision.picks:
+                count, pool = decision.picks[seat]
+                shown["pick"] = {"count": count, "from": [names[s] for s in pool]}
+            if seat in decision.partners:
+                shown["answers"] = {names[s]: answer for s, answer in decision.answers.items()
+                                    if s in decision.partners}
+            view["decision"] = shown
+        views.append(view)
+    return views
+
+
+def _log_tails(match: "Match", seats: list[int | None]) -> list[list[dict[str, Any]]]:
+    """``[log_tail(match, seat) for seat in seats]``; one list for all when every line of it is public."""
+    lines = match.events
+    if lines:
+        cached = match.__dict__.get("_log_tail")
+        if cached is None or cached[0] != len(lines) or cached[1] is not lines[-1]:
+            cached = match._log_tail = _suffix(lines, cached)
+        if not cached[3]:
+            return [list(cached[2])] * len(seats)
+    return [log_tail(match, seat) for seat in seats]
 
 
 def log_tail(match: "Match", seat: int | None) -> list[dict[str, Any]]:

@@ -73,7 +73,11 @@ class Audience:
         return replace(self, pending=False)
 
     def includes(self, match: "Match", seat: int | None) -> bool:
-        if self.pending is not None and (seat is not None and seat in match.pending) != self.pending:
+        return self.includes_among(match, seat, match.pending if self.pending is not None else ())
+
+    def includes_among(self, match: "Match", seat: int | None, pending: Any) -> bool:
+        """:meth:`includes`, given ``match.pending`` (for a caller asking of many seats: it is a new list)."""
+        if self.pending is not None and (seat is not None and seat in pending) != self.pending:
             return False
         if self.public:
             return True
@@ -102,9 +106,18 @@ class Component:
     kind: str
     audience: Audience
     props: dict[str, Any] = field(default_factory=dict)
+    _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {"key": self.key, "kind": self.kind, **self.props}
+
+    def shared_json(self) -> dict[str, Any]:
+        """``as_json()``, one dict for every view that shows this component (read-only): nothing changes
+        a component once shown (``Canvas.show`` makes a new one), so it is built once, not once per view."""
+        shown = self._json
+        if shown is None:
+            shown = self._json = {"key": self.key, "kind": self.kind, **self.props}
+        return shown
 
 
 class Canvas:
@@ -117,7 +130,9 @@ class Canvas:
 
     def show(self, kind: str, audience: Audience = PUBLIC, key: str | None = None, *,
              transient: bool = False, **props: Any) -> str:
-        """Show a component; a ``transient`` one disappears when the next phase begins."""
+        """Show a component; a ``transient`` one disappears when the next phase begins. A component is
+        not changed once shown (showing one again under its key replaces it): the props given here are
+        the game's to build, not to change afterwards (a served match encodes each component once)."""
         if key is None:
             self._counter += 1
             key = f"{kind}-{self._counter}"

@@ -17,6 +17,7 @@ import re
 import secrets
 import time
 import unicodedata
+import weakref
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
@@ -36,9 +37,9 @@ MAX_DEPTH = 2
 MAX_NAME = 24
 MAX_CHAT = 300
 
-__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Deltas", "LOG_TAIL", "LogLines",
-           "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode", "merge_views",
-           "parse"]
+__all__ = ["COMMANDS", "MAX_CHAT", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NAME", "Bucket", "Deltas", "Fragments", "LOG_TAIL",
+           "LogLines", "Prepared", "Refusal", "clean_chat", "clean_line", "clean_name", "continuation", "encode",
+           "merge_views", "parse"]
 
 
 class Refusal(Exception):
@@ -273,6 +274,44 @@ class LogLines:
         self._joined.clear()
 
 
+class Fragments:
+    """The wire text of the components a change's views show, each encoded once, and again only once
+    it changes.
+
+    ``Match.observe_seats`` hands every view of a component the same dict (``Component.shared_json``),
+    the same from change to change while the component stays on the canvas (a component is never
+    changed once shown: a change shows a new one). The views of one change (``Room.view_messages``)
+    share one of these, made from the previous change's (``previous``): a component encoded for that
+    one is not encoded again, and a list of them is joined once per change. It holds the components
+    whose text it keeps (their ids are its keys); what the previous change did not show is let go.
+    """
+
+    __slots__ = ("_before", "_texts", "_joined")
+
+    def __init__(self, previous: "Fragments | None" = None) -> None:
+        self._before: dict[int, tuple[Any, str]] = previous._texts if previous is not None else {}
+        self._texts: dict[int, tuple[Any, str]] = {}
+        self._joined: dict[tuple[int, ...], str] = {}
+
+    def joined(self, items: list[Any]) -> str:
+        """``encode(items)``, from the items' texts."""
+        key = tuple(map(id, items))
+        text = self._joined.get(key)
+        if text is None:
+            texts, before = self._texts, self._before
+            parts = []
+            for item in items:
+                known = texts.get(id(item))
+                if known is None:
+                    known = before.get(id(item))
+                    if known is None or known[0] is not item:
+                        known = (item, encode(item))
+                    texts[id(item)] = known
+                parts.append(known[1])
+            text = self._joined[key] = "[" + ",".join(parts) + "]"
+        return text
+
+
 class Prepared(dict):  # type: ignore[type-arg]
     """A ``view`` message that builds its wire text once, however many connections it goes to (read-only).
 
@@ -283,13 +322,16 @@ class Prepared(dict):  # type: ignore[type-arg]
     asked for log deltas (:meth:`for_deltas`): only their log and ``log_after`` differ.
     """
 
-    def __init__(self, message: dict[str, Any], lines: LogLines):
+    def __init__(self, message: dict[str, Any], lines: LogLines, fragments: Fragments | None = None):
         super().__init__(message)
         self._lines = lines
+        self._fragments = fragments
         self._wire: str | None = None
         self._template: str | None = None
-        #: The forms sent to delta connections, by what they continue: (held log, its version) → form.
-        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, _Form]] = {}
+        #: The forms sent to delta connections, by what they continue: (held log, its version) → form. Held
+        #: weakly: a form refers to its view, and a cycle would leave every view of every change (a hundred
+        #: objects a move) to the garbage collector instead of freeing it once its text is queued.
+        self._forms: dict[tuple[int, int | None], tuple[list[Any] | None, weakref.ref[_Form]]] = {}
 
     #: Its log is whole (a form for a delta connection, ``_Form``, says whether its own is a delta).
     delta = False
@@ -311,7 +353,14 @@ class Prepared(dict):  # type: ignore[type-arg]
             self._template = ""
             view = self.get("view")
             if type(view) is dict and type(view.get("log")) is list:
-                text = encode({**self, "view": {**view, "log": _LOG_MARK}})
+                fragments, components = self._fragments, view.get("components")
+                if fragments is not None and type(components) is list:
+                    text = encode({**self, "view": {**view, "components": _PARTS_MARK, "log": _LOG_MARK}})
+                    if text.count(_PARTS_MARK_TEXT) != 1:
+                        return ""
+                    text = text.replace(_PARTS_MARK_TEXT, fragments.joined(components))
+                else:
+                    text = encode({**self, "view": {**view, "log": _LOG_MARK}})
                 if text.count(_LOG_MARK_TEXT) == 1 and text.endswith("}"):
                     self._template = text
         return self._template
@@ -332,9 +381,11 @@ class Prepared(dict):  # type: ignore[type-arg]
         key = (id(base), after) if base is not None else (0, None)
         known = self._forms.get(key)
         if known is not None and known[0] is base:
-            return known[1]
+            form = known[1]()
+            if form is not None:
+                return form
         form = _Form(self, log if added is None else added, after)
-        self._forms[key] = (base, form)
+        self._forms[key] = (base, weakref.ref(form))
         return form
 
 
@@ -342,7 +393,7 @@ class _Form:
     """One form of a :class:`Prepared` view for delta connections: its text from the view's template.
     Not a copy of the message (a connection only asks for its text): :meth:`message` builds that."""
 
-    __slots__ = ("_of", "log", "after", "holds", "_wire")
+    __slots__ = ("_of", "log", "after", "holds", "_wire", "__weakref__")
 
     def __init__(self, view: Prepared, log: list[Any], after: int | None):
         self._of, self.log, self.after = view, log, after
@@ -434,6 +485,9 @@ def merge_views(waiting: str, newer: str) -> str:
 #: (a control character no name or chat keeps, and a secret), and its text is checked to occur once.
 _LOG_MARK = "\x00log:" + secrets.token_hex(16)
 _LOG_MARK_TEXT = encode(_LOG_MARK)
+#: Stands for a view's components the same way (their text comes from :class:`Fragments`).
+_PARTS_MARK = "\x00parts:" + secrets.token_hex(16)
+_PARTS_MARK_TEXT = encode(_PARTS_MARK)
 
 
 @dataclass

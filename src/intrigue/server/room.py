@@ -38,7 +38,7 @@ from ..engine.timing import timeout_choice
 from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
-from .protocol import Bucket, LogLines, Prepared, Refusal, clean_chat, clean_name
+from .protocol import Bucket, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name
 from .seats import Seat, Sink, token_hash
 from .settings import TIMER_OPTIONS, now_iso
 from .timers import DecisionTimer
@@ -72,6 +72,8 @@ class Room:
         self.timer = DecisionTimer(self)
         #: The current match's log lines as sent (each encoded once: protocol.LogLines).
         self.lines = LogLines()
+        #: The last change's components as sent (each encoded once while it is shown: protocol.Fragments).
+        self.fragments: Fragments | None = None
         self.autoplay = Autoplay(self)
         self.idle_since: float = time.monotonic()
         #: The seed of the next match, when it must be a fixed deal (a tutorial's first match).
@@ -290,6 +292,7 @@ class Room:
     def _install(self, match: Match, match_id: int) -> None:
         self.match, self.match_id = match, match_id
         self.lines.clear()
+        self.fragments = None
         self.autoplay.seat_bots(match.seed)
         self.timer.cancel()
         self.timer.timeouts = []
@@ -379,15 +382,27 @@ class Room:
             self.lobby.cluster.room_changed(self)
 
     def view_message(self, seat: int | None) -> Prepared:
-        assert self.match is not None
+        return self.view_messages([seat])[seat]
+
+    def view_messages(self, seats: list[int | None]) -> dict[int | None, Prepared]:
+        """Each seat's ``view`` message, from views observed together (``Match.observe_seats``: what they
+        have in common built once), their common components encoded once (``protocol.Fragments``)."""
+        match = self.match
+        assert match is not None
         timer = self.timer.json()
-        if timer is not None and seat is not None and seat in self.match.pending:
-            # Each timed prompt says what the timer will choose: only to the seat it chooses for.
-            timer = {**timer, "default": timeout_choice(self.match, seat, self.match.legal(seat))}
-        timeouts = [{"version": t["version"], "player": t["player"]} for t in self.timer.timeouts
-                    if t["public"] or t["seat"] == seat]
-        return Prepared({"type": "view", "match": self.match_id, "view": self.match.observe(seat), "timer": timer,
-                         "timeouts": timeouts}, self.lines)
+        pending = match.pending if timer is not None else ()
+        fragments = self.fragments = Fragments(self.fragments)
+        messages: dict[int | None, Prepared] = {}
+        for seat, view in zip(seats, match.observe_seats(seats)):
+            shown = timer
+            if timer is not None and seat is not None and seat in pending:
+                # Each timed prompt says what the timer will choose: only to the seat it chooses for.
+                shown = {**timer, "default": timeout_choice(match, seat, match.legal(seat))}
+            timeouts = [{"version": t["version"], "player": t["player"]} for t in self.timer.timeouts
+                        if t["public"] or t["seat"] == seat]
+            messages[seat] = Prepared({"type": "view", "match": self.match_id, "view": view, "timer": shown,
+                                       "timeouts": timeouts}, self.lines, fragments)
+        return messages
 
     def send_view(self, sink: Sink) -> None:
         if self.match is not None:
@@ -398,15 +413,12 @@ class Room:
         that asked for log deltas sends the form of it that continues what it holds: ``Deltas``)."""
         if self.match is None:
             return
-        cache: dict[int | None, Prepared] = {}
-        for sink in self._all_sinks():
-            seat = sink.seat
-            if only is not None and seat not in only:
-                continue
-            message = cache.get(seat)
-            if message is None:
-                message = cache[seat] = self.view_message(seat)
-            sink.send(message)
+        sinks = [sink for sink in self._all_sinks() if only is None or sink.seat in only]
+        if not sinks:
+            return
+        messages = self.view_messages(list(dict.fromkeys(sink.seat for sink in sinks)))
+        for sink in sinks:
+            sink.send(messages[sink.seat])
 
     # -- playing ---------------------------------------------------------------
     def choose(self, token: str, option: str, version: int, match: int | None = None) -> None:

@@ -260,16 +260,21 @@ class SQLiteStore:
         return int(cursor.lastrowid)
 
     def append_choice(self, match: int, choice: ChoiceRecord) -> None:
-        try:
-            with self._transaction() as tx:
-                self._insert_choice(tx, match, choice)
-        except Conflict as exc:
-            raise Conflict(f"match {match} already has a choice at version {choice.version}") from exc
+        """One INSERT, a transaction of its own (the connection autocommits): what BEGIN IMMEDIATE, the
+        INSERT and COMMIT did, in one statement instead of three (a served match appends at every move)."""
+        with self._lock:
+            try:
+                self._db.execute(_INSERT_CHOICE, (match, choice.version, choice.seat, choice.option, choice.source,
+                                                  choice.at))
+            except sqlite3.IntegrityError as exc:  # refused whole, nothing written
+                raise Conflict(f"match {match} already has a choice at version {choice.version}") from exc
+            except sqlite3.DatabaseError as exc:
+                raise _wrap(self.path, exc) from exc
+            self.commits += 1
 
     @staticmethod
     def _insert_choice(tx: "SQLiteStore._Tx", match: int, choice: ChoiceRecord) -> None:
-        tx.execute("INSERT INTO choices (match, version, seat, option, source, at) VALUES (?, ?, ?, ?, ?, ?)",
-                   (match, choice.version, choice.seat, choice.option, choice.source, choice.at))
+        tx.execute(_INSERT_CHOICE, (match, choice.version, choice.seat, choice.option, choice.source, choice.at))
 
     def finish_match(self, match: int, winners: list[int], finished: str, room: RoomRecord | None = None) -> None:
         with self._transaction() as tx:
@@ -361,6 +366,9 @@ def _wrap(path: str, exc: sqlite3.DatabaseError) -> StoreError:
     if "malformed" in text or "not a database" in text:
         return CorruptStore(f"{path} is damaged ({text}); it was left untouched")
     return StoreError(f"{path}: {text}")
+
+
+_INSERT_CHOICE = "INSERT INTO choices (match, version, seat, option, source, at) VALUES (?, ?, ?, ?, ?, ?)"
 
 
 class _TxContext:

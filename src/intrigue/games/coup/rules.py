@@ -1146,6 +1146,78 @@ def observe(m: Match, seat: int | None) -> dict[str, Any]:
     return view
 
 
+@game.seats_observer
+def observe_seats(m: Match, seats: list[int | None]) -> list[dict[str, Any]]:
+    """``[observe(m, seat) for seat in seats]``, for a served match telling every seat at every change:
+    each player's row as the others see it is built once (and shared), a seat's own row only where its
+    hidden cards make it differ; the table's facts once."""
+    everything = m.over
+    names = m.names
+    state = m.state
+    reform = bool(m.options.get("reformation"))
+    public: list[dict[str, Any]] = []  # each row as the others see it
+    own: list[dict[str, Any]] = []  # each row as its owner sees it (the same object when nothing is hidden)
+    for owner, p in enumerate(m.players):
+        cards, mine, hidden = [], [], False
+        for card in p["influences"].values():
+            revealed = card["revealed"]
+            if revealed or everything:
+                face = {"character": card["character"], "revealed": revealed}
+                cards.append(face)
+                mine.append(face)
+            else:
+                hidden = True
+                cards.append({"character": None, "revealed": revealed})
+                mine.append({"character": card["character"], "revealed": revealed})
+        row = {"name": names[owner], "coins": p["coins"], "alive": p["is_alive"], "influences": cards,
+               "claimed_action": p["claimed_action"], "claimed_character": p["claimed_character"],
+               "last_action_outcome": p["last_action_outcome"]}
+        if reform:
+            row["allegiance"] = state["allegiance"][owner] or None
+        public.append(row)
+        own.append({**row, "influences": mine} if hidden else row)
+    turn = state["current_turn"]
+    block = state["block"]
+    player_id, target_id, blocker_id = turn["player_id"], turn["target_player_id"], block["blocker_id"]
+    table = (
+        ("active", names[player_id - 1] if player_id else None),
+        ("action", turn["action"] or None),
+        ("claim", turn["character"] or None),
+        ("target", names[target_id - 1] if target_id else None),
+        ("blocker", names[blocker_id - 1] if blocker_id else None),
+        ("block_claim", block["character"] or None),
+        ("court_size", len(state["court_deck"])),
+        ("treasury", state["treasury"]),
+    )
+    drawn = state["exchange"]["drawn"]
+    options = m.options
+    variant = {"characters": options["characters"], "reformation": reform,
+               "two_player_setup": options["two_player_setup"]}
+    together = reunified(m) if reform else False
+    examined = bool(state["examine"]["target_id"])
+    sets = bool(state["sets"] or state["set_aside"])
+    views = []
+    for seat in seats:
+        players = public
+        if seat is not None and own[seat] is not public[seat]:
+            players = list(public)
+            players[seat] = own[seat]
+        view: dict[str, Any] = {"players": players}
+        view.update(table)
+        if drawn and seat is not None and seat == player_id - 1:
+            view["exchange_drawn"] = list(drawn)
+        view["variant"] = variant
+        if reform:
+            view["reserve"] = state["reserve"]
+            view["reunified"] = together
+        if examined:
+            view.update(examined_view(m, seat, everything))
+        if sets:
+            view.update(set_aside_view(m, seat, everything))
+        views.append(view)
+    return views
+
+
 @game.turn
 def active_seat(m: Match) -> int | None:
     return actor(m) if m.state["current_turn"]["player_id"] else None
