@@ -388,14 +388,16 @@ def test_the_audit_catches_a_leaking_observer(audited, monkeypatch):
     """Remove the protection (an observer that shows everything) and the audit sees it."""
     server, audit = audited
     coup = games.get("coup")
-    original = coup.binding.observe
+    original, together = coup.binding.observe, coup.binding.observe_seats
     monkeypatch.setattr(coup.binding, "observe", lambda match, seat: _everything(original, match, seat))
+    # the server builds a change's views for every seat together: that observer leaks the same way
+    monkeypatch.setattr(coup.binding, "observe_seats", lambda match, seats: _everything(together, match, seats))
     play(server, audit, "coup", random.Random(1), 2, 0)
     assert any("hidden" in p for p in audit.problems), audit.problems[:5]
 
 
 def _everything(observer, match, seat):  # noqa: ANN001, ANN202
-    """Coup's observer as if the match were over: every influence face up."""
+    """Coup's observer (of one seat or of several) as if the match were over: every influence face up."""
     over = match.over
     match.over = True
     try:
