@@ -26,6 +26,7 @@ from .scope import Outcome, Scope, outcome
 from .ui import PUBLIC, Audience
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
     from .match import Match
 
 #: Tools this layer provides by name (the engine looks here after the UI kit). None
@@ -331,6 +332,25 @@ def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
         _put(match.state, name, pile)
 
     return shuffle
+
+
+def player_rolls(game: "Game") -> dict[str, list[Effect]]:
+    """The player fields ``roll`` statements write (``roll: players.dice``), each with those statements
+    in DSL order: the search's sampler rolls a hidden one again, the RL encoder counts its faces."""
+    found: dict[str, list[Effect]] = {}
+
+    def visit(effects: Any) -> None:
+        for effect in effects or ():
+            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
+                found.setdefault(effect.roll.partition(".")[2], []).append(effect)
+            visit(effect.then)
+            visit(effect.else_)
+
+    for phase in game.phases.values():
+        visit(phase.effects)
+        for action in phase.actions:
+            visit(action.effects)
+    return found
 
 
 def _roll(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from .restart import Plans
 from .match import Match, copy_data
-from .declarative import SEEN, STARTED, _compiled
+from .declarative import SEEN, STARTED, _compiled, player_rolls
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -160,7 +160,7 @@ class _Plan:
         blank = base._new_player(0)  # noqa: SLF001 - the declared starting values (phase 0 may have set player 0's)
         visible: dict[int, dict[str, Any]] = {}
         unknown: list[int] = []
-        rolls = _rolled_fields(game)
+        rolls = {name: statements[0] for name, statements in player_rolls(game).items()}
         rerolled: list[tuple[int, str]] = []
         seen: list[list[Any]] = []
         for owner, row in enumerate(rows):
@@ -257,24 +257,6 @@ def _public(rule: Any, match: Match, owner: int) -> bool:
     if rule in ("owner", "nobody") or rule is False:
         return False
     return bool(_compiled(rule)(match.scope(owner)))
-
-
-def _rolled_fields(game: "Game") -> dict[str, Any]:
-    """The player fields ``roll`` statements write (``roll: players.dice``), each with its statement."""
-    found: dict[str, Any] = {}
-
-    def visit(effects: Any) -> None:
-        for effect in effects or ():
-            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
-                found.setdefault(effect.roll.partition(".")[2], effect)
-            visit(effect.then)
-            visit(effect.else_)
-
-    for phase in game.phases.values():
-        visit(phase.effects)
-        for action in phase.actions:
-            visit(action.effects)
-    return found
 
 
 def _turn_flags(game: "Game") -> list[str]:

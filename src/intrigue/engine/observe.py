@@ -65,21 +65,26 @@ def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = Fa
         "winners": [names[s] for s in winners] if winners else [],
     }
     if decision is not None and pending:
-        mine = seat in pending
-        shown: dict[str, Any] = {
-            "phase": decision.phase_id,
-            "kind": decision.wait_for,
-            "waiting": list(waiting_names),
-            "options": list(decision.offers[seat]) if mine else [],
-        }
-        if mine and decision.picks and seat in decision.picks:
-            count, pool = decision.picks[seat]
-            shown["pick"] = {"count": count, "from": [names[s] for s in pool]}
-        if seat in decision.partners:
-            shown["answers"] = {names[s]: answer for s, answer in decision.answers.items()
-                                if s in decision.partners}
-        view["decision"] = shown
+        view["decision"] = shown_decision(decision, seat, names, list(waiting_names))
     return view
+
+
+def shown_decision(decision: Any, seat: int | None, names: list[str], waiting: list[str]) -> dict[str, Any]:
+    """The open decision as ``seat`` sees it: its options only if it is pending, the pick it makes,
+    and its partners' answers in a joint choice (``waiting``: a list of its own, as the seat may see it)."""
+    mine = seat in decision.pending
+    shown: dict[str, Any] = {
+        "phase": decision.phase_id,
+        "kind": decision.wait_for,
+        "waiting": waiting,
+        "options": list(decision.offers[seat]) if mine else [],
+    }
+    if mine and decision.picks and seat in decision.picks:
+        count, pool = decision.picks[seat]
+        shown["pick"] = {"count": count, "from": [names[s] for s in pool]}
+    if seat in decision.partners:
+        shown["answers"] = {names[s]: answer for s, answer in decision.answers.items() if s in decision.partners}
+    return shown
 
 
 def shown_version(match: "Match", seat: int | None) -> int:
@@ -146,20 +151,7 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
         view["over"] = over
         view["winners"] = winner_names
         if decision is not None and pending:
-            mine = seat in pending
-            shown: dict[str, Any] = {
-                "phase": decision.phase_id,
-                "kind": decision.wait_for,
-                "waiting": list(waiting_names) if secret else shown_copy,
-                "options": list(decision.offers[seat]) if mine else [],  # type: ignore[index]
-            }
-            if mine and decision.picks and seat in decision.picks:
-                count, pool = decision.picks[seat]
-                shown["pick"] = {"count": count, "from": [names[s] for s in pool]}
-            if seat in decision.partners:
-                shown["answers"] = {names[s]: answer for s, answer in decision.answers.items()
-                                    if s in decision.partners}
-            view["decision"] = shown
+            view["decision"] = shown_decision(decision, seat, names, list(waiting_names) if secret else shown_copy)
         views.append(view)
     return views
 

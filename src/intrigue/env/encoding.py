@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..dsl.extensions import TEMPLATE
-from ..engine.declarative import visible_fields
+from ..engine.declarative import player_rolls, visible_fields
 from ..engine.encoding import DECISION_KINDS, encode_turn, layout, phase_index
 from .actions import load_extras
 
@@ -169,23 +169,12 @@ def _categories(name: str, spec: Any, declaration: Any, text: str) -> list[str]:
 
 def _rolled_faces(game: "Game") -> dict[str, int]:
     """The player fields ``roll`` statements write, each with its dice's faces (``sides`` written as a
-    number, else 6)."""
-    found: dict[str, int] = {}
+    number, else 6; the most of any statement writing it)."""
+    return {name: max(_sides(effect) for effect in statements) for name, statements in player_rolls(game).items()}
 
-    def visit(effects: Any) -> None:
-        for effect in effects or ():
-            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
-                sides = effect.sides if isinstance(effect.sides, int) and not isinstance(effect.sides, bool) else 6
-                name = effect.roll.partition(".")[2]
-                found[name] = max(found.get(name, 0), sides)
-            visit(effect.then)
-            visit(effect.else_)
 
-    for phase in game.phases.values():
-        visit(phase.effects)
-        for action in phase.actions:
-            visit(action.effects)
-    return found
+def _sides(effect: Any) -> int:
+    return effect.sides if isinstance(effect.sides, int) and not isinstance(effect.sides, bool) else 6
 
 
 def _templates(game: "Game") -> list[re.Pattern[str]]:
