@@ -241,6 +241,7 @@ def test_a_player_who_stops_reading_is_disconnected_and_the_table_goes_on(tmp_pa
         # and the table plays on: Blake's decisions are made for him after the grace period
         aria.send({"type": "hello", "room": code, "token": created["token"]})
         aria.until(lambda m: m["type"] == "welcome")
+        aria.token = created["token"]  # (her hellos were sent by hand: her choices carry her token too)
         assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
         aria.settle(lambda v: v["decision"] is not None)
         if aria.options:
