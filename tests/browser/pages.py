@@ -36,6 +36,15 @@ def open_page(browser, viewport=DESKTOP, lang: str | None = None, color_scheme: 
     return context, page
 
 
+def sit_down(page, server, joined: dict) -> None:
+    """Open the room a `POST /api/rooms` answer (`joined`) created, as its host: the page keeps the seat's
+    token where the room page looks for it, as after creating the room in the lobby."""
+    page.goto(server.base + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"intrigue:token:{joined['room']}", joined["token"]])
+    page.goto(server.base + joined["url"])
+
+
 def shot(page, name: str, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SHOTS / f"{name}.png", full_page=full_page)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .pages import DESKTOP, open_page, shot
+from .pages import DESKTOP, open_page, shot, sit_down
 from .players import Player, wait_until
 from .test_table_parts_in_browser import RENDER, _view
 
@@ -30,10 +30,7 @@ def _play_income_only(server, browser) -> tuple[int, int]:
     joined = server.post("/api/rooms", {"game": "coup", "name": "Aria", "seats": 2, "bots": [{"kind": "heuristic"}],
                                         "options": {"turn_timer": 120, "window_timer": 60}, "private": True})
     context, page = open_page(browser, DESKTOP)
-    page.goto(server.base + "/")
-    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                  [f"intrigue:token:{joined['room']}", joined["token"]])
-    page.goto(server.base + joined["url"])
+    sit_down(page, server, joined)
     page.get_by_role("button", name="Start the game").click()
     aria = Player("Aria", page)
     table_top = None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .pages import DESKTOP, PHONE, open_page, shot
+from .pages import DESKTOP, PHONE, open_page, shot, sit_down
 from .players import Player, expect_seat, pick, wait_until
 
 
@@ -27,10 +27,7 @@ def _seated(server, browser, viewport, name="Aria", seats=2, bots=1, lang=None, 
                                         "bots": [{"kind": "heuristic"}] * bots,
                                         "options": {"turn_timer": 120, "window_timer": 60}, "private": True})
     context, page = open_page(browser, viewport, lang=lang, **extra)
-    page.goto(server.base + "/")
-    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                  [f"intrigue:token:{joined['room']}", joined["token"]])
-    page.goto(server.base + joined["url"])
+    sit_down(page, server, joined)
     expect(page.locator("#you-are")).to_contain_text(name)
     return context, page, joined
 
@@ -205,10 +202,7 @@ def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
     joined = server.post("/api/rooms", {"game": "bang", "name": "Aria", "seats": 3,
                                         "bots": [{"kind": "heuristic"}] * 2, "options": {}, "private": True})
     context, page = open_page(browser, DESKTOP)
-    page.goto(server.base + "/")
-    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                  [f"intrigue:token:{joined['room']}", joined["token"]])
-    page.goto(server.base + joined["url"])
+    sit_down(page, server, joined)
     page.get_by_role("button", name="Start the game").click()
     aria = Player("Aria", page)
     playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled])")
