@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from .pages import sit_down
+
 #: The order a test player prefers actions in: it keeps the game short.
 ACTION_ORDER = ("Coup", "Assassinate", "Tax", "Steal", "Foreign Aid", "Income")
 
@@ -190,10 +192,7 @@ def two_friends_at(server, browser, joined: dict) -> tuple[list, list[Player]]:
     """Aria (the room's creator, ``joined``) and Blaise, who takes a seat through the invite
     link; Aria starts the game. Returns their browser contexts and the two players."""
     aria_context, aria_page = new_page(browser)
-    aria_page.goto(server.base + "/")
-    aria_page.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                       [f"intrigue:token:{joined['room']}", joined["token"]])
-    aria_page.goto(server.base + joined["url"])
+    sit_down(aria_page, server, joined)
     expect_seat(aria_page, "Aria")
     blaise_context, blaise_page = new_page(browser)
     blaise_page.goto(aria_page.locator("#share-link").input_value())

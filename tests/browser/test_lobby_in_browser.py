@@ -11,6 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
+from .pages import sit_down
 from .players import expect_seat
 
 
@@ -83,10 +84,7 @@ def test_a_dropped_connection_comes_back_to_the_same_seat(server, browser):
         sockets.append(socket)
 
     page.route_web_socket(re.compile(r"/ws$"), proxy)
-    page.goto(server.base + "/")
-    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                  [f"intrigue:token:{joined['room']}", joined["token"]])
-    page.goto(server.base + joined["url"])
+    sit_down(page, server, joined)
     expect_seat(page, "Fay")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#table[data-version]")).to_be_visible()

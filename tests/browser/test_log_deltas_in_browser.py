@@ -10,6 +10,7 @@ import time
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
+from .pages import sit_down
 from .players import Player, expect_seat, new_page, wait_until
 
 
@@ -22,9 +23,7 @@ def test_the_page_merges_log_deltas_into_the_whole_log(server, browser):
     frames: list[dict] = []
     page.on("websocket", lambda socket: socket.on(
         "framereceived", lambda payload: frames.append(json.loads(payload)) if isinstance(payload, str) else None))
-    page.goto(server.base + "/")
-    page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"intrigue:token:{room}", token])
-    page.goto(server.base + f"/room/{room}")
+    sit_down(page, server, created)
     expect_seat(page, "Aria")
     # Today's client: the same seat on a plain connection, every view's log whole.
     plain = connect(server.base.replace("http", "ws") + "/ws", proxy=None, max_size=2 ** 22, legacy=True)
