@@ -101,6 +101,7 @@ def test_table_data_in_a_language_overlays_english():
     assert french["messages"]["Tax"] == "Taxe"
     assert french["messages"]["Action Challenge Window"] == "Chacun peut contester l'annonce"
     assert set(french["languages"]) == {"en", "de", "fr", "es", "zh"}
+    assert tables.table(coup, "de")["messages"]["Duke"] == "Großherzog"  # the German edition's name
     english = tables.table(coup, "en")
     assert english["messages"]["Challenger Loses Influence"] == "The challenger loses a card"  # people's words
     assert english["art"]["Duke"] == "crown" and english["sheet"]["sections"]
