@@ -200,7 +200,7 @@ def test_the_generic_reasons_are_in_the_clients_catalogs():
     english = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
     for key, template in coach.GENERIC.items():
         assert english[key] == template
-    for lang in ("fr", "es", "zh"):
+    for lang in ("de", "fr", "es", "zh"):
         catalog = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
         for key, template in coach.GENERIC.items():
             assert placeholders(catalog[key]) == placeholders(template), (lang, key)

@@ -10,14 +10,20 @@
 - a Chinese list of players has separators ("Aria、Ada、Basil", not "AriaAdaBasil");
 - what the timer will choose names the card ("Lose · Assassin", not "Lose");
 - from the keyboard, a targeted action or a tapped card moves the focus on to its targets;
-- a list on a tile reads as words, and "—" when it is empty.
+- a list on a tile reads as words, and "—" when it is empty;
+- a browser set to German gets the table in German on a 360 px phone: the German edition's card
+  names ("Großherzog", "Attentäterin"), a German decision heading, no English, and every long
+  compound fitting its card or button ("Entwicklungs-hilfe" and BANG!'s "Gemischt-waren-laden"
+  break where the catalog's soft hyphens allow).
 """
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
-from .pages import DESKTOP, PHONE, open_page, shot, sit_down
+from .pages import DESKTOP, NARROW, PHONE, english_on_page, english_strings, open_page, shot, sit_down
 from .players import Player, expect_seat, pick, wait_until
 
 
@@ -219,4 +225,63 @@ def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
     page.keyboard.press("Enter")
     focused = page.evaluate("!!document.activeElement.closest('.card-actions') && document.activeElement.tagName")
     assert focused == "BUTTON"
+    context.close()
+
+
+#: The German edition's names (Heidelberger Spieleverlag), by the card the game sends.
+GERMAN_COUP = {"Duke": "Großherzog", "Assassin": "Attentäterin", "Captain": "Captain",
+               "Ambassador": "Botschafter", "Contessa": "Contessa"}
+
+
+def test_a_german_phone_shows_german_cards_and_every_long_word_fits(server, browser):
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Aria", "seats": 2,
+                                        "bots": [{"kind": "heuristic"}],
+                                        "options": {"turn_timer": 120, "window_timer": 60}, "private": True})
+    context, page = open_page(browser, NARROW, locale="de-DE", is_mobile=True, has_touch=True)
+    page.goto(server.base + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#create-title")).to_have_text("Raum erstellen")
+    expect(page.locator("#language option[value=de]")).to_have_text("Deutsch")
+    sit_down(page, server, joined)
+    expect(page.locator("#you-are")).to_contain_text("Aria")
+    page.get_by_role("button", name="Partie starten").click()
+    aria = Player("Aria", page)
+    _my_turn(aria)
+    panel = page.locator("#table .decision.mine")
+    expect(panel.locator("#decision-prompt")).to_have_text(re.compile(r"^Wähle deine Aktion"))
+    expect(panel.locator("[data-option='Income']")).to_contain_text("Einkommen")
+    # The characters an action claims are named as the German edition names them, whatever the deal.
+    expect(panel.locator("[data-option='Tax']")).to_contain_text("Steuern · Großherzog")
+    expect(panel.locator("[data-option='Exchange']")).to_contain_text("Austausch · Botschafter")
+    cards = page.eval_on_selector_all("[data-kind=hand] .card.secret",
+                                      "cards => cards.map(c => [c.dataset.card, c.querySelector('.card-label').textContent])")
+    assert cards and all(label == GERMAN_COUP[card] for card, label in cards), cards
+    assert not english_on_page(page, english_strings("de", ["coup"]))
+    shot(page, "phone-de-coup")
+
+    # Nothing is wider than the phone, no button's words spill out of it, and every card name of
+    # Coup and BANG! fits a board card, the smallest there is.
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    spilling = page.eval_on_selector_all("#table button", """buttons => buttons
+        .filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)""")
+    assert not spilling, spilling
+    overflowing = page.evaluate("""async () => {
+        const {card} = await import('/static/cards.js');
+        const {gameTable} = await import('/static/i18n.js');
+        const holder = document.querySelector('[data-kind=board] .player .cards');
+        const out = [];
+        for (const game of ['coup', 'bang']) {
+            const table = await gameTable(game);
+            for (const name of Object.keys(table.about)) {
+                const node = card(table, name, {});
+                holder.append(node);
+                const label = node.querySelector('.card-label');
+                if (label.scrollWidth > node.clientWidth) out.push(label.textContent);
+                node.remove();
+            }
+        }
+        return out;
+    }""")
+    assert not overflowing, overflowing
+    assert not page.js_errors
     context.close()

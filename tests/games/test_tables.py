@@ -21,7 +21,7 @@ from intrigue.games import tables
 
 from .table_strings import Strings, placeholders
 
-LANGUAGES = ("fr", "es", "zh")
+LANGUAGES = ("de", "fr", "es", "zh")
 SEED_GAMES = {"coup": [(4, 12, 0), (2, 6, 1), (6, 3, 2)],
               "bang": [(5, 4, 0), (4, 3, 1), (7, 2, 2)],
               "dsfgs": [(5, 10, 0), (3, 6, 1), (8, 3, 2)]}
@@ -100,7 +100,8 @@ def test_table_data_in_a_language_overlays_english():
     french = tables.table(coup, "fr")
     assert french["messages"]["Tax"] == "Taxe"
     assert french["messages"]["Action Challenge Window"] == "Chacun peut contester l'annonce"
-    assert set(french["languages"]) == {"en", "fr", "es", "zh"}
+    assert set(french["languages"]) == {"en", "de", "fr", "es", "zh"}
+    assert tables.table(coup, "de")["messages"]["Duke"] == "Großherzog"  # the German edition's name
     english = tables.table(coup, "en")
     assert english["messages"]["Challenger Loses Influence"] == "The challenger loses a card"  # people's words
     assert english["art"]["Duke"] == "crown" and english["sheet"]["sections"]

@@ -21,7 +21,7 @@ from ..engine import Game
 from ..engine.ui import rules_sheet
 
 #: Languages a catalog may be written in (the browser offers these).
-LANGUAGES = ("en", "fr", "es", "zh")
+LANGUAGES = ("en", "de", "fr", "es", "zh")
 _LANG = re.compile(r"^[a-z]{2}$")
 
 

@@ -48,7 +48,10 @@ export function playerName(name, index, tag = "span") {
 export function card(table, label, {lost = false, secret = false, yours = false, turning = false, tag = "li",
   extra = {}} = {}) {
   const classes = ["card", label === null ? "down" : "up"];
-  const longest = label === null ? 0 : Math.max(...gameWord(table, cardName(table, label)).split(/\s+/).map((w) => w.length));
+  // A catalog may mark where a long compound breaks with soft hyphens (U+00AD, "Gemischt\u00adwaren\u00adladen"):
+  // the label breaks there, so only the parts between them need to fit.
+  const longest = label === null ? 0
+    : Math.max(...gameWord(table, cardName(table, label)).split(/[\s\u00ad]+/).map((w) => w.length));
   // Long words are set smaller so that they fit a phone's small cards ("Ambassadeur", "Renegado").
   if (longest > 7) classes.push(longest > 10 ? "long longer" : "long");
   if (lost) classes.push("lost");

@@ -8,7 +8,7 @@
 // Game text is translated from its data (a log line's key and args, a component's msg),
 // never by parsing the English.
 
-export const LANGUAGES = {en: "English", fr: "Français", es: "Español", zh: "中文"};
+export const LANGUAGES = {en: "English", de: "Deutsch", fr: "Français", es: "Español", zh: "中文"};
 
 const state = {lang: "en", ui: {}, fallback: {}, tables: new Map()};
 
