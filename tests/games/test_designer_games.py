@@ -86,6 +86,36 @@ def test_skull_two_hundred_random_games_end_and_no_seat_sees_another_seats_discs
     assert endings["points"] > 100
 
 
+def test_skull_each_player_sees_their_own_discs_in_hand_and_the_others_only_how_many(skull):
+    """On the table (not headless: the cards a browser draws), at every step each player's own card
+    shows the discs left in their hand and their stack as they are now; the board shows everyone's
+    number of discs in hand; no seat holds a card or a log line of another seat's hand or stack."""
+    for seed in range(30):
+        count = 3 + seed % 4
+        match = Match(skull, NAMES[:count], seed=seed)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        checked = 0
+        while not match.over:
+            placing = match.phase.name in ("Place a Disc", "Add or Bid")
+            for seat in range(count):
+                view = match.observe(seat)
+                cards = [c for c in view["components"] if c["kind"] == "character_card" and c.get("player")]
+                assert all(c["player"] == match.names[seat] for c in cards), (seed, seat, cards)
+                assert not foreign_lines(match, view, seat, ("hand", "stack")), (seed, seat)
+                [board] = [c for c in view["components"] if c["kind"] == "board"]
+                in_hand = {row["name"]: {s["label"]: s["value"] for s in row["stats"]}.get("hand size")
+                           for row in board["players"]}
+                assert in_hand == {name: len(p["hand"]) for name, p in zip(match.names, match.players)}, seed
+                own = match.players[seat]
+                if own["is_alive"]:  # the card as the player's discs are now, at every step
+                    assert [c["text"] for c in cards] == [f"hand: {', '.join(own['hand'])}, stack: {', '.join(own['stack'])}"], (seed, seat)
+                    checked += placing
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+            match.choose(seat, players[seat].choose(view))
+        assert checked > 10, seed
+
+
 def test_secret_chancellor_two_hundred_random_games_end_and_roles_stay_with_the_team(chancellor):
     sides = Counter()
     for seed in range(240):
