@@ -113,3 +113,17 @@ def test_a_yaml_syntax_error_inside_braces_says_to_quote_the_expression(tmp_path
     assert str(problem).endswith("YAML syntax error: expected ',' or '}', but got '[' (inside {...} the characters "
                                  ", [ ] { } belong to YAML: quote an expression that holds them, or write the "
                                  "mapping on several lines)")
+
+
+def test_a_clock_is_checked_where_it_is_written(tmp_path):
+    """``clock`` names a timer phase's shared clock: an unknown name, or a clock on a vote, is reported."""
+    source = (ROOT / "docs" / "examples" / "games" / "spyfall.yaml").read_text(encoding="utf-8")
+    unknown = source.replace("      clock: round  ", "      clock: rounds ")
+    on_a_vote = source.replace("      default: Disagree\n", "      default: Disagree\n      clock: round\n")
+    found = []
+    for index, text in enumerate([unknown, on_a_vote]):
+        path = tmp_path / str(index) / "spyfall.yaml"
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+        found.append([p.message for p in validate_file(path).problems])
+    assert found == [["unknown name 'rounds' (column 1) in 'rounds'"], ["'clock' belongs to a timer phase"]]

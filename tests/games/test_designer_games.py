@@ -86,6 +86,36 @@ def test_skull_two_hundred_random_games_end_and_no_seat_sees_another_seats_discs
     assert endings["points"] > 100
 
 
+def test_skull_each_player_sees_their_own_discs_in_hand_and_the_others_only_how_many(skull):
+    """On the table (not headless: the cards a browser draws), at every step each player's own card
+    shows the discs left in their hand and their stack as they are now; the board shows everyone's
+    number of discs in hand; no seat holds a card or a log line of another seat's hand or stack."""
+    for seed in range(30):
+        count = 3 + seed % 4
+        match = Match(skull, NAMES[:count], seed=seed)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        checked = 0
+        while not match.over:
+            placing = match.phase.name in ("Place a Disc", "Add or Bid")
+            for seat in range(count):
+                view = match.observe(seat)
+                cards = [c for c in view["components"] if c["kind"] == "character_card" and c.get("player")]
+                assert all(c["player"] == match.names[seat] for c in cards), (seed, seat, cards)
+                assert not foreign_lines(match, view, seat, ("hand", "stack")), (seed, seat)
+                [board] = [c for c in view["components"] if c["kind"] == "board"]
+                in_hand = {row["name"]: {s["label"]: s["value"] for s in row["stats"]}.get("hand size")
+                           for row in board["players"]}
+                assert in_hand == {name: len(p["hand"]) for name, p in zip(match.names, match.players)}, seed
+                own = match.players[seat]
+                if own["is_alive"]:  # the card as the player's discs are now, at every step
+                    assert [c["text"] for c in cards] == [f"hand: {', '.join(own['hand'])}, stack: {', '.join(own['stack'])}"], (seed, seat)
+                    checked += placing
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+            match.choose(seat, players[seat].choose(view))
+        assert checked > 10, seed
+
+
 def test_secret_chancellor_two_hundred_random_games_end_and_roles_stay_with_the_team(chancellor):
     sides = Counter()
     for seed in range(240):
@@ -397,7 +427,8 @@ def test_one_night_random_games_end_and_nobody_knows_a_card_they_did_not_see(one
     """With the day's clock running out at random moments: every night phase shows every player
     acting to every seat; a seat sees its own card only after it robbed (as it was then), another
     player's card only as the Seer's look, another's role only as a Werewolf seeing Werewolves;
-    no log line shows a card to a seat that did not look at it; the published win conditions."""
+    no log line shows a card to a seat that did not look at it; the published win conditions (No
+    vote, the clock's choice for whoever is out of time, counts against no one)."""
     assert validate_file(EXAMPLES / "one_night.yaml").problems == []
     night = {"Werewolves", "Seer", "Robber", "Troublemaker"}
     sides = Counter()
@@ -441,8 +472,8 @@ def test_one_night_random_games_end_and_nobody_knows_a_card_they_did_not_see(one
         cards = [p["card"] for p in match.players] + match.state["centre"]
         assert sorted(cards) == sorted(["Werewolf", "Werewolf", "Seer", "Robber", "Troublemaker"]
                                        + ["Villager"] * (count - 2)), seed
-        votes = Counter(p["vote"] for p in match.players)
-        most = max(votes.values())
+        votes = Counter(p["vote"] for p in match.players if p["vote"] != "No vote")  # a vote for nobody
+        most = max(votes.values(), default=0)
         dead = {s for s in range(count) if most >= 2 and votes[match.names[s]] == most}
         assert dead == {s for s, p in enumerate(match.players) if not p["is_alive"]}, seed
         wolves = {s for s, p in enumerate(match.players) if p["card"] == "Werewolf"}

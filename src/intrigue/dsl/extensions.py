@@ -17,7 +17,7 @@ first player to choose it ends the decision for everyone); ``default``, ``record
 (a player field receiving each player's answer), ``joint`` (partners who see
 each other's answers as they are given), ``secret`` (who acts is secret),
 ``cover`` and ``acknowledge`` (who appears to act in a secret phase, and what
-those who do not act press), ``ends_early`` (timer phases).
+those who do not act press), ``ends_early`` and ``clock`` (timer phases).
 
 On a conditional ``next_phase`` entry: ``when``.
 

@@ -36,7 +36,7 @@ _TEXT_TRAPS = _BOOLEAN_WORDS | {"true", "false"}
 
 #: Keys whose value is an expression (text that the DSL compiles), never a YAML list or mapping.
 _EXPRESSION_KEYS = {"to", "where", "win", "if", "when", "items", "players", "condition", "count", "most",
-                    "choose", "selection_criteria", "joint", "cover"}
+                    "choose", "selection_criteria", "joint", "cover", "clock"}
 
 COMMA_HINT = ("(inside {...} a comma separates keys: quote text that contains a comma, "
               "or write the mapping on several lines)")
@@ -737,9 +737,13 @@ class _Semantics:
             if criteria.wait_for is not None:
                 self.problem(where + ("wait_for",), "'wait_for' belongs to a player_action phase: a timer phase "
                                                     "ends before its time as 'ends_early' says")
+            if criteria.clock is not None:  # a game name, never a player's: every seat sees the clock
+                self.compile(criteria.clock, where + ("clock",))
         else:
             if criteria.ends_early is not None:
                 self.problem(where + ("ends_early",), "'ends_early' belongs to a timer phase")
+            if criteria.clock is not None:
+                self.problem(where + ("clock",), "'clock' belongs to a timer phase")
             if criteria.seconds is not None:
                 self.problem(where + ("seconds",), "'seconds' belongs to a timer phase: a decision's time is the "
                                                    "table's turn_timer or window_timer (a room option)", "warning")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from ..dsl.expressions import EvaluationError, Expression, compile_expression
 from ..dsl.extensions import TEMPLATE, Effect, OptionEntry
@@ -334,22 +334,29 @@ def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     return shuffle
 
 
+def statements(game: "Game") -> Iterator[Effect]:
+    """Every statement of the game in DSL order, those inside an ``if``'s ``then`` and ``else`` too
+    (each after its ``if``): what reads the statements (the sampler, the RL encoder) misses none."""
+
+    def visit(effects: Any) -> Iterator[Effect]:
+        for effect in effects or ():
+            yield effect
+            yield from visit(effect.then)
+            yield from visit(effect.else_)
+
+    for phase in game.phases.values():
+        yield from visit(phase.effects)
+        for action in phase.actions:
+            yield from visit(action.effects)
+
+
 def player_rolls(game: "Game") -> dict[str, list[Effect]]:
     """The player fields ``roll`` statements write (``roll: players.dice``), each with those statements
     in DSL order: the search's sampler rolls a hidden one again, the RL encoder counts its faces."""
     found: dict[str, list[Effect]] = {}
-
-    def visit(effects: Any) -> None:
-        for effect in effects or ():
-            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
-                found.setdefault(effect.roll.partition(".")[2], []).append(effect)
-            visit(effect.then)
-            visit(effect.else_)
-
-    for phase in game.phases.values():
-        visit(phase.effects)
-        for action in phase.actions:
-            visit(action.effects)
+    for effect in statements(game):
+        if isinstance(effect.roll, str) and effect.roll.startswith("players."):
+            found.setdefault(effect.roll.partition(".")[2], []).append(effect)
     return found
 
 
