@@ -1,6 +1,7 @@
-"""The table data games ship: every string a player can be shown is in the English catalog,
-every language has every key with the same placeholders, and the browser's own catalogs
-agree with each other and with the strings its code uses.
+"""The table data games ship: every string a player can be shown is in the English catalog
+(for a game written in YAML alone, whose English is its own words: in every other
+language's), every language has every key with the same placeholders, and the browser's
+own catalogs agree with each other and with the strings its code uses.
 
 The strings are gathered from the DSL, the table data and the views of real matches
 (``table_strings.py``), so a log line, prompt or option added to a game without its
