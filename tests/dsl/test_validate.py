@@ -55,6 +55,13 @@ def test_validate_command_exit_codes(capsys):
     assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in out
 
 
+def test_check_is_validate_under_the_name_designers_reach_for(capsys):
+    with pytest.raises(SystemExit) as bad:
+        main(["check", str(Path(__file__).parent / "broken" / "missing_target.yaml")])
+    assert bad.value.code == 1
+    assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("game", sorted(SEEDS))
 def test_json_schema_accepts_the_seed_files(game):
     data = yaml.safe_load((GAMES / game / f"{game}.yaml").read_text())
