@@ -58,10 +58,8 @@ def test_random_games_end_and_the_deal_is_chance(game_id):
         assert decisions <= game.max_game_length()
         returns = set(state.returns())
     # winners and losers; in One Night everyone may win (no Werewolf among the players, nobody
-    # dies) or nobody (no Werewolf, and a villager dies); Hanabi is won or lost by the whole table
-    # (a show lost names no winner: 0 for everyone, as any game nobody wins)
-    together = path.stem in ("one_night", "hanabi")
-    assert returns == {-1.0, 1.0} or together and len(returns) == 1 and returns <= {-1.0, 0.0, 1.0}
+    # dies) or nobody (no Werewolf, and a villager dies)
+    assert returns == {-1.0, 1.0} or path.stem == "one_night" and len(returns) == 1 and returns <= {-1.0, 1.0}
 
 
 def test_chance_outcomes_drive_the_deal():
