@@ -546,9 +546,11 @@ def hanabi_play(match: Match, players, check) -> Counter:
 def test_hanabi_no_seat_ever_sees_its_own_cards_and_every_card_is_somewhere(hanabi):
     """Random bots (who burn the fuses) and a player who peeks at the true state to play what fits
     (who reaches the last round or 25): each seat sees the others' hands as they are and never its
-    own, not even in a log line; a spectator sees no hand; 50 cards, always; after the last card
+    own, not even in a log line; a spectator sees no hand; what clues told stays, true, beside the
+    card it was told of; 50 cards, always; after the last card
     each player plays exactly once more; everyone wins together unless three fuses burnt."""
     assert validate_file(EXAMPLES / "hanabi.yaml").problems == []
+    marks = Counter()
 
     def check(match, views):
         for seat, view in enumerate(views):
@@ -561,6 +563,11 @@ def test_hanabi_no_seat_ever_sees_its_own_cards_and_every_card_is_somewhere(hana
                     assert (row["hand"], row["colours"], row["numbers"]) == (true["hand"], true["colours"], true["numbers"])
             assert not [line for line in view["log"] if line["text"].startswith(f"{match.names[seat]} — hand")]
         assert all(row["hand"] is None for row in match.observe(None)["state"]["players"])
+        for p in match.players:  # what the clues told stays beside the right card, and is true
+            assert len(p["known_colours"]) == len(p["known_numbers"]) == len(p["hand"])
+            assert all(k in ("?", c) for k, c in zip(p["known_colours"], p["colours"]))
+            assert all(k in ("?", str(n)) for k, n in zip(p["known_numbers"], p["numbers"]))
+            marks.update(k for k in p["known_colours"] + p["known_numbers"] if k != "?")
 
     def peeker(match, seat):
         legal = match.legal(seat)
@@ -592,3 +599,4 @@ def test_hanabi_no_seat_ever_sees_its_own_cards_and_every_card_is_somewhere(hana
             assert state["deck"] == [] and turns["last round"] == count, (seed, turns)  # one more turn each, the drawer too
         endings["25" if len(state["played"]) == 25 else "last round"] += 1
     assert endings["lost"] >= 70 and endings["last round"] >= 40, endings
+    assert set(marks) == {"Red", "Yellow", "Green", "Blue", "White", "1", "2", "3", "4", "5"}, marks
