@@ -120,3 +120,24 @@ def test_a_yaml_syntax_error_inside_braces_says_to_quote_the_expression(tmp_path
     assert str(problem).endswith("YAML syntax error: expected ',' or '}', but got '[' (inside {...} the characters "
                                  ", [ ] { } belong to YAML: quote an expression that holds them, or write the "
                                  "mapping on several lines)")
+
+
+def test_a_file_that_does_not_parse_still_names_the_key_path_of_its_problem():
+    """The key path of a YAML syntax error is read from the indentation above it: for every line of
+    the example and installed games that starts a key or a list item, it is the path the parser's
+    index gives that line (continuation lines of a list written over several lines are left out)."""
+    from intrigue.dsl.source import _KEY, _path_at, dotted, parse
+
+    files = sorted((ROOT / "docs" / "examples" / "games").glob("*.yaml")) + sorted(GAMES.glob("*/*.yaml"))
+    checked = 0
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        paths: dict[int, set[str]] = {}
+        for path, line in parse(text, str(file)).lines.items():
+            paths.setdefault(line, set()).add(dotted(path))
+        for line, found in paths.items():
+            start = text.splitlines()[line - 1].lstrip()
+            if _KEY.match(start) or start.startswith("- "):
+                assert _path_at(text, line) in found, (file.name, line, _path_at(text, line), found)
+                checked += 1
+    assert checked > 4000
