@@ -55,6 +55,13 @@ def test_validate_command_exit_codes(capsys):
     assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in out
 
 
+def test_check_is_validate_under_the_name_designers_reach_for(capsys):
+    with pytest.raises(SystemExit) as bad:
+        main(["check", str(Path(__file__).parent / "broken" / "missing_target.yaml")])
+    assert bad.value.code == 1
+    assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("game", sorted(SEEDS))
 def test_json_schema_accepts_the_seed_files(game):
     data = yaml.safe_load((GAMES / game / f"{game}.yaml").read_text())
@@ -127,3 +134,24 @@ def test_a_clock_is_checked_where_it_is_written(tmp_path):
         path.write_text(text, encoding="utf-8")
         found.append([p.message for p in validate_file(path).problems])
     assert found == [["unknown name 'rounds' (column 1) in 'rounds'"], ["'clock' belongs to a timer phase"]]
+
+
+def test_a_file_that_does_not_parse_still_names_the_key_path_of_its_problem():
+    """The key path of a YAML syntax error is read from the indentation above it: for every line of
+    the example and installed games that starts a key or a list item, it is the path the parser's
+    index gives that line (continuation lines of a list written over several lines are left out)."""
+    from intrigue.dsl.source import _KEY, _path_at, dotted, parse
+
+    files = sorted((ROOT / "docs" / "examples" / "games").glob("*.yaml")) + sorted(GAMES.glob("*/*.yaml"))
+    checked = 0
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        paths: dict[int, set[str]] = {}
+        for path, line in parse(text, str(file)).lines.items():
+            paths.setdefault(line, set()).add(dotted(path))
+        for line, found in paths.items():
+            start = text.splitlines()[line - 1].lstrip()
+            if _KEY.match(start) or start.startswith("- "):
+                assert _path_at(text, line) in found, (file.name, line, _path_at(text, line), found)
+                checked += 1
+    assert checked > 4000

@@ -8,7 +8,7 @@ In the declaration: ``title``; ``game_state`` (game-level names and their
 initial values, constant tables included; expressions read them bare,
 statements write them as ``game.<name>``); ``public_state`` (the names every
 view carries); ``role_deal``; ``visibility`` on a player field (``public``,
-``owner``, ``nobody`` or an expression over ``player``).
+``owner``, ``nobody``, ``others`` or an expression over ``player``).
 
 On a ``player_action`` (or ``timer``) ``completion_criteria``: ``options`` (each
 a literal, ``{option: X, if: expr}``, or ``{players: expr, except_self: true,

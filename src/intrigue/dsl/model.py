@@ -28,7 +28,7 @@ class FieldSpec(_Open):
     description: str | None = None
     visibility: VisibilitySpec | None = Field(
         None, description="Extension: who may see this field: public (the default), owner, nobody (not even "
-                    "its owner, until shown) or an expression over `player` (everyone while it holds; the owner always).")
+                    "its owner, until shown), others (every other player, not its owner nor spectators) or an expression over `player` (everyone while it holds; the owner always).")
 
 
 class Role(_Open):
