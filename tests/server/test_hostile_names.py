@@ -46,3 +46,25 @@ def test_chat_loses_the_characters_that_draw_nothing(server, http):
     refusal = aria.until(lambda m: m["type"] in ("chat", "error"))
     assert (refusal["type"], refusal["code"]) == ("error", "bad_message")
     hang_up(aria)
+
+
+@pytest.mark.parametrize("first,second", [("Jos\u00e9", "Jose\u0301"), ("Zo\u00eb", "Zoe\u0308"),
+                                          ("\u00c5sa", "A\u030asa"), ("\u1ec6n", "E\u0323\u0302n")],
+                         ids=["e-acute", "e-diaeresis", "a-ring", "two-marks"])
+def test_a_name_typed_with_combining_accents_is_not_a_second_jose(server, http, first, second):
+    """Unicode's two spellings of one letter (composed, or a letter and its combining accent) draw the same:
+    they are one name, so the second gets a suffix as any name taken does."""
+    created = create_room(http, name=first, seats=3, private=True)
+    join(http, created["room"], second)
+    # Before the fix: two seats both reading "José" ("Steal José" offered twice, one for each).
+    names = [s["name"] for s in http.get(f"/api/rooms/{created['room']}").json()["seats"]]
+    assert names == [first, f"{first} 2", None]
+
+
+def test_chat_is_sent_in_the_composed_form(server, http):
+    created = create_room(http, name="Aria", seats=2, private=True)
+    aria = Client(server.ws_url, created["room"], created["token"])
+    aria.until(lambda m: m["type"] == "room")
+    aria.send({"type": "chat", "token": created["token"], "text": "Jose\u0301 has the Duke"})
+    assert aria.until(lambda m: m["type"] in ("chat", "error"))["text"] == "Jos\u00e9 has the Duke"
+    hang_up(aria)

@@ -104,12 +104,14 @@ _INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe0
 
 
 def clean_line(text: str, limit: int) -> str:
-    """One line of display text: control, format and invisible characters removed, spaces collapsed, cut to
-    ``limit``, no space at either end (not even one left by the cut: names end up in option strings)."""
+    """One line of display text: control, format and invisible characters removed, spaces collapsed, in
+    Unicode's composed form (NFC), cut to ``limit``, no space at either end (not even one left by the cut:
+    names end up in option strings). Composed, ``José`` typed as ``e`` and a combining accent is the same
+    name as ``José`` with ``é``: the two drew the same, and were two seats named "José"."""
     text = _INVISIBLE.sub("", text).replace("\u2800", " ")
     kept = "".join(" " if ch in "\t\r\n" else ch for ch in text
                    if ch in "\t\r\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    return " ".join(kept.split())[:limit].rstrip()
+    return unicodedata.normalize("NFC", " ".join(kept.split()))[:limit].rstrip()
 
 
 def clean_name(name: str) -> str:
