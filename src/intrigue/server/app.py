@@ -302,7 +302,22 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     async def list_matches(status: Literal["finished", "playing", "abandoned"] = "finished",
                            limit: int = Query(100, ge=1, le=500)) -> list[dict[str, Any]]:
         no_history()
-        return [history.summary(record) for record in store.list_matches(status, limit)]
+        records = store.list_matches(status, limit)
+        return [history.summary(record, record.room is not None and private_room(record.room)) for record in records]
+
+    #: Whether a room is private, by code (a room's privacy never changes, and a code is never reused).
+    privacy: dict[str, bool] = {}
+
+    def private_room(code: str) -> bool:
+        known = privacy.get(code)
+        if known is None:
+            open_room = lobby.rooms.get(code)
+            stored = store.load_room(code) if open_room is None else None
+            known = open_room.private if open_room is not None else bool(stored and stored.private)
+            if len(privacy) >= 100_000:
+                privacy.clear()
+            privacy[code] = known
+        return known
 
     replays = asyncio.Semaphore(REPLAY_THREADS)
 

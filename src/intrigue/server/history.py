@@ -25,10 +25,12 @@ EXPORT_FORMAT = "intrigue-match"
 EXPORT_VERSION = 1
 
 
-def summary(record: MatchRecord) -> dict[str, Any]:
+def summary(record: MatchRecord, private: bool = False) -> dict[str, Any]:
     """A match of the history list. A match being played shows no ``moves``: its stored count would
-    tell anyone how many have answered a secret decision (its players' views say where it is)."""
-    return {"match": record.id, "room": record.room, "game": record.game, "status": record.status,
+    tell anyone how many have answered a secret decision (its players' views say where it is). A match
+    of a ``private`` room names no room: the list would hand out the code the lobby does not list."""
+    return {"match": record.id, "room": None if private else record.room, "game": record.game,
+            "status": record.status,
             "players": list(record.players), "bots": list(record.bots),
             "winners": [record.players[s] for s in record.winners if 0 <= s < len(record.players)],
             "started": record.started, "finished": record.finished,
