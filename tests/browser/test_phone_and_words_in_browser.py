@@ -206,7 +206,7 @@ def test_an_empty_list_on_a_tile_reads_as_a_dash_and_a_list_as_words(server, bro
 
 def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
     joined = server.post("/api/rooms", {"game": "bang", "name": "Aria", "seats": 3,
-                                        "bots": [{"kind": "heuristic"}] * 2, "options": {}, "private": True})
+                                        "bots": [{"kind": "random"}] * 2, "options": {}, "private": True})
     context, page = open_page(browser, DESKTOP)
     sit_down(page, server, joined)
     page.get_by_role("button", name="Start the game").click()

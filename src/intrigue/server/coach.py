@@ -143,7 +143,7 @@ def open_tutorial(lobby: "Lobby", client: str, game_id: str, name: str) -> tuple
     if script is None:
         raise Refusal("no_tutorial", f"{game_id!r} has no guided first game", 404)
     room, token = lobby.create(client, game_id, name, script.seats, [{"kind": "tutorial"}] * (script.seats - 1),
-                               {"turn_timer": None, "window_timer": None}, private=True)
+                               {"turn_timer": None, "window_timer": None}, private=True, tutorial=True)
     room.next_seed = script.seed
     room.start(token)
     return room, token

@@ -100,7 +100,10 @@ class Lobby:
         return [r.public() for r in rooms]
 
     def create(self, client: str, game_id: str, name: str, seats: int, bots: list[dict[str, Any]],
-               options: dict[str, Any], private: bool, clock: Callable[[], float] | None = None) -> tuple[Room, str]:
+               options: dict[str, Any], private: bool, clock: Callable[[], float] | None = None,
+               tutorial: bool = False) -> tuple[Room, str]:
+        """A new room, its creator at seat 0 (``tutorial``: a tutorial room, the only one that seats
+        ``tutorial`` bots)."""
         loop_time = (clock or asyncio.get_event_loop().time)()
         recent = [t for t in self._created.get(client, []) if loop_time - t < 3600]
         created = self.cluster.created(client) if self.cluster is not None else len(recent)
@@ -126,9 +129,12 @@ class Lobby:
         for bot in bots:
             spec = bot["kind"] + (f":{bot['personality']}" if bot.get("personality") else "")
             try:
-                bot_registry.make(spec)
+                bot_registry.check(spec, game.id)  # a kind made for another game (heuristic: Coup) is refused
             except ValueError as exc:
                 raise Refusal("bad_message", str(exc)) from None
+            if bot["kind"] == "tutorial" and not tutorial:
+                raise Refusal("bad_message", "tutorial bots sit only in a tutorial room "
+                                             f"(POST /api/games/{game.id}/tutorial)")
             listed = next((k["personalities"] for k in bot_registry.kinds() if k["kind"] == bot["kind"]), [])
             if bot.get("personality") and bot["personality"] not in listed:
                 # custom budgets (ismcts:<N>ms) are for the CLI: a room's bots think on the server's CPU
