@@ -467,7 +467,7 @@ def test_refusals_in_a_secret_decision_tell_nobody_who_has_answered(server, http
 
     def listed() -> dict:
         return next(m for m in http.get("/api/matches", params={"status": "playing"}).json()
-                    if m["room"] == table.code)
+                    if m["match"] == prober.match)  # (by match: the list names no private room)
 
     before, listing = probe(), listed()
     table.move(answerer, answerer.options[0])  # the decision stays open: only the answerer is told
