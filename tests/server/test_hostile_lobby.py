@@ -4,7 +4,12 @@ games each bot plays (`games`, `null` for every game), and docs/bots.md that onl
 
 from __future__ import annotations
 
+import time
+
 import pytest
+
+from ..security.table import hang_up
+from .support import Client, create_room, join
 
 
 @pytest.mark.parametrize("game,seats,bot", [
@@ -35,3 +40,34 @@ def test_the_bots_the_lobby_offers_for_a_game_are_seated(server, http):
     assert tutorial.status_code == 201
     seats = http.get(f"/api/rooms/{tutorial.json()['room']}").json()["seats"]
     assert [s["bot"] for s in seats[1:]] == ["tutorial"] * (len(seats) - 1)
+
+
+def test_a_script_joining_and_leaving_cannot_make_a_message_for_everyone_each_time(server, http):
+    """docs/protocol.md: `room` is sent when someone joins or leaves, and the join and leave routes take
+    any number of requests. Joining and leaving over and over must not reach every connection each time."""
+    created = create_room(http, name="Aria", seats=4)
+    aria = Client(server.ws_url, created["room"], created["token"])
+    watcher = Client(server.ws_url, created["room"])
+    for client in (aria, watcher):
+        client.until(lambda m: m["type"] == "room")
+    time.sleep(1.0)  # (the room's allowance refills: the hellos above used some)
+    watcher.drain(0.1)
+    seen = len(watcher.messages)
+    started = time.monotonic()
+    for _ in range(100):
+        seat = join(http, created["room"], "Mallory")
+        assert http.post(f"/api/rooms/{created['room']}/leave", json={"token": seat["token"]}).status_code == 200
+    last = join(http, created["room"], "Blake")
+    took = time.monotonic() - started
+    watcher.drain(0.8)
+    rooms = [m for m in watcher.messages[seen:] if m["type"] == "room"]
+    # Before the fix: 201 room messages to every connection (two per join and leave, 500 a second).
+    assert 2 <= len(rooms) <= 21 + 2 * (took + 1)
+    assert [s["name"] for s in rooms[-1]["seats"]] == ["Aria", "Blake", None, None]  # the last says how it ended
+    assert [s["name"] for s in http.get(f"/api/rooms/{created['room']}").json()["seats"]] == ["Aria", "Blake", None, None]
+    # The one who joins is told at once all the same: the hello answers with the room as it is.
+    blake = Client(server.ws_url, created["room"], last["token"])
+    assert blake.until(lambda m: m["type"] == "room")["seats"][1] == {"seat": 1, "name": "Blake", "bot": None,
+                                                                      "connected": True, "left": False}
+    for client in (aria, watcher, blake):
+        hang_up(client)

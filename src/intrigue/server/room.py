@@ -155,7 +155,7 @@ class Room:
         free.left = False
         self.save(before)
         free.address = address
-        self.broadcast_room()
+        self._seats_changed()
         return free, token
 
     def distinct_name(self, name: str) -> str:
@@ -207,7 +207,10 @@ class Room:
         if started is not None:
             self._begin(*started)
             return seat
-        self.broadcast_room()
+        if waiting and self.status == "waiting":
+            self._seats_changed()
+        else:
+            self.broadcast_room()
         if self.status == "closed":
             self.lobby.forget(self)
         elif self.after_change():
@@ -340,6 +343,14 @@ class Room:
         if changed and announce:
             # A grace timer starts for a pending player who left: everyone is told.
             self._announce(True, self.after_change())
+
+    def _seats_changed(self) -> None:
+        """A seat taken or freed before the start: the lobby's lists know at once, the room's connections
+        as they learn who is connected (:meth:`_announce`): a script joining and leaving over the HTTP
+        routes, 500 times a second, made two messages for every connection of the room each time."""
+        if self.lobby.cluster is not None:
+            self.lobby.cluster.room_changed(self)
+        self._announce(True, False)
 
     def _announce(self, room: bool, views: bool) -> bool:
         """Tell everyone that who is connected changed (``room``) and that the timer did (``views``): now,
