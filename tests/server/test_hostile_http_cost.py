@@ -1,0 +1,69 @@
+"""What one cheap request costs the event loop that runs every game, written from docs/protocol.md's list
+of routes: `GET /api/protocol.json` (the protocol's JSON Schema) and `GET /api/games/{game}/graph.svg`
+take any number of requests from anyone. Each built its answer anew on the event loop (13 ms for the
+schema), so four clients asking over and over made every table's pings, moves and timers wait."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+
+from .support import Client, ServerProcess
+
+
+def _ping_p50(server: ServerProcess, path: str, seconds: float = 3.0) -> tuple[float, int]:
+    """The median ping of a connection while four clients ask for ``path`` as fast as they can."""
+    stop, asked = threading.Event(), [0]
+
+    def hammer() -> None:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as http:
+            while not stop.is_set():
+                assert http.get(path).status_code == 200
+                asked[0] += 1
+
+    workers = [threading.Thread(target=hammer) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    pinger = Client(server.ws_url)
+    times = []
+    try:
+        time.sleep(0.3)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            sent = time.perf_counter()
+            pinger.send({"type": "ping"})
+            pinger.until(lambda m: m["type"] == "pong", timeout=30)
+            times.append(time.perf_counter() - sent)
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join()
+        pinger.close()
+    times.sort()
+    return times[len(times) // 2], asked[0]
+
+
+def test_asking_for_the_protocol_schema_over_and_over_does_not_slow_the_tables(tmp_path):
+    server = ServerProcess(tmp_path / "cost.db").start()
+    try:
+        p50, asked = _ping_p50(server, "/api/protocol.json")
+        # Before the fix: 50 to 100 ms (every request rebuilt the schema: 80 answers a second in all).
+        # After: as for any route that builds nothing, a few milliseconds (1,500 answers a second).
+        assert p50 < 0.03, f"pings took {p50 * 1000:.0f} ms (median) while {asked} schemas were asked for"
+    finally:
+        server.stop()
+
+
+def test_a_graph_highlighting_a_phase_the_game_does_not_have_is_the_plain_graph(server, http):
+    plain = http.get("/api/games/coup/graph.svg")
+    for highlight in (999_999, 123_456, 4242):  # (each was drawn anew: 5 ms of the event loop apiece)
+        answer = http.get("/api/games/coup/graph.svg", params={"highlight": highlight})
+        assert answer.status_code == 200 and answer.content == plain.content
+    marked = http.get("/api/games/coup/graph.svg", params={"highlight": 3})
+    assert marked.status_code == 200 and marked.content != plain.content
+    assert http.get("/api/games/coup/graph.svg", params={"highlight": 3}).content == marked.content
+    schema = http.get("/api/protocol.json")
+    assert schema.headers["content-type"] == "application/json" and "ClientMessage" in schema.json()["$defs"]
