@@ -24,8 +24,9 @@ def test_the_history_list_does_not_hand_out_a_private_rooms_code(server, http):
     assert private["room"] not in http.get("/api/rooms").text
 
     # Played to its end (the seat left: the server plays its defaults), the match is still listed without it.
-    assert http.post(f"/api/rooms/{private['room']}/leave", json={"token": private["token"]}).status_code == 200
     watcher = Client(server.ws_url, private["room"])
+    watcher.until(lambda m: m["type"] == "view")
+    assert http.post(f"/api/rooms/{private['room']}/leave", json={"token": private["token"]}).status_code == 200
     watcher.settle(lambda v: v["over"], timeout=30)
     watcher.close()
     finished = http.get("/api/matches", params={"status": "finished", "limit": 500}).json()
