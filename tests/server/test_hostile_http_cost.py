@@ -91,3 +91,20 @@ def test_asking_for_500_matches_over_and_over_does_not_slow_the_tables(tmp_path)
         assert p50 < 0.03, f"pings took {p50 * 1000:.0f} ms (median) while {asked} lists were asked for"
     finally:
         server.stop()
+
+
+def test_asking_for_the_open_rooms_over_and_over_does_not_slow_the_tables(tmp_path):
+    """The lobby page asks for `GET /api/rooms` every 5 seconds, and a busy server has hundreds of rooms open:
+    the list was built and encoded for every request (30 ms with a thousand rooms)."""
+    server = ServerProcess(tmp_path / "rooms.db").start()
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            for _ in range(500):
+                assert http.post("/api/rooms", json={"game": "coup", "name": "Aria", "seats": 6,
+                                                     "bots": [{"kind": "random"}] * 2}).status_code == 201
+            assert len(http.get("/api/rooms").json()) == 500
+        p50, asked = _ping_p50(server, "/api/rooms")
+        # Before the fix: about 140 ms (each list built and encoded again: 30 answers a second).
+        assert p50 < 0.04, f"pings took {p50 * 1000:.0f} ms (median) while {asked} lists were asked for"
+    finally:
+        server.stop()

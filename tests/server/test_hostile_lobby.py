@@ -71,3 +71,36 @@ def test_a_script_joining_and_leaving_cannot_make_a_message_for_everyone_each_ti
                                                                       "connected": True, "left": False}
     for client in (aria, watcher, blake):
         hang_up(client)
+
+
+def test_the_open_room_list_shows_every_change_at_once(server, http):
+    """`GET /api/rooms` is built once per change: after each change the list says what the room says."""
+    created = create_room(http, name="Aria", seats=3, bots=[{"kind": "random"}])
+    code = created["room"]
+
+    def agree() -> None:
+        listed = [r for r in http.get("/api/rooms").json() if r["room"] == code]
+        alone = http.get(f"/api/rooms/{code}")
+        assert listed == ([alone.json()] if alone.status_code == 200 and alone.json()["status"] != "closed" else [])
+
+    agree()
+    blake = join(http, code, "Blake")
+    agree()
+    aria = Client(server.ws_url, code, created["token"])
+    aria.until(lambda m: m["type"] == "room")
+    agree()  # Aria connected
+    aria.close()
+    time.sleep(0.2)
+    agree()  # and gone again
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    agree()
+    assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
+    agree()  # playing
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": created["token"]}).status_code == 200
+    deadline = time.monotonic() + 30
+    while http.get(f"/api/rooms/{code}").status_code == 200:  # the bot and the default play it out, then it closes
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    agree()
+    private = create_room(http, name="Aria", seats=2, private=True)
+    assert private["room"] not in {r["room"] for r in http.get("/api/rooms").json()}

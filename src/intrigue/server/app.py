@@ -255,7 +255,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     @app.get("/api/rooms")
     async def list_rooms() -> list[dict[str, Any]]:
-        return lobby.open_rooms()
+        return Response(lobby.listing(), media_type="application/json")  # type: ignore[return-value]
 
     @app.get("/api/rooms/{room}", responses=ERRORS)
     async def get_room(room: str) -> dict[str, Any]:

@@ -38,6 +38,7 @@ def recover(lobby: "Lobby") -> list[str]:
                 restored.append(f"{room.code} ({room.game.id}, match {room.match_id} finished; nobody left: closed)")
                 continue
             lobby.rooms[room.code] = room
+            lobby.changed()
             restored.append(f"{room.code} ({room.game.id}, {room.status}"
                             + (f", match {room.match_id} at version {room.match.version}" if room.match else "")
                             + ")")

@@ -113,6 +113,7 @@ class Room:
 
     def _restore(self, record: RoomRecord) -> None:
         """Put the room's stored facts back as ``record`` (seats keep their connections)."""
+        self.lobby.changed()
         self.host, self.status, self.match_id, self.votes = record.host, record.status, record.match, set(record.votes)
         for seat, saved in zip(self.seats, record.seats):
             seat.seat, seat.name, seat.bot, seat.token_hash, seat.left = (saved.seat, saved.name, saved.bot,
@@ -348,6 +349,7 @@ class Room:
         """A seat taken or freed before the start: the lobby's lists know at once, the room's connections
         as they learn who is connected (:meth:`_announce`): a script joining and leaving over the HTTP
         routes, 500 times a second, made two messages for every connection of the room each time."""
+        self.lobby.changed()
         if self.lobby.cluster is not None:
             self.lobby.cluster.room_changed(self)
         self._announce(True, False)
@@ -355,6 +357,8 @@ class Room:
     def _announce(self, room: bool, views: bool) -> bool:
         """Tell everyone that who is connected changed (``room``) and that the timer did (``views``): now,
         if the room's presence bucket allows it (True), else in one message when it does (False)."""
+        if room:
+            self.lobby.changed()  # the lobby's list shows who is connected at once, whenever the room is told
         if self._presence_due is not None:  # a deferred announcement is waiting: it will say this too
             self._presence_views |= views
             return False
@@ -387,6 +391,7 @@ class Room:
 
     # -- sending ---------------------------------------------------------------
     def broadcast_room(self) -> None:
+        self.lobby.changed()
         message = {"type": "room", **self.public()}
         for sink in self._all_sinks():
             sink.send(message)
