@@ -212,10 +212,9 @@ class Lobby:
                 if self.cluster.reserve_code(code):
                     return code
             raise Refusal("quota", "no free room code; try again later", 503)
-        taken = self.store.room_codes() | set(self.rooms)
-        for _ in range(1000):
+        for _ in range(1000):  # each code looked up alone: reading every code ever stored took 0.2 s at 200,000
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in taken:
+            if code not in self.rooms and self.store.load_room(code) is None:
                 return code
         raise Refusal("quota", "no free room code; try again later", 503)
 
