@@ -11,14 +11,24 @@ While the script lasts (the match's version is at most ``until``) a seat plays
 its next move when that move's phase is the one it is asked in and the move is
 offered, drops moves whose ``by`` version has passed, and otherwise plays
 ``otherwise`` (e.g. ``Pass``) when it is offered, else decides as the fallback bot
-(a card to lose, say). A bot made
+(a card to lose, say). A move's ``{0}``, ``{1}``… are the names of the players in
+those seats (``"Duel JS at {0}"``), so the script holds whatever name the person
+took. A bot made
 afresh mid-match (a server restart) drops the moves whose time has passed and
 goes on from there.
 """
 
 from __future__ import annotations
 
+import re
+
 from .base import Bot, SeatView
+
+
+def named(play: str, players: list[str]) -> str:
+    """``play`` with each ``{n}`` replaced by the name of the player in seat n."""
+    return re.sub(r"\{(\d+)\}", lambda m: players[int(m.group(1))] if int(m.group(1)) < len(players) else m.group(0),
+                  play)
 
 
 class TutorialBot(Bot):
@@ -47,10 +57,10 @@ class TutorialBot(Bot):
             while done < len(moves) and moves[done].by is not None and moves[done].by < version:
                 done += 1
             self.done[view.seat] = done
-            if done < len(moves) and moves[done].phase == view.observation["phase"]["name"] and \
-                    moves[done].play in view.options:
+            play = named(moves[done].play, view.observation.get("players", [])) if done < len(moves) else None
+            if play is not None and moves[done].phase == view.observation["phase"]["name"] and play in view.options:
                 self.done[view.seat] = done + 1
-                return moves[done].play
+                return play
             if script.script.otherwise in view.options:
                 return script.script.otherwise
         return self.fallback(view, script.bots if script is not None else "random")
