@@ -10,10 +10,10 @@ import json
 import pytest
 
 from intrigue import games
+from intrigue.bots.scripted import resolve, walk
 from intrigue.games import tables, tutorials
 
 from .table_strings import placeholders
-from .tutorial_walk import walk
 
 TAUGHT = sorted(g for g in games.installed() if tutorials.has(games.get(g)))
 
@@ -101,9 +101,24 @@ def test_step_arguments_and_choices_name_real_things(game_id):
     game = games.get(game_id)
     script = tutorials.tutorial(game)
     view = walk(game).views[0]
-    from .tutorial_walk import resolve
     for step in script.steps:
         for name in placeholders(step.text) | placeholders(step.choose or ""):
             assert name in step.args, (step.id, name)
         for name, path in step.args.items():
             assert resolve(path, view) not in ("", None), (step.id, name, path)
+
+
+def test_intrigue_tutorial_prints_the_story_and_fails_when_the_guide_goes_astray():
+    from typer.testing import CliRunner
+
+    from intrigue.cli import app
+
+    told = CliRunner().invoke(app, ["tutorial", "avalon"])
+    assert told.exit_code == 0, told.output
+    assert "Zoe — role: Merlin, side: good" in told.output
+    assert "step reject: Quest 1 succeeded. Now Ada leads" in " ".join(told.output.split())
+    assert "All 12 steps reached." in told.output
+    other = CliRunner().invoke(app, ["tutorial", "avalon", "--seed", "3"])  # another deal: Zoe does not lead
+    assert other.exit_code == 1 and "goes astray at step 'propose'" in " ".join(other.output.split())
+    none = CliRunner().invoke(app, ["tutorial", "werewolf"])
+    assert none.exit_code == 1 and "werewolf has no tutorial.json" in none.output
