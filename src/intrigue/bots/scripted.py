@@ -133,13 +133,13 @@ def walk(game: Game, instead: dict[str, str] | None = None, person: str = PERSON
     steps are over or the guide went astray. ``seed`` deals another first match (to try one)."""
     from ..engine import Match  # noqa: PLC0415
     from ..games import tutorials  # noqa: PLC0415
-    from . import NAMES  # noqa: PLC0415 - the registry imports this module
+    from . import names  # noqa: PLC0415 - the registry imports this module
 
     script = tutorials.tutorial(game)
     if script is None:
         raise ValueError(f"{game.id} has no tutorial.json")
     seed = script.seed if seed is None else seed
-    match = Match(game, [person, *NAMES[: script.seats - 1]], seed)
+    match = Match(game, [person, *names(script.seats - 1, {person})], seed)  # as a tutorial room names its bots
     players = {seat: TutorialBot(f"{seed}:{seat}") for seat in range(1, script.seats)}
     result = Walk(match)
     index, since, seen, last_offered = 0, 0, False, 0
