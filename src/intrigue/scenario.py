@@ -160,7 +160,10 @@ def run_step(match: Match, step: Any, clock: MatchClock | None = None) -> list[s
     problems: list[str] = []
     for key, value in step.items():
         if key == "expect":
-            problems += expect(match, value or {})
+            found = expect(match, value or {})
+            while found and take_forced(match):  # left-out one-option decisions, then look again
+                found = expect(match, value or {})
+            problems += found
         elif key == "reject":
             problems += reject(match, value or {})
         elif key == "all":
@@ -182,8 +185,26 @@ def seat_of(match: Match, player: Any) -> int:
     return match.names.index(str(player))
 
 
+def take_forced(match: Match) -> int:
+    """Take every pending decision in which each pending player has exactly one option, as the format's
+    rule has the engine do; returns how many were taken. A game may ask such a decision anyway (taking it
+    at once would tell the table something hidden), so a scenario may write it as a step or leave it out:
+    the runner takes it when the next step or expectation only makes sense after it."""
+    taken = 0
+    while match.pending and not match.over and taken < 64:
+        only = [(seat, match.legal(seat)) for seat in list(match.pending)]
+        if any(len(options) != 1 for _, options in only):
+            break
+        seat, (option,) = only[0]
+        match.choose(seat, option)
+        taken += 1
+    return taken
+
+
 def choose(match: Match, player: str, option: Any) -> None:
     seat = seat_of(match, player)
+    while (seat not in match.pending or str(option) not in match.legal(seat)) and take_forced(match):
+        pass  # a one-option decision the scenario left out: the engine's to take (docs/scenarios.md)
     if seat not in match.pending:
         waiting = ", ".join(match.names[s] for s in match.pending) or "nobody"
         raise ScenarioError(f"{player} is not pending (waiting for {waiting}); "

@@ -57,7 +57,7 @@ def server(tmp_path_factory):
     command = [sys.executable, "-m", "intrigue.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(folder / "intrigue.db"), "--bot-delay", "0.05",
                # every page of the session is one client: the hourly room quota is not under test here
-               "--room-quota", "1000"]
+               "--room-quota", "1000", "--connect-rate", "1000"]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=folder)
     base = f"http://127.0.0.1:{port}"

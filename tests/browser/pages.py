@@ -83,9 +83,12 @@ def english_strings(lang: str, game_ids: list[str]) -> list[str]:
     pairs += [(english[k], other[k]) for k in english]
     for game_id in game_ids:
         folder = tables.folder(games.get(game_id))
-        en = json.loads((folder / "en.json").read_text(encoding="utf-8"))
+        english_file = folder / "en.json"
+        en = json.loads(english_file.read_text(encoding="utf-8")) if english_file.is_file() else {}
         xx = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
-        pairs += [(en[k], xx[k]) for k in en] + [(k, xx[k]) for k in en]
+        # a game written in YAML alone keeps its own words in English: its keys (en.json, if any, has its plurals)
+        keys = en if set(xx) <= set(en) else xx
+        pairs += [(en.get(k, k), xx[k]) for k in keys] + [(k, xx[k]) for k in keys]
     for source, translated in pairs:
         if source == translated:
             continue

@@ -1,11 +1,12 @@
 """Every other installed game plays to its end in the browser through the same client, each
 in another language and at another width: BANG! in French at 1280×800, DSFGS in Spanish on
-a 390×844 phone, Heist (no table data of its own) in English at 360 px.
+a 390×844 phone, Werewolf in French at 1280×800, Avalon in Chinese on a 390×844 phone,
+Heist (no table data of its own) in English at 360 px.
 
 One person and random bots; the person clicks whatever the page offers (seeded), the way a
 person does (a card, then its target). The tests prove the generic client renders each
-game and never gets stuck, that no English string reaches a page shown in French or
-Spanish during a whole game (lobby, table, spectator, replay), that the rules drawer
+game and never gets stuck, that no English string reaches a page shown in French,
+Spanish or Chinese during a whole game (lobby, table, spectator, replay), that the rules drawer
 teaches every game (made from the DSL for games without a sheet), that cards are picked
 as cards with their suit and rank, and that every page passes the axe-core audit. Each
 moment is photographed into artifacts/screenshots/<game>-*.png.
@@ -29,6 +30,8 @@ CASES = {
     "bang": {"lang": "fr", "viewport": DESKTOP, "seats": 4, "rules": "Comment jouer à BANG!"},
     "dsfgs": {"lang": "es", "viewport": PHONE, "seats": 5, "rules": "Cómo se juega a DSFGS"},
     "heist": {"lang": None, "viewport": NARROW, "seats": 4, "rules": "How to play Heist"},
+    "werewolf": {"lang": "fr", "viewport": DESKTOP, "seats": 6, "rules": "Comment jouer à Loup-Garou"},
+    "avalon": {"lang": "zh", "viewport": PHONE, "seats": 5, "rules": "抵抗组织：阿瓦隆玩法"},
 }
 OTHER_GAMES = [g for g in game_registry.installed() if g != "coup"]
 

@@ -77,7 +77,8 @@ def make_cluster(pg_url, redis_server, service_folder):
     def make(lease: float = 1.5, extra: list[str] | None = None) -> LocalCluster:
         name = f"t{uuid.uuid4().hex[:8]}"
         cluster = LocalCluster(service_folder / name, pg_url, redis_server.url, lease,
-                               ["--bot-delay", "0", "--room-quota", "10000", "--cluster-name", name, *(extra or [])])
+                               ["--bot-delay", "0", "--room-quota", "10000", "--connect-rate", "10000", "--cluster-name", name,
+                                *(extra or [])])
         made.append(cluster)
         return cluster
 

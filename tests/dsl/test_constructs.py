@@ -67,6 +67,9 @@ def game(tmp_path: Path, phases: str, state: str = "{n: 0, best: null, deck: [],
     ("take(deck, 2)", ["a", "b"]),
     ("drop(deck, 2) + ['z']", ["c", "z"]),
     ("without(deck, 'b')", ["a", "c"]),
+    ("positions(deck + ['a'], 'a')", [1, 4]),   # where an item stands, counted from 1 (a clue's cards)
+    ("positions(deck, 'q')", []),
+    ("positions(quest, 2)", []),                 # not a list: no position
     ("players[2].coins", 3),
     ("'b' in deck and not ('q' in deck)", True),
 ])

@@ -146,7 +146,7 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
      "phases.1.effects.0.where: 'where' goes with players.<field>"),
     ("      into: game.ayes", "      into: ayes", "phases.2.effects.0.into: 'ayes' must be game.<name>"),
     ("      to: cats", "      to: dogs",
-     "phases.0.effects.2.to: cannot show to 'dogs': write owner, actor, everyone or an audience group"),
+     "phases.0.effects.2.to: cannot show to 'dogs': write owner, actor, others, everyone or an audience group"),
     ("    - say: '{actor.name} picks {chosen.name}'", "    - say: '{actor.name} picks {chosen.nam}'",
      "phases.1.effects.1.say: unknown name 'chosen.nam' (column 1) in 'chosen.nam'"),
     ("    - deal: roles", "    - deal: roles\n      to: owner", "phases.0.effects.0: 'deal' does not take 'to'"),

@@ -46,6 +46,7 @@ def designer(tmp_path, monkeypatch):
 
 def test_the_page_names_the_commands_this_test_runs():
     assert COMMANDS == [
+        "intrigue check my_game.yaml",
         "intrigue compile my_game.yaml",
         "intrigue demo --game my_game.yaml --players 5",
         "intrigue graph coup",

@@ -50,7 +50,7 @@ def test_count_of_an_item_needs_a_list_where_types_are_known():
 @pytest.mark.parametrize("text, message, column", [
     ("__import__('os')", "names starting with '_' are not allowed: '__import__'", 1),
     ("player.__class__", "names starting with '_' are not allowed: '__class__'", 1),
-    ("len(player.hand)", "unknown function 'len' (the functions are count, sum, min, max, size, take, drop, without, each)", 1),
+    ("len(player.hand)", "unknown function 'len' (the functions are count, sum, min, max, size, take, drop, without, positions, each)", 1),
     ("player.coins / 2", "unexpected character '/' (use // to divide: arithmetic is on whole numbers)", 14),
     ("player.coins == = 1", "unexpected character '=' (write == to compare)", 17),
     ("if player.coins then 1", "expected 'else' but found 'the end' (an 'if' needs both 'then' and 'else')", 23),

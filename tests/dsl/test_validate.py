@@ -55,6 +55,13 @@ def test_validate_command_exit_codes(capsys):
     assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in out
 
 
+def test_check_is_validate_under_the_name_designers_reach_for(capsys):
+    with pytest.raises(SystemExit) as bad:
+        main(["check", str(Path(__file__).parent / "broken" / "missing_target.yaml")])
+    assert bad.value.code == 1
+    assert "missing_target.yaml:18: phases.1.next_phase: phase 31 does not exist" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("game", sorted(SEEDS))
 def test_json_schema_accepts_the_seed_files(game):
     data = yaml.safe_load((GAMES / game / f"{game}.yaml").read_text())
@@ -113,3 +120,38 @@ def test_a_yaml_syntax_error_inside_braces_says_to_quote_the_expression(tmp_path
     assert str(problem).endswith("YAML syntax error: expected ',' or '}', but got '[' (inside {...} the characters "
                                  ", [ ] { } belong to YAML: quote an expression that holds them, or write the "
                                  "mapping on several lines)")
+
+
+def test_a_clock_is_checked_where_it_is_written(tmp_path):
+    """``clock`` names a timer phase's shared clock: an unknown name, or a clock on a vote, is reported."""
+    source = (ROOT / "docs" / "examples" / "games" / "spyfall.yaml").read_text(encoding="utf-8")
+    unknown = source.replace("      clock: round  ", "      clock: rounds ")
+    on_a_vote = source.replace("      default: Disagree\n", "      default: Disagree\n      clock: round\n")
+    found = []
+    for index, text in enumerate([unknown, on_a_vote]):
+        path = tmp_path / str(index) / "spyfall.yaml"
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+        found.append([p.message for p in validate_file(path).problems])
+    assert found == [["unknown name 'rounds' (column 1) in 'rounds'"], ["'clock' belongs to a timer phase"]]
+
+
+def test_a_file_that_does_not_parse_still_names_the_key_path_of_its_problem():
+    """The key path of a YAML syntax error is read from the indentation above it: for every line of
+    the example and installed games that starts a key or a list item, it is the path the parser's
+    index gives that line (continuation lines of a list written over several lines are left out)."""
+    from intrigue.dsl.source import _KEY, _path_at, dotted, parse
+
+    files = sorted((ROOT / "docs" / "examples" / "games").glob("*.yaml")) + sorted(GAMES.glob("*/*.yaml"))
+    checked = 0
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        paths: dict[int, set[str]] = {}
+        for path, line in parse(text, str(file)).lines.items():
+            paths.setdefault(line, set()).add(dotted(path))
+        for line, found in paths.items():
+            start = text.splitlines()[line - 1].lstrip()
+            if _KEY.match(start) or start.startswith("- "):
+                assert _path_at(text, line) in found, (file.name, line, _path_at(text, line), found)
+                checked += 1
+    assert checked > 4000

@@ -36,6 +36,8 @@ class Strings:
         """A word or sentence shown as is (looked up whole, or as a card)."""
         if not isinstance(text, str) or not text.strip() or WORDLESS.match(text) or text in set(names):
             return
+        if names and set(text.split(", ")) <= set(names):
+            return  # a team of players ("Ada, Basil"): names are never translated
         name = _card_name(self.table, text)
         if name is not None:
             self.found.setdefault(name, where)
@@ -83,6 +85,7 @@ class Strings:
                 self.add(key, "option name")
         for phase in definition.phases.values():
             self.add(phase.name, "phase")
+            self.says(list(phase.effects or []) + [e for action in phase.actions for e in action.effects or []])
             for entry in phase.completion_criteria.options or []:
                 self.option(entry if isinstance(entry, str) else getattr(entry, "option", None), "declared option")
         self.sheet(self.table.get("sheet") or {})
@@ -92,6 +95,13 @@ class Strings:
         for _, key in self.table.get("options", []):
             self.found.setdefault(key, "option notation")
         del declaration
+
+    def says(self, effects: list[Any]) -> None:
+        """Every ``say`` template, reached in play or not (a rare ending is still shown)."""
+        for effect in effects:
+            if getattr(effect, "say", None):
+                self.found.setdefault(effect.say, "say")
+            self.says(list(getattr(effect, "then", None) or []) + list(getattr(effect, "else_", None) or []))
 
     def sheet(self, sheet: dict[str, Any]) -> None:
         self.add(sheet.get("summary"), "sheet")

@@ -40,6 +40,59 @@ def test_every_scenario_passes():
     assert len(outcomes) >= 80
 
 
+def test_a_scenario_may_leave_out_a_pass_the_game_asks_anyway():
+    """The format's rule: a decision with one legal option is the engine's to take and is never written.
+    BANG! still asks a shot player holding no answer (answering at once would tell the table his hand), so
+    the runner takes that lone Pass when the scenario goes on without it; writing it passes too."""
+    import yaml
+    from intrigue.scenario import run
+
+    scenario = yaml.safe_load("""
+game: bang
+players: [Aria, Blake, Casey, Dana]
+setup:
+  roles: {Aria: Sheriff, Blake: Outlaw, Casey: Outlaw, Dana: Renegade}
+  characters: {Blake: Black Jack}
+  hands: {Aria: [BANG! 2D, Beer 6H], Blake: [Beer 7H], Casey: [], Dana: []}
+steps:
+  - Aria: BANG! 2D at Blake
+""")
+    left_out = dict(scenario, steps=scenario["steps"] + [{"expect": {"health": {"Blake": 3}}}, {"Aria": "Pass"},
+                                                         {"expect": {"active": "Blake"}}])
+    written = dict(scenario, steps=scenario["steps"] + [
+        {"expect": {"waiting": ["Blake"], "options": {"Blake": ["Pass"]}, "health": {"Blake": 4}}},
+        {"Blake": "Pass"}, {"expect": {"health": {"Blake": 3}}}, {"Aria": "Pass"}, {"expect": {"active": "Blake"}}])
+    for version in (left_out, written):
+        outcome = run(version)
+        assert outcome.passed, outcome.failures
+    wrong = dict(scenario, steps=scenario["steps"] + [{"expect": {"health": {"Blake": 2}}}])
+    assert not run(wrong).passed
+
+
+def test_discard_is_compared_as_the_scenario_format_says():
+    """The published format compares every card list but `deck` as a multiset: a scenario listing the
+    discard pile in the order the cards were played passes; `discard_order` checks the pile top first."""
+    import yaml
+    from intrigue.scenario import run
+
+    scenario = yaml.safe_load("""
+game: bang
+players: [Aria, Blake, Casey, Dana]
+setup:
+  roles: {Aria: Sheriff, Blake: Outlaw, Casey: Outlaw, Dana: Renegade}
+  hands: {Aria: [BANG! 2D, Beer 6H], Blake: [Missed! 2S], Casey: [], Dana: []}
+steps:
+  - Aria: BANG! 2D at Blake
+  - Blake: Missed! 2S
+""")
+    played = dict(scenario, steps=scenario["steps"] + [{"expect": {"discard": ["BANG! 2D", "Missed! 2S"]}}])
+    top_first = dict(scenario, steps=scenario["steps"] + [{"expect": {"discard_order": ["Missed! 2S", "BANG! 2D"]}}])
+    wrong = dict(scenario, steps=scenario["steps"] + [{"expect": {"discard_order": ["BANG! 2D", "Missed! 2S"]}}])
+    assert run(played).passed and run(top_first).passed
+    failures = [str(f) for f in run(wrong).failures]
+    assert len(failures) == 1 and "discard_order" in failures[0], failures
+
+
 @pytest.mark.skipif(not SEED_FILE.exists(), reason="the seed documents are not next to this clone")
 def test_the_shipped_dsl_is_the_seed_file_unchanged():
     shipped = ROOT / "src" / "intrigue" / "games" / "bang" / "bang.yaml"

@@ -86,6 +86,36 @@ def test_skull_two_hundred_random_games_end_and_no_seat_sees_another_seats_discs
     assert endings["points"] > 100
 
 
+def test_skull_each_player_sees_their_own_discs_in_hand_and_the_others_only_how_many(skull):
+    """On the table (not headless: the cards a browser draws), at every step each player's own card
+    shows the discs left in their hand and their stack as they are now; the board shows everyone's
+    number of discs in hand; no seat holds a card or a log line of another seat's hand or stack."""
+    for seed in range(30):
+        count = 3 + seed % 4
+        match = Match(skull, NAMES[:count], seed=seed)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        checked = 0
+        while not match.over:
+            placing = match.phase.name in ("Place a Disc", "Add or Bid")
+            for seat in range(count):
+                view = match.observe(seat)
+                cards = [c for c in view["components"] if c["kind"] == "character_card" and c.get("player")]
+                assert all(c["player"] == match.names[seat] for c in cards), (seed, seat, cards)
+                assert not foreign_lines(match, view, seat, ("hand", "stack")), (seed, seat)
+                [board] = [c for c in view["components"] if c["kind"] == "board"]
+                in_hand = {row["name"]: {s["label"]: s["value"] for s in row["stats"]}.get("hand size")
+                           for row in board["players"]}
+                assert in_hand == {name: len(p["hand"]) for name, p in zip(match.names, match.players)}, seed
+                own = match.players[seat]
+                if own["is_alive"]:  # the card as the player's discs are now, at every step
+                    assert [c["text"] for c in cards] == [f"hand: {', '.join(own['hand'])}, stack: {', '.join(own['stack'])}"], (seed, seat)
+                    checked += placing
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, match.observe(seat), tuple(match.legal(seat)))
+            match.choose(seat, players[seat].choose(view))
+        assert checked > 10, seed
+
+
 def test_secret_chancellor_two_hundred_random_games_end_and_roles_stay_with_the_team(chancellor):
     sides = Counter()
     for seed in range(240):
@@ -397,7 +427,8 @@ def test_one_night_random_games_end_and_nobody_knows_a_card_they_did_not_see(one
     """With the day's clock running out at random moments: every night phase shows every player
     acting to every seat; a seat sees its own card only after it robbed (as it was then), another
     player's card only as the Seer's look, another's role only as a Werewolf seeing Werewolves;
-    no log line shows a card to a seat that did not look at it; the published win conditions."""
+    no log line shows a card to a seat that did not look at it; the published win conditions (No
+    vote, the clock's choice for whoever is out of time, counts against no one)."""
     assert validate_file(EXAMPLES / "one_night.yaml").problems == []
     night = {"Werewolves", "Seer", "Robber", "Troublemaker"}
     sides = Counter()
@@ -441,8 +472,8 @@ def test_one_night_random_games_end_and_nobody_knows_a_card_they_did_not_see(one
         cards = [p["card"] for p in match.players] + match.state["centre"]
         assert sorted(cards) == sorted(["Werewolf", "Werewolf", "Seer", "Robber", "Troublemaker"]
                                        + ["Villager"] * (count - 2)), seed
-        votes = Counter(p["vote"] for p in match.players)
-        most = max(votes.values())
+        votes = Counter(p["vote"] for p in match.players if p["vote"] != "No vote")  # a vote for nobody
+        most = max(votes.values(), default=0)
         dead = {s for s in range(count) if most >= 2 and votes[match.names[s]] == most}
         assert dead == {s for s, p in enumerate(match.players) if not p["is_alive"]}, seed
         wolves = {s for s, p in enumerate(match.players) if p["card"] == "Werewolf"}
@@ -455,3 +486,148 @@ def test_one_night_random_games_end_and_nobody_knows_a_card_they_did_not_see(one
         assert set(match.winners) == side, seed
         sides[match.phase.name] += 1
     assert min(sides.values()) > 10 and len(sides) == 3, sides
+
+
+@pytest.fixture(scope="module")
+def mascarade():
+    return games.load_path(EXAMPLES / "mascarade.yaml")
+
+
+def test_mascarade_random_games_end_and_whether_a_swap_was_real_tells_nobody_anything(mascarade):
+    """At every swap the match is played both ways (swapped, and only pretended): every seat's view,
+    the swapper's included, is the same either way. No view holds a card before the end (a card
+    seen is a line in the log: to all at the start and at a reveal, to the looker alone at a look);
+    cards are only ever moved, never made; the game ends with 13 coins, a player without a coin
+    (the richest win), or a rich Cheat."""
+    assert validate_file(EXAMPLES / "mascarade.yaml").problems == []
+    endings, swaps = Counter(), 0
+    for seed in range(240):
+        count = 4 + seed % 3
+        match = Match(mascarade, NAMES[:count], seed=seed, headless=True)
+        dealt = sorted(p["role"] for p in match.players)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        looks, told = Counter(), [set() for _ in range(count)]  # told: (version, text) of the lines read
+        for _ in range(2000):
+            if match.over:
+                break
+            views = [match.observe(seat) for seat in range(count)]
+            for seat, view in enumerate(views):
+                assert all(row["role"] is None for row in view["state"]["players"]), (seed, seat)
+                told[seat].update((line["version"], line["text"]) for line in view["log"]
+                                  if line["text"].startswith("Your card is"))
+                assert len(told[seat]) == looks[seat], (seed, seat)  # a look is told to the one who looked alone
+            if match.phase.name == "Swap or Not":
+                swapper = match.pending[0]
+                real, pretend = match.clone(), match.clone()
+                real.choose(swapper, "Swap")
+                pretend.choose(swapper, "Do not swap")
+                assert [p["role"] for p in real.players] != [p["role"] for p in pretend.players]
+                for seat in range(count):
+                    assert real.observe(seat) == pretend.observe(seat), (seed, seat)
+                assert real.observe(None) == pretend.observe(None)
+                swaps += 1
+            seat = match.pending[0]
+            view = bots.SeatView(match.game, seat, views[seat], tuple(match.legal(seat)))
+            option = players[seat].choose(view)
+            looks[seat] += option == "Look at my card"
+            match.choose(seat, option)
+        assert match.over, seed
+        assert sorted(p["role"] for p in match.players) == dealt, seed
+        coins = [p["coins"] for p in match.players]
+        if match.phase.name == "The Cheat Wins":
+            [winner] = match.winners
+            assert match.players[winner]["role"] == "Cheat" and coins[winner] >= 10, seed
+        else:
+            assert max(coins) >= 13 or min(coins) == 0, seed
+            assert set(match.winners) == {s for s in range(count) if coins[s] == max(coins)}, seed
+        endings["cheat" if match.phase.name == "The Cheat Wins" else "13" if max(coins) >= 13 else "broke"] += 1
+    assert swaps > 1000 and endings["13"] > 20 and endings["broke"] > 20 and endings["cheat"] > 0, endings
+
+
+@pytest.fixture(scope="module")
+def hanabi():
+    return games.load_path(EXAMPLES / "hanabi.yaml")
+
+
+def hanabi_play(match: Match, players, check) -> Counter:
+    """Play to the end; ``players[seat]`` is a bot, or a function of (match, seat) that picks an option."""
+    turns = Counter()
+    for _ in range(1000):
+        if match.over:
+            return turns
+        views = [match.observe(seat) for seat in range(len(match.names))]
+        check(match, views)
+        seat = match.pending[0]
+        legal = tuple(match.legal(seat))
+        bot = players[seat]
+        option = bot(match, seat) if callable(bot) else bot.choose(bots.SeatView(match.game, seat, views[seat], legal))
+        assert option in legal
+        if match.phase.name == "Clue":
+            target = match.players[match.state["target"] - 1]
+            lane = target["colours"] if option in match.state["colour_names"] else target["numbers"]
+            wanted = option if option in match.state["colour_names"] else int(option)
+            match.choose(seat, option)
+            assert match.state["marked"] == [i + 1 for i, value in enumerate(lane) if value == wanted]
+            continue
+        turns["last round" if match.state["cards_left"] == 0 else "before"] += match.phase.name == "Your Turn"
+        match.choose(seat, option)
+    raise AssertionError("the game did not end")
+
+
+def test_hanabi_no_seat_ever_sees_its_own_cards_and_every_card_is_somewhere(hanabi):
+    """Random bots (who burn the fuses) and a player who peeks at the true state to play what fits
+    (who reaches the last round or 25): each seat sees the others' hands as they are and never its
+    own, not even in a log line; a spectator sees no hand; what clues told stays, true, beside the
+    card it was told of; 50 cards, always; after the last card
+    each player plays exactly once more; everyone wins together unless three fuses burnt."""
+    assert validate_file(EXAMPLES / "hanabi.yaml").problems == []
+    marks = Counter()
+
+    def check(match, views):
+        for seat, view in enumerate(views):
+            for owner, row in enumerate(view["state"]["players"]):
+                true = match.players[owner]
+                if owner == seat:
+                    assert row["hand"] is row["colours"] is row["numbers"] is None, (seat, row)
+                    assert row["hand_size"] == len(true["hand"])
+                else:
+                    assert (row["hand"], row["colours"], row["numbers"]) == (true["hand"], true["colours"], true["numbers"])
+            assert not [line for line in view["log"] if line["text"].startswith(f"{match.names[seat]} — hand")]
+        assert all(row["hand"] is None for row in match.observe(None)["state"]["players"])
+        for p in match.players:  # what the clues told stays beside the right card, and is true
+            assert len(p["known_colours"]) == len(p["known_numbers"]) == len(p["hand"])
+            assert all(k in ("?", c) for k, c in zip(p["known_colours"], p["colours"]))
+            assert all(k in ("?", str(n)) for k, n in zip(p["known_numbers"], p["numbers"]))
+            marks.update(k for k in p["known_colours"] + p["known_numbers"] if k != "?")
+
+    def peeker(match, seat):
+        legal = match.legal(seat)
+        if match.phase.name == "Clue":
+            return legal[0]
+        me = match.players[seat]
+        fits = [f"Play {i + 1}" for i, (c, n) in enumerate(zip(me["colours"], me["numbers"]))
+                if match.state["played_colours"].count(c) == n - 1]
+        if fits:
+            return fits[0]
+        return next((o for o in legal if o.startswith("Discard")), legal[0])
+
+    endings = Counter()
+    for seed in range(160):
+        count = 2 + seed % 4
+        match = Match(hanabi, NAMES[:count], seed=seed, headless=True)
+        random_table = seed % 2 == 0
+        players = [bots.make("random", seed=f"{seed}-{s}") if random_table else peeker for s in range(count)]
+        turns = hanabi_play(match, players, check)
+        state, players_ = match.state, match.players
+        cards = state["deck"] + state["played"] + state["discards"] + [c for p in players_ for c in p["hand"]]
+        assert sorted(cards) == sorted(hanabi.binding.state["cards"]), seed
+        if state["fuses"] == 0:
+            assert match.winners == [] and match.phase.name == "The Show Is Lost"
+            endings["lost"] += 1
+            continue
+        assert match.winners == list(range(count)) and state["score"] == len(state["played"]), seed
+        if len(state["played"]) < 25:
+            assert state["deck"] == [] and turns["last round"] == count, (seed, turns)  # one more turn each, the drawer too
+        endings["25" if len(state["played"]) == 25 else "last round"] += 1
+    assert endings["lost"] >= 70 and endings["last round"] >= 40, endings
+    assert set(marks) == {"Red", "Yellow", "Green", "Blue", "White", "1", "2", "3", "4", "5"}, marks

@@ -1,6 +1,7 @@
-"""The table data games ship: every string a player can be shown is in the English catalog,
-every language has every key with the same placeholders, and the browser's own catalogs
-agree with each other and with the strings its code uses.
+"""The table data games ship: every string a player can be shown is in the English catalog
+(for a game written in YAML alone, whose English is its own words: in every other
+language's), every language has every key with the same placeholders, and the browser's
+own catalogs agree with each other and with the strings its code uses.
 
 The strings are gathered from the DSL, the table data and the views of real matches
 (``table_strings.py``), so a log line, prompt or option added to a game without its
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -34,25 +36,67 @@ VARIANT_GAMES = {
     "bang": [(3, 4, 3, None, None), (8, 2, 4, None, None),
              (4, 4, 5, None, {"characters": {"P1": "Sid Ketchum", "P2": "Vulture Sam", "P3": "Pedro Ramirez"}})],
 }
+#: Games written in YAML alone: their English is the YAML's own words, so ``en.json`` holds at
+#: most the lines that need plural forms, and each other language holds every string.
+OWN_WORDS = {"avalon": [(5, 6, 0), (7, 3, 1), (10, 2, 2), (8, 2, 3), (9, 2, 4)],
+             "werewolf": [(6, 6, 0), (9, 3, 1), (16, 1, 2)],
+             "heist": [(3, 8, 0), (4, 4, 1), (6, 4, 2)]}
 STATIC = Path(__file__).resolve().parents[2] / "src" / "intrigue" / "web" / "static"
 
 
 def catalog(game_id: str, lang: str) -> dict[str, str]:
-    folder = tables.folder(games.get(game_id))
-    return json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+    path = tables.folder(games.get(game_id)) / f"{lang}.json"
+    if lang == "en" and game_id in OWN_WORDS and not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def shown(game_id: str) -> dict[str, str]:
+    """Every string the game can put in front of a player -> where it was seen."""
+    strings = Strings(games.get(game_id))
+    strings.declared()
+    for players, count, seed in SEED_GAMES.get(game_id) or OWN_WORDS[game_id]:
+        strings.play(players, count, seed=seed)
+    for players, count, seed, options, setup in VARIANT_GAMES.get(game_id, []):
+        strings.play(players, count, seed=seed, options=options, setup=setup)
+    return strings.found
 
 
 @pytest.mark.parametrize("game_id", sorted(SEED_GAMES))
 def test_every_string_a_player_sees_is_in_the_catalog(game_id):
-    strings = Strings(games.get(game_id))
-    strings.declared()
-    for players, count, seed in SEED_GAMES[game_id]:
-        strings.play(players, count, seed=seed)
-    for players, count, seed, options, setup in VARIANT_GAMES.get(game_id, []):
-        strings.play(players, count, seed=seed, options=options, setup=setup)
     english = catalog(game_id, "en")
-    missing = {text: where for text, where in strings.found.items() if text not in english}
+    missing = {text: where for text, where in shown(game_id).items() if text not in english}
     assert not missing, f"{game_id}: strings with no catalog entry: {missing}"
+
+
+@pytest.mark.parametrize("game_id", sorted(OWN_WORDS))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_yaml_game_says_every_string_in_every_language(game_id, lang):
+    """Avalon, Werewolf and Heist: each phase, option, role, log line, stat and rules-drawer
+    text a player can be shown (summary and title too) has its translation, with the same
+    placeholders; every language has the same keys, and the plural lines of ``en.json``."""
+    other = catalog(game_id, lang)
+    missing = {text: where for text, where in shown(game_id).items() if text not in other}
+    assert not missing, f"{game_id}/{lang}: strings with no translation: {missing}"
+    plural = {key for key, text in catalog(game_id, "en").items() if "plural" in text}
+    assert plural <= set(other), sorted(plural - set(other))
+    reference = catalog(game_id, "fr")
+    assert set(other) == set(reference), (sorted(set(reference) - set(other)), sorted(set(other) - set(reference)))
+    for key, text in other.items():
+        assert text.strip(), f"{game_id}/{lang}: {key!r} is empty"
+        assert placeholders(text) == placeholders(key), (lang, key, text)
+
+
+def test_the_yaml_games_use_the_names_of_the_published_editions():
+    french = {game: tables.table(games.get(game), "fr")["messages"] for game in ("werewolf", "avalon")}
+    # Les Loups-garous de Thiercelieux: the Salvateur protects as the Doctor does.
+    assert [french["werewolf"][r] for r in ("Villager", "Werewolf", "Seer", "Doctor")] == \
+        ["Simple Villageois", "Loup-Garou", "Voyante", "Salvateur"]
+    assert [french["avalon"][r] for r in ("Merlin", "Percival", "Morgana", "Mordred", "Oberon", "Assassin")] == \
+        ["Merlin", "Perceval", "Morgane", "Mordred", "Oberon", "Assassin"]
+    german = tables.table(games.get("werewolf"), "de")["messages"]
+    assert [german[r] for r in ("Villager", "Werewolf", "Seer")] == ["Dorfbewohner", "Werwolf", "Seherin"]
 
 
 @pytest.mark.parametrize("game_id", sorted(SEED_GAMES))
@@ -112,7 +156,8 @@ def test_table_data_in_a_language_overlays_english():
 def test_a_game_without_table_data_gets_a_rules_drawer_from_its_declaration():
     heist = games.get("heist")
     data = tables.table(heist, "fr")
-    assert data["messages"] == {} and data["languages"] == ["en"]
+    assert "table.json" not in {p.name for p in tables.folder(heist).iterdir()}
+    assert data["messages"]["Guard"] == "Gardien" and data["languages"] == ["en", "de", "fr", "es", "zh"]
     sections = {s["id"]: s for s in data["sheet"]["sections"]}
     assert [item["name"] for item in sections["roles"]["items"]] == ["Guard", "Thief"]
     steps = sections["turn"]["steps"]

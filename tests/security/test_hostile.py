@@ -372,6 +372,34 @@ def test_one_address_cannot_hold_connections_without_limit(tmp_path):
             hang_up(client)
 
 
+def test_one_address_cannot_open_connections_without_limit(tmp_path):
+    """Each new WebSocket is a handshake and, for a seat, news to its room: one address may open only
+    so many a second (after a burst); a further one is told why and closed with 1013 (try again later),
+    the ones already open play on, and a moment later the address may connect again."""
+    settings = Settings(bot_delay=0.0, connect_rate=0.5, connect_burst=4.0)  # one more every 2 s
+    with ServerThread(tmp_path / "connects.db", settings) as small:
+        opened = []
+        for _ in range(4):  # the burst: hung up at once, they still count
+            client = Client(small.ws_url)
+            client.send({"type": "ping"})
+            assert client.until(lambda m: m["type"] == "pong")
+            opened.append(client)
+        hang_up(opened.pop())
+        extra = Client(small.ws_url)
+        refusal = extra.error()
+        assert refusal["code"] == "rate_limited" and "0.5 a second" in refusal["message"], refusal
+        assert extra.closed(timeout=3)
+        assert extra.ws.close_code == 1013 and extra.ws.close_reason == "too many new connections"
+        opened[0].send({"type": "ping"})  # the ones already open are unaffected
+        assert opened[0].until(lambda m: m["type"] == "pong")
+        time.sleep(2.2)  # one more two seconds later
+        again = Client(small.ws_url)
+        again.send({"type": "ping"})
+        assert again.until(lambda m: m["type"] == "pong")
+        for client in opened + [again]:
+            hang_up(client)
+
+
 @pytest.mark.parametrize("personality", ["99999999ms", "5000000", "pure-86400000ms", "model-999999999"])
 def test_a_room_cannot_ask_for_a_bot_that_thinks_for_ever(http, personality):
     """A bot's thinking budget is the server's CPU: rooms get the listed personalities, not any number."""

@@ -51,7 +51,8 @@ from pathlib import Path
 from typing import Any
 
 HOST = "127.0.0.1"
-QUOTAS = ["--room-quota", "1000000", "--seats-per-address", "1000000", "--sockets-per-address", "100000"]
+QUOTAS = ["--room-quota", "1000000", "--seats-per-address", "1000000", "--sockets-per-address", "100000",
+          "--connect-rate", "100000"]
 
 
 def free_port() -> int:

@@ -23,7 +23,8 @@ from intrigue.server.settings import Settings
 from intrigue.store import open_store
 
 FAST = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=0.5, chat_rate=0.5, chat_burst=3,
-                message_rate=50, message_burst=100, flood_limit=30, secret_pace=0.0)
+                message_rate=50, message_burst=100, flood_limit=30, secret_pace=0.0,
+                connect_rate=10_000, connect_burst=10_000)  # every test client connects from one address
 
 
 def free_port() -> int:
@@ -93,7 +94,7 @@ class ServerProcess(Loopback):
         self.log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "intrigue.cli", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--bot-delay", "0", "--room-quota", "10000", *self.args,
+             "--bot-delay", "0", "--room-quota", "10000", "--connect-rate", "10000", *self.args,
              *(["--games", str(self.games)] if self.games else [])],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + 20

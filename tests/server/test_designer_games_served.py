@@ -1,6 +1,7 @@
-"""Liar's Dice and One Night (docs/examples/games) played to the end through a real server, each
-seat a WebSocket client acting on its own views only: no view any seat receives ever holds another
-seat's dice or a card it did not look at, and a night phase shows every seat waiting."""
+"""Liar's Dice, One Night, Mascarade and Hanabi (docs/examples/games) played to the end through a
+real server, each seat a WebSocket client acting on its own views only: no view any seat receives
+ever holds another seat's dice, a card it was not shown, or (Hanabi) its own hand, and a night
+phase shows every seat waiting."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def served(tmp_path, monkeypatch):
     """The example games served from their folder, as ``intrigue serve --games docs/examples/games``."""
     monkeypatch.setattr(games, "_EXTRA", {})
     added, problems = games.add_folder(EXAMPLES)
-    assert {"liars_dice", "one_night"} <= set(added) and not problems
+    assert {"liars_dice", "one_night", "mascarade", "hanabi"} <= set(added) and not problems
     with ServerThread(tmp_path / "served.db") as server:
         yield server
 
@@ -109,3 +110,44 @@ def test_one_night_through_the_server_cards_stay_face_down_and_the_night_covers_
         assert all(row["card"] for row in rows)  # the end shows every card
         lines = [line["text"] for line in final["log"]]
         assert any(" ends the night as " in t for t in lines) and any(t.startswith("The centre: ") for t in lines)
+
+
+def test_mascarade_through_the_server_no_view_holds_a_card_face_down(served):
+    """A card seen is a line in the log (the deal and a reveal to all, a look to the looker alone);
+    no view any seat receives holds a role before the end, whatever was swapped or pretended."""
+    with served.http() as http:
+        clients = seated(served, http, "mascarade", 4)
+        phases = set()
+
+        def check(seat, view):
+            if view["over"]:
+                return
+            phases.add(view["phase"]["name"])
+            assert all(row["role"] is None for row in view["state"]["players"]), (seat, view["state"]["players"])
+
+        final = play(clients, check, seed=5)
+        assert {"Swap or Not", "Claim It Too"} <= phases
+        assert final["winners"] and all(row["role"] for row in final["state"]["players"])
+
+
+def test_hanabi_through_the_server_no_seat_ever_sees_its_own_hand(served):
+    with served.http() as http:
+        clients = seated(served, http, "hanabi", 3)
+        seen_others = []
+
+        def check(seat, view):
+            lines = [line["text"] for line in view["log"]]
+            assert not [t for t in lines if t.startswith(f"{NAMES[seat]} — hand")], (seat, lines)
+            if view["over"]:
+                return
+            for owner, row in enumerate(view["state"]["players"]):
+                if owner == seat:
+                    assert row["hand"] is None and row["colours"] is None and row["numbers"] is None, (seat, row)
+                else:
+                    assert len(row["hand"]) == len(row["colours"]) == row["hand_size"], (seat, owner, row)
+                    seen_others.append(owner)
+
+        final = play(clients, check, seed=2)
+        assert set(seen_others) == {0, 1, 2}
+        assert final["over"] and any(t.startswith(("The show is over", "The third fuse")) for t in
+                                     (line["text"] for line in final["log"]))

@@ -176,3 +176,120 @@ def test_a_timer_phase_survives_a_restart_from_the_time_it_opened(tmp_path, monk
         assert timer["seconds_left"] <= 60 - waited and timer["seconds_left"] > 30
     finally:
         server.stop()
+
+
+#: A discussion whose clock (``clock: round``) a vote stops: back from the vote, it runs on.
+STOPWATCH = """
+declaration:
+  title: Stopwatch
+  min_players: 3
+  max_players: 3
+  player_states:
+    name: {{type: string}}
+    is_alive: {{type: boolean}}
+  player_states_template:
+    player_states:
+      1: {{name: '', is_alive: true}}
+  game_state: {{round: 1}}
+  public_state: [round]
+phases:
+  0:
+    name: Arrive
+    completion_criteria: {{type: UI_displayed}}
+    next_phase: {{id: 1, name: Talk}}
+  1:
+    name: Talk
+    completion_criteria:
+      type: timer
+      seconds: {talk}
+      clock: round
+      target_players: {{condition: player.is_alive == true}}
+      options: [Stop the clock]
+      ends_early: any
+    next_phase:
+      A vote: {{id: 2, name: Vote, when: choice != null}}
+      Time is up: {{id: 3, name: End}}
+  2:
+    name: Vote
+    completion_criteria:
+      type: player_action
+      wait_for: all_players_action
+      target_players: {{condition: player.is_alive == true}}
+      options: [Agree, Disagree]
+    next_phase: {{id: 1, name: Talk}}
+  3:
+    name: End
+    completion_criteria: {{type: UI_displayed}}
+    effects:
+    - win: player.id == 1
+    next_phase: null
+"""
+
+
+def stopwatch_room(server, http):
+    created = create_room(http, game="stopwatch", seats=3, private=True,
+                          options={"turn_timer": None, "window_timer": None})
+    tokens = [created["token"], join(http, created["room"], "Blake")["token"], join(http, created["room"], "Cass")["token"]]
+    clients = [Client(server.ws_url, created["room"], token) for token in tokens]
+    for client in clients:
+        client.until(lambda m: m["type"] == "welcome")
+    clients[0].send({"type": "start", "token": tokens[0]})
+    for client in clients:
+        client.settle(lambda v: v["phase"]["name"] == "Talk")
+    return created["room"], clients
+
+
+def stop_and_resume(clients, voting: float) -> None:
+    clients[1].choose("Stop the clock")
+    for client in clients:
+        client.settle(lambda v: v["phase"]["name"] == "Vote")
+    time.sleep(voting)
+    for client in clients:
+        client.choose("Disagree")
+    for client in clients:
+        client.settle(lambda v: v["phase"]["name"] == "Talk")
+
+
+def test_a_shared_clock_stops_for_a_vote_and_runs_on_with_the_time_it_had_left(tmp_path, monkeypatch):
+    monkeypatch.setattr(games, "_EXTRA", {})
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    (folder / "stopwatch.yaml").write_text(STOPWATCH.format(talk=6))
+    assert games.add_folder(folder) == (["stopwatch"], [])
+    with ServerThread(tmp_path / "watch.db") as server, server.http() as http:
+        code, clients = stopwatch_room(server, http)
+        talked = time.monotonic()
+        time.sleep(2.0)
+        stop_and_resume(clients, voting=1.5)  # the 1.5 s of the vote do not count
+        timer = clients[0].timer
+        assert timer["kind"] == "phase" and timer["seconds"] == 6
+        assert 6 - 2.0 - 1.0 < timer["seconds_left"] <= 6 - 2.0, timer
+        clients[0].settle(lambda v: v["over"], timeout=8)
+        ran = time.monotonic() - talked
+        assert 6 + 1.5 - 0.5 < ran < 6 + 1.5 + 2.0, ran  # the clock's six seconds, plus the vote
+        stored = server.store.choices(server.app.state.lobby.rooms[code].match_id)
+        assert stored[-1].seat == -1 and stored[-1].source == "timer"  # time up is a move in the log
+
+
+def test_a_shared_clock_survives_a_restart_with_the_time_spent_before_a_vote(tmp_path, monkeypatch):
+    monkeypatch.setattr(games, "_EXTRA", {})
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    (folder / "stopwatch.yaml").write_text(STOPWATCH.format(talk=60))
+    server = ServerProcess(tmp_path / "restart.db", games=folder).start()
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            code, clients = stopwatch_room(server, http)
+            tokens = [c.token for c in clients]
+            time.sleep(3.0)
+            stop_and_resume(clients, voting=3.0)
+        time.sleep(1.0)
+        server.kill()
+        server = ServerProcess(tmp_path / "restart.db", server.port, games=folder).start()
+        again = Client(server.ws_url, code, tokens[1])
+        again.settle(lambda v: v["phase"]["name"] == "Talk")
+        timer = again.timer
+        assert timer["kind"] == "phase" and timer["seconds"] == 60
+        assert 60 - 3.0 - 1.0 - 15 < timer["seconds_left"] <= 60 - 3.0 - 1.0, timer  # not the vote's 3 s
+    finally:
+        server.stop()

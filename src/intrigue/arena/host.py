@@ -50,6 +50,7 @@ class LoopbackServer:
         self.store = open_store(str(directory / "arena.db"), synchronous="OFF")
         settings = Settings(bot_delay=0.0, room_quota=10**9, message_rate=1000.0, message_burst=1000.0,
                             flood_limit=10**6, sockets_per_address=10**6, seats_per_address=10**6,
+                            connect_rate=10**6, connect_burst=10**6,
                             chat_rate=1.0, chat_burst=5.0, match_seed=self.seeds.get, history=False)
         self.app = create_app(self.store, settings, static=directory / "static")
         self.port = _free_port()

@@ -47,7 +47,8 @@ PLAYERS = 4
 #: A load test plays from one address at machine speed (``--think 0``): its server takes quotas
 #: no single person needs (the defaults stay as they are for everyone else).
 LOAD_TEST_QUOTAS = ["--bot-delay", "0", "--room-quota", "1000000", "--seats-per-address", "1000000",
-                    "--sockets-per-address", "1000000", "--message-rate", "1000", "--max-rooms", "1000000"]
+                    "--sockets-per-address", "1000000", "--connect-rate", "1000000", "--message-rate", "1000",
+                    "--max-rooms", "1000000"]
 #: Seconds between the client processes' event-loop lag probes.
 LAG_TICK = 0.01
 #: Processes the load's WebSocket clients run in (the tables are dealt out among them).

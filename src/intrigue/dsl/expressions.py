@@ -25,7 +25,8 @@ Functions: ``count(c)`` (players for whom ``c`` holds), ``count(list, x)`` (how
 many of the list's items equal ``x``), ``sum(e)`` (of ``e`` over
 the players), ``min(a, b, ...)``, ``max(a, b, ...)``, ``size(x)`` (items of a list
 or table), ``take(list, n)`` (its first n items), ``drop(list, n)`` (all but the
-first n), ``without(list, x)`` (the list less one ``x``), ``each(e)`` (``e`` of every player, in seat
+first n), ``without(list, x)`` (the list less one ``x``), ``positions(list, x)`` (where ``x``
+stands in the list, counted from 1), ``each(e)`` (``e`` of every player, in seat
 order: ``count(each(player.vote), player.name)`` counts a player's votes). Inside ``count``,
 ``sum``, ``each`` and one-argument ``min``/``max``, ``player`` is each player in turn. Arithmetic is on integers: ``//``
 divides and rounds down, ``%`` is the remainder; ``+`` also joins two lists.
@@ -131,7 +132,7 @@ _TOKEN = re.compile(
 
 _KEYWORDS = {"and", "or", "not", "in", "if", "then", "else", "true", "false", "null", "True", "False", "None"}
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
-FUNCTIONS = ("count", "sum", "min", "max", "size", "take", "drop", "without", "each")
+FUNCTIONS = ("count", "sum", "min", "max", "size", "take", "drop", "without", "positions", "each")
 #: The static type of a player record (``players[i]``): a field of it has the field's type.
 PLAYER = "player"
 #: Names that are always there: how many players sit at the table.
@@ -399,7 +400,7 @@ class _Parser:
             self.take()
             args.append(self.parse_expr())
         self.expect("punct", ")")
-        wanted = {"sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2, "each": 1}.get(name.text)
+        wanted = {"sum": 1, "size": 1, "take": 2, "drop": 2, "without": 2, "positions": 2, "each": 1}.get(name.text)
         if name.text == "count" and len(args) > 2:
             raise ExpressionError("count() takes one condition (over the players) or a list and an item",
                                   name.column)
@@ -570,6 +571,12 @@ class _Checker:
                 self.type_error(f"count(list, x) counts in a list, not {describe(listed)}", node.items[0].column)
             self.check(node.items[1])
             return NUM
+        if name == "positions":
+            listed = self.check(node.items[0])
+            if base(listed) not in (LIST, ANY):
+                self.type_error(f"positions(list, x) finds x in a list, not {describe(listed)}", node.items[0].column)
+            self.check(node.items[1])
+            return (LIST, NUM)
         if name == "count":
             self.expect_bool(node.items[0], "count()")
             return NUM
@@ -832,6 +839,14 @@ def _call(node: Node) -> Callable[[Scope], Any]:
             return items.count(item(scope)) if isinstance(items, (list, tuple)) else 0
 
         return occurrences
+    if name == "positions":
+        listed, item = args
+
+        def places(scope: Scope) -> list[int]:
+            items, wanted = listed(scope), item(scope)
+            return [at for at, value in enumerate(items, 1) if value == wanted] if isinstance(items, (list, tuple)) else []
+
+        return places
     if name in ("count", "sum"):
         inner = args[0]
 

@@ -8,7 +8,7 @@ In the declaration: ``title``; ``game_state`` (game-level names and their
 initial values, constant tables included; expressions read them bare,
 statements write them as ``game.<name>``); ``public_state`` (the names every
 view carries); ``role_deal``; ``visibility`` on a player field (``public``,
-``owner``, ``nobody`` or an expression over ``player``).
+``owner``, ``nobody``, ``others`` or an expression over ``player``).
 
 On a ``player_action`` (or ``timer``) ``completion_criteria``: ``options`` (each
 a literal, ``{option: X, if: expr}``, or ``{players: expr, except_self: true,
@@ -17,7 +17,7 @@ first player to choose it ends the decision for everyone); ``default``, ``record
 (a player field receiving each player's answer), ``joint`` (partners who see
 each other's answers as they are given), ``secret`` (who acts is secret),
 ``cover`` and ``acknowledge`` (who appears to act in a secret phase, and what
-those who do not act press), ``ends_early`` (timer phases).
+those who do not act press), ``ends_early`` and ``clock`` (timer phases).
 
 On a conditional ``next_phase`` entry: ``when``.
 

@@ -28,7 +28,7 @@ class FieldSpec(_Open):
     description: str | None = None
     visibility: VisibilitySpec | None = Field(
         None, description="Extension: who may see this field: public (the default), owner, nobody (not even "
-                    "its owner, until shown) or an expression over `player` (everyone while it holds; the owner always).")
+                    "its owner, until shown), others (every other player, not its owner nor spectators) or an expression over `player` (everyone while it holds; the owner always).")
 
 
 class Role(_Open):
@@ -117,6 +117,10 @@ class CompletionCriteria(_Open):
     ends_early: Literal["all", "any", "majority"] | None = Field(
         None, description="Extension: for a `timer` phase with options: it ends before its time when all "
                           "(default), any or a majority of the players asked have answered.")
+    clock: Union[str, int, float, bool, None] = Field(
+        None, description="Extension: for a `timer` phase: an expression naming its clock. The timer phases "
+                          "entered while it has the same value share `seconds`: each runs on from the time "
+                          "the earlier ones left (the clock stops between them).")
 
 
 class NextRef(_Open):

@@ -7,6 +7,8 @@ construct the data from it, and keep a map from key path to line.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,12 +91,58 @@ def parse(text: str, file: str = "<string>") -> Source:
         elif "another document" in str(exc.problem):
             message += (" (a game is one YAML document; several separated by --- make a scenario file: "
                         "run it with `intrigue scenario FILE`)")
-        source.problems.append(Problem(file, line, "", message))
+        elif "mapping values are not allowed" in str(exc.problem):
+            message += (" (': ' inside text that is not quoted starts a mapping: quote the text, "
+                        "description: 'Cards: yours')")
+        source.problems.append(Problem(file, line, _path_at(text, line), message))
     except yaml.YAMLError as exc:  # pragma: no cover - other PyYAML failures
         source.problems.append(Problem(file, 1, "", f"YAML error: {exc}"))
     finally:
         loader.dispose()
     return source
+
+
+_KEY = re.compile(r"""^([A-Za-z0-9_][^:#{}\[\]]*?|'[^']*'|"[^"]*"):(?:\s|$)""")
+_DASH = re.compile(r"-(?:\s+|$)")
+
+
+def _path_at(text: str, line: int) -> str:
+    """The key path of ``line`` (from 1) read from the indentation of the lines above it: a file that
+    does not parse has no key index, but its problem should still say where it is."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    parts: list[str] = []
+    limit: int | None = None  # an ancestor starts left of this column
+    item = False  # the last part was a list item: its list's key may stand in the same column
+    for index in range(line - 1, -1, -1):
+        raw = lines[index]
+        stripped = raw.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(stripped)
+        dash = _DASH.match(stripped)
+        key_indent = indent + (dash.end() if dash else 0)
+        if limit is not None and (indent > limit or indent == limit and (dash or not item)):
+            continue
+        key = _KEY.match(stripped[dash.end():] if dash else stripped)
+        if key and (limit is None or key_indent < limit or item and key_indent == limit):
+            name = key.group(1)
+            parts.append(name[1:-1] if name[:1] in "'\"" else name)
+            limit, item = key_indent, False
+        if dash:
+            siblings = 0
+            for before in lines[index - 1::-1] if index else []:
+                other = before.lstrip()
+                if not other or other.startswith("#"):
+                    continue
+                column = len(before) - len(other)
+                if column < indent or column == indent and not _DASH.match(other):
+                    break  # the list's own key, or what holds it
+                siblings += column == indent
+            parts.append(str(siblings))
+            limit, item = indent, True
+    return ".".join(reversed(parts))
 
 
 def load(path: str | Path) -> Source:

@@ -36,7 +36,7 @@ _TEXT_TRAPS = _BOOLEAN_WORDS | {"true", "false"}
 
 #: Keys whose value is an expression (text that the DSL compiles), never a YAML list or mapping.
 _EXPRESSION_KEYS = {"to", "where", "win", "if", "when", "items", "players", "condition", "count", "most",
-                    "choose", "selection_criteria", "joint", "cover"}
+                    "choose", "selection_criteria", "joint", "cover", "clock"}
 
 COMMA_HINT = ("(inside {...} a comma separates keys: quote text that contains a comma, "
               "or write the mapping on several lines)")
@@ -394,7 +394,8 @@ class _Semantics:
         self.fields = set(self.field_types) if self.field_types is not None else None
         self.hidden_fields = {name for name, spec in declared.items()
                               if spec.visibility not in (None, "public", True)}
-        self.unseen_fields = {name for name, spec in declared.items() if spec.visibility == "nobody"}
+        self.unseen_fields = {name: spec.visibility for name, spec in declared.items()
+                              if spec.visibility in ("nobody", "others")}
         public = set(declaration.public_state or [])
         # a name no statement ever writes is a constant of the rules: everyone knows it
         written = _written_names(definition)
@@ -571,7 +572,7 @@ class _Semantics:
             self.compile(group.selection_criteria, ("declaration", "audience_groups", name, "selection_criteria"),
                          condition=True)
         for name, spec in self.d.declaration.player_states.items():
-            if isinstance(spec.visibility, str) and spec.visibility not in ("public", "owner", "nobody"):
+            if isinstance(spec.visibility, str) and spec.visibility not in ("public", "owner", "nobody", "others"):
                 self.compile(spec.visibility, ("declaration", "player_states", name, "visibility"), condition=True)
         for phase_id, phase in self.d.phases.items():
             if phase_id in self.stubs:
@@ -606,7 +607,9 @@ class _Semantics:
         unseen = sorted(field for field in self.unseen_fields
                         if isinstance(text, str) and re.search(rf"\b{scope}\.{field}\b", text))
         if unseen:
-            self.problem(path, f"{scope}.{unseen[0]} is seen by nobody, its owner included (visibility: nobody), "
+            rule = self.unseen_fields[unseen[0]]
+            who = "nobody, its owner included" if rule == "nobody" else "everyone but its owner"
+            self.problem(path, f"{scope}.{unseen[0]} is seen by {who} (visibility: {rule}), "
                                f"but {why}", "warning")
 
     def single_target(self, text: Any, compiled: Expression | None, path: tuple[Any, ...]) -> None:
@@ -737,9 +740,13 @@ class _Semantics:
             if criteria.wait_for is not None:
                 self.problem(where + ("wait_for",), "'wait_for' belongs to a player_action phase: a timer phase "
                                                     "ends before its time as 'ends_early' says")
+            if criteria.clock is not None:  # a game name, never a player's: every seat sees the clock
+                self.compile(criteria.clock, where + ("clock",))
         else:
             if criteria.ends_early is not None:
                 self.problem(where + ("ends_early",), "'ends_early' belongs to a timer phase")
+            if criteria.clock is not None:
+                self.problem(where + ("clock",), "'clock' belongs to a timer phase")
             if criteria.seconds is not None:
                 self.problem(where + ("seconds",), "'seconds' belongs to a timer phase: a decision's time is the "
                                                    "table's turn_timer or window_timer (a room option)", "warning")
@@ -877,10 +884,10 @@ class _Semantics:
         return ANY
 
     def audience(self, to: Any, path: tuple[Any, ...]) -> None:
-        if to is None or to in ("owner", "actor", "everyone"):
+        if to is None or to in ("owner", "actor", "everyone", "others"):
             return
         if not isinstance(to, str) or to not in self.d.declaration.audience_groups:
-            self.problem(path, f"cannot show to {to!r}: write owner, actor, everyone or an audience group")
+            self.problem(path, f"cannot show to {to!r}: write owner, actor, others, everyone or an audience group")
 
     def player_field(self, name: str, path: tuple[Any, ...]) -> Any:
         head = name.split(".")[0]
@@ -985,7 +992,7 @@ class _Semantics:
                 if compiled is not None:
                     secret_reads += [n[0] for n in compiled.names if n[0] in ("actor", "chosen", "choice")]
             self.audience(effect.to, path + ("to",))
-            if secret_reads and effect.to in (None, "everyone") and effect.where is None:
+            if secret_reads and effect.to in (None, "everyone", "others") and effect.where is None:
                 for phase in sorted(p for p in context if p is not None):
                     decision = self.decisions[phase]
                     if decision.secret and decision.hides_actor:

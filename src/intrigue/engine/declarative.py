@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from ..dsl.expressions import EvaluationError, Expression, compile_expression
 from ..dsl.extensions import TEMPLATE, Effect, OptionEntry
@@ -38,6 +38,11 @@ SEEN = "_seen"
 #: The visibility of a field nobody sees, its owner included, until a ``show`` or the end (a card
 #: face down in front of a player, which others may swap unseen).
 NOBODY = "nobody"
+#: The visibility of a field every other seat sees but its owner does not (Hanabi's hand, held
+#: facing the table); spectators do not see it either (a player could watch their own hand).
+OTHERS = "others"
+#: The visibilities under which the owner does not see their own field, only what a ``show`` showed.
+UNSEEN_BY_OWNER = (NOBODY, OTHERS)
 #: Where a match keeps the seat that first held each turn flag (rounds count from it).
 STARTED = "_started"
 
@@ -300,6 +305,8 @@ def _viewers(match: "Match", to: Any, owner: int | None, found: Outcome) -> list
         return [owner] if owner is not None else []
     if to == "actor":
         return [found.actor] if found.actor is not None else []
+    if to == OTHERS:  # every seat but the player the line or the card is about
+        return [seat for seat in range(len(match.players)) if seat != owner]
     group = match.game.groups.get(str(to))
     return seat_filter(group)(match) if group is not None else []
 
@@ -307,7 +314,7 @@ def _viewers(match: "Match", to: Any, owner: int | None, found: Outcome) -> list
 def _group_viewers(match: "Match", to: Any) -> list[int] | None:
     """The seats of an audience group named by ``to`` (the same for every line a statement writes:
     read once per statement), or None when ``to`` is no group."""
-    if to is None or to in ("everyone", "owner", "actor"):
+    if to is None or to in ("everyone", "owner", "actor", OTHERS):
         return None
     group = match.game.groups.get(str(to))
     return seat_filter(group)(match) if group is not None else []
@@ -334,22 +341,29 @@ def _shuffle(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     return shuffle
 
 
+def statements(game: "Game") -> Iterator[Effect]:
+    """Every statement of the game in DSL order, those inside an ``if``'s ``then`` and ``else`` too
+    (each after its ``if``): what reads the statements (the sampler, the RL encoder) misses none."""
+
+    def visit(effects: Any) -> Iterator[Effect]:
+        for effect in effects or ():
+            yield effect
+            yield from visit(effect.then)
+            yield from visit(effect.else_)
+
+    for phase in game.phases.values():
+        yield from visit(phase.effects)
+        for action in phase.actions:
+            yield from visit(action.effects)
+
+
 def player_rolls(game: "Game") -> dict[str, list[Effect]]:
     """The player fields ``roll`` statements write (``roll: players.dice``), each with those statements
     in DSL order: the search's sampler rolls a hidden one again, the RL encoder counts its faces."""
     found: dict[str, list[Effect]] = {}
-
-    def visit(effects: Any) -> None:
-        for effect in effects or ():
-            if isinstance(effect.roll, str) and effect.roll.startswith("players."):
-                found.setdefault(effect.roll.partition(".")[2], []).append(effect)
-            visit(effect.then)
-            visit(effect.else_)
-
-    for phase in game.phases.values():
-        visit(phase.effects)
-        for action in phase.actions:
-            visit(action.effects)
+    for effect in statements(game):
+        if isinstance(effect.roll, str) and effect.roll.startswith("players."):
+            found.setdefault(effect.roll.partition(".")[2], []).append(effect)
     return found
 
 
@@ -399,7 +413,7 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
         for owner in _matching(match, test, found):
             viewers = group if group is not None else _viewers(match, effect.to, owner, found)
             for field_name in fields:
-                own_look = specs[field_name].visibility == NOBODY if field_name in specs else False
+                own_look = specs[field_name].visibility in UNSEEN_BY_OWNER if field_name in specs else False
                 for viewer in (viewers if viewers is not None else [-1]):
                     if viewer == owner and not own_look:  # the owner sees the field anyway
                         continue
@@ -650,7 +664,8 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
 
     A field is hidden by ``visibility: owner`` or an expression (visible to all
     while it holds). The owner sees their own fields, except a ``nobody`` field (a card face down
-    in front of them, which a swap may have changed); a viewer keeps
+    in front of them, which a swap may have changed) and an ``others`` field (a hand held facing
+    the table: every other seat sees it, spectators do not); a viewer keeps
     seeing what a ``show`` statement showed them, as it was then; once the match is over (or a
     ``win`` statement has named the winners), everything is public.
     """
@@ -663,8 +678,10 @@ def visible_fields(match: "Match", owner: int, seat: int | None) -> dict[str, An
         if name in view:
             continue
         rule = spec.visibility
-        if rule is None or rule == "public" or rule is True or ended or seat == owner and rule != NOBODY:
+        if rule is None or rule == "public" or rule is True or ended or seat == owner and rule not in UNSEEN_BY_OWNER:
             visible = True
+        elif rule == OTHERS:
+            visible = seat is not None and seat != owner
         elif rule in ("owner", NOBODY) or rule is False:
             visible = False
         else:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from .restart import Plans
 from .match import Match, copy_data
-from .declarative import SEEN, STARTED, _compiled, player_rolls
+from .declarative import SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -167,7 +167,7 @@ class _Plan:
             player = base.players[owner]
             # a field that is always public shows its value, null included; any other null may be hidden
             hidden = [name for name in specs if name in row and row[name] is None
-                      and (owner != seat or specs[name].visibility == "nobody")
+                      and (owner != seat or specs[name].visibility in UNSEEN_BY_OWNER)
                       and (name in dealt or not _public_always(specs[name].visibility))]
             visible[owner] = {name: row[name] for name in dealt if name in row}
             for name in specs:
@@ -187,7 +187,7 @@ class _Plan:
                         player[name] = copy_data(fields.get(name, template.get(name)))
             rerolled += [(owner, name) for name in hidden if name in rolls and name not in dealt]
             for name, spec in specs.items():  # what was shown to this seat stays shown (its own face-down card too)
-                if owner != seat or spec.visibility == "nobody":
+                if owner != seat or spec.visibility in UNSEEN_BY_OWNER:
                     if row.get(name) is not None and not _public(spec.visibility, base, owner):
                         seen.append([seat, owner, name, copy_data(row.get(name))])
 
@@ -254,7 +254,7 @@ def _public_always(rule: Any) -> bool:
 def _public(rule: Any, match: Match, owner: int) -> bool:
     if rule is None or rule == "public" or rule is True:
         return True
-    if rule in ("owner", "nobody") or rule is False:
+    if rule in ("owner", "nobody", "others") or rule is False:
         return False
     return bool(_compiled(rule)(match.scope(owner)))
 

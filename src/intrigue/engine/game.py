@@ -51,6 +51,8 @@ class PhasePlan:
     run: Callable[..., Any] | None = None
     run_headless: Callable[..., Any] | None = None
     passes: int = 1  # the phases its runner runs when none decides (it and the chain it enters)
+    #: A timer phase's ``clock``: the expression whose value names the clock its ``seconds`` are shared on.
+    clock: Expression | None = None
 
     def bind(self, display: set[str], declared: Callable[["Match"], int | None] | None,
              compiled: Callable[["Match"], int | None] | None) -> None:
@@ -88,9 +90,12 @@ def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str
     if criteria.joint is not None and criteria.joint is not False:
         joint = compile_expression(criteria.joint)
     effects = Program(phase.effects, ("phases", phase_id, "effects"), where) if phase.effects else None
-    return PhasePlan(phase, criteria.type == "player_action" or timed, criteria.wait_for or "", steps, fixed,
+    made = PhasePlan(phase, criteria.type == "player_action" or timed, criteria.wait_for or "", steps, fixed,
                      conditional, effects, (criteria.seconds or 0.0) if timed else None, criteria.record, secret,
                      cover, criteria.acknowledge or ACKNOWLEDGE, joint, compile_options(criteria.options))
+    if timed and criteria.clock is not None:
+        made.clock = compile_expression(criteria.clock)
+    return made
 
 
 @dataclass

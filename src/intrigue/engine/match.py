@@ -8,6 +8,7 @@ accepted choices). It does no I/O and reads no clock; all chance comes from
 from __future__ import annotations
 
 import copy
+import json
 import marshal
 import random
 from dataclasses import dataclass, field
@@ -183,6 +184,8 @@ class TimedDecision(Decision):
     clock: float | None = 0.0  # type: ignore[misc]
     ends_early: str = "all"
     timed_out: bool = False
+    #: The value of the phase's ``clock`` (as JSON text): timer phases of one value share ``clock`` seconds.
+    clock_key: str | None = None
     automatic: ClassVar[bool] = False
 
     @property
@@ -684,6 +687,8 @@ class Match:
         else:
             decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
                                      ends_early=plan.phase.completion_criteria.ends_early or "all")
+            if plan.clock is not None:
+                decision.clock_key = json.dumps(plan.clock(self.scope(None)), sort_keys=True, default=str)
         if self._named is not None:
             decision.named = self._named  # type: ignore[misc]
         if self._picks is not None:

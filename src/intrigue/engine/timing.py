@@ -5,7 +5,10 @@ scenario's ``wait:``, :class:`MatchClock`) asks here which timer the open
 decision runs and which moves expiry plays, so every clock follows one policy:
 
 - a ``timer`` phase runs its own ``seconds`` (kind ``phase``); when they run out
-  the clock itself answers (``choose(CLOCK, TIME_UP)``);
+  the clock itself answers (``choose(CLOCK, TIME_UP)``); a phase with a ``clock``
+  runs what its clock has left: whoever keeps time adds up the seconds each
+  timer phase of that clock ran (``spent``, by ``TimedDecision.clock_key``), so
+  the state never holds a time and a replay of the log is the same match;
 - a *window* (a decision that waits for several players, or that a seat may
   decline because ``Pass`` is offered) runs the table's ``window_timer``, any
   other decision its ``turn_timer``; a *secret* decision's kind depends only on
@@ -51,21 +54,34 @@ def timer_kind(decision: "Decision") -> str:
 
 @dataclass(frozen=True)
 class Timer:
-    """The timer the open decision runs: its kind and length."""
+    """The timer the open decision runs: its kind and the seconds it runs; for a timer phase, its
+    clock's full length too (``seconds`` is what the clock has left) and the clock's key."""
 
     kind: str
     seconds: float
+    length: float | None = None
+    clock_key: str | None = None
 
 
-def timer_for(match: "Match", options: Mapping[str, Any] | None = None) -> Timer | None:
+def clock_key(decision: "Decision | None") -> str | None:
+    """The clock a timer phase's decision runs on, if it shares one (its ``clock``)."""
+    return getattr(decision, "clock_key", None)
+
+
+def timer_for(match: "Match", options: Mapping[str, Any] | None = None,
+              spent: Mapping[str, float] | None = None) -> Timer | None:
     """The timer of the match's open decision under the table's timer ``options`` (missing ones take
-    their defaults, ``None`` turns one off); ``None`` when nothing waits for a timer."""
+    their defaults, ``None`` turns one off); ``None`` when nothing waits for a timer. ``spent``: the
+    seconds each shared clock has run in earlier phases."""
     decision = match.decision
     if decision is None or match.over or decision.complete:
         return None
     kind = timer_kind(decision)
     if kind == "phase":
-        return Timer(kind, float(decision.clock or 0.0))
+        length = float(decision.clock or 0.0)
+        key = clock_key(decision)
+        used = (spent or {}).get(key, 0.0) if key is not None else 0.0
+        return Timer(kind, max(0.0, length - used), length, key)
     kind = match.game.binding.timers.get(decision.phase_id, kind)
     chosen = dict(TIMER_OPTIONS)
     chosen.update(options or {})
@@ -122,11 +138,17 @@ class MatchClock:
         self.match = match
         self.options = dict(options or {})
         self.key = match.decisions
+        self.clock_key = clock_key(match.decision)
         self.elapsed = 0.0
+        #: The seconds each shared clock ran in the timer phases that have closed.
+        self.spent: dict[str, float] = {}
 
     def _sync(self) -> None:
         if self.match.decisions != self.key:
+            if self.clock_key is not None:
+                self.spent[self.clock_key] = self.spent.get(self.clock_key, 0.0) + self.elapsed
             self.key = self.match.decisions
+            self.clock_key = clock_key(self.match.decision)
             self.elapsed = 0.0
 
     def advance(self, seconds: float) -> list[tuple[int, str]]:
@@ -135,7 +157,7 @@ class MatchClock:
         left = float(seconds)
         while True:
             self._sync()
-            timer = timer_for(self.match, self.options)
+            timer = timer_for(self.match, self.options, self.spent)
             if timer is None:
                 return played
             remaining = timer.seconds - self.elapsed
@@ -143,11 +165,12 @@ class MatchClock:
                 self.elapsed += left
                 return played
             left -= max(remaining, 0.0)
+            self.elapsed = max(self.elapsed, timer.seconds)  # the timer ran all it had
             key = self.match.decisions
             for seat, option in expiry(self.match):
                 self.match.choose(seat, option)
                 played.append((seat, option))
             if self.match.decisions == key and not self.match.over:  # nothing new opened: time runs on
                 self.elapsed = timer.seconds
-                if timer_for(self.match, self.options) == timer:
+                if timer_for(self.match, self.options, self.spent) == timer:
                     return played

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..dsl.extensions import TEMPLATE
-from ..engine.declarative import player_rolls, visible_fields
+from ..engine.declarative import player_rolls, statements, visible_fields
 from ..engine.encoding import DECISION_KINDS, encode_turn, layout, phase_index
 from .actions import load_extras
 
@@ -178,13 +178,8 @@ def _sides(effect: Any) -> int:
 
 
 def _templates(game: "Game") -> list[re.Pattern[str]]:
-    """A pattern per ``say`` line of the DSL, its ``{expressions}`` matching anything."""
-    lines: list[str] = []
-    for phase in game.phases.values():
-        effects = list(phase.effects or [])
-        for action in phase.actions:
-            effects += list(action.effects or [])
-        lines += [effect.say for effect in effects if effect.say]
+    """A pattern per ``say`` line of the DSL (inside an ``if`` too), its ``{expressions}`` matching anything."""
+    lines = [effect.say for effect in statements(game) if effect.say]
     patterns = []
     for line in dict.fromkeys(lines):
         parts = TEMPLATE.split(line)  # literal, expression, literal, ...

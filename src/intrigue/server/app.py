@@ -11,6 +11,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -43,6 +44,8 @@ PAGES = {"/": "index.html", "/history": "history.html"}
 OUTBOX = 512
 #: Replays rebuilt at once, in worker threads (more would only take turns at the GIL with the live games).
 REPLAY_THREADS = 2
+#: Addresses whose new connections are counted before those that have been quiet are forgotten.
+CONNECT_BUCKETS = 10_000
 
 
 # -- request bodies (they make the OpenAPI schema) ----------------------------------------------
@@ -317,10 +320,31 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
 
     # -- the live protocol -----------------------------------------------------------------------
     open_sockets: dict[str, int] = {}
+    connects: dict[str, Bucket] = {}  # new connections per address (a full bucket is forgotten)
+
+    def may_connect(address: str) -> bool:
+        settings = lobby.settings
+        now = time.monotonic()
+        if len(connects) > CONNECT_BUCKETS:  # forget the addresses whose bucket has filled up again
+            refill = settings.connect_burst / settings.connect_rate if settings.connect_rate > 0 else float("inf")
+            for known in [a for a, bucket in connects.items() if now - bucket.stamp >= refill]:
+                del connects[known]
+        bucket = connects.get(address)
+        if bucket is None:
+            bucket = connects[address] = Bucket(settings.connect_rate, settings.connect_burst)
+        return bucket.take(now)
 
     @app.websocket("/ws")
     async def websocket(socket: WebSocket) -> None:
         address = socket.client.host if socket.client else "?"
+        if not may_connect(address):
+            settings = lobby.settings
+            await socket.accept()
+            await socket.send_text(encode({"type": "error", "code": "rate_limited", "message": (
+                f"too many new connections from your address (limit {settings.connect_rate:g} a second, "
+                f"{settings.connect_burst:g} at once): try again in a few seconds")}))
+            await socket.close(code=1013, reason="too many new connections")
+            return
         cap = lobby.settings.sockets_per_address
         if open_sockets.get(address, 0) >= cap:
             await socket.accept()

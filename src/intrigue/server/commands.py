@@ -78,6 +78,8 @@ def register(app: typer.Typer) -> None:
               disconnect_grace: float = typer.Option(60.0, help="With timers off: seconds before a "
                                                                 "disconnected player's choice is made for them."),
               sockets_per_address: int = typer.Option(100, help="WebSockets one address may hold open."),
+              connect_rate: float = typer.Option(10.0, help="New WebSockets one address may open per second, "
+                                                            "in bursts of ten times as many."),
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               max_rooms: int = typer.Option(2000, help="Rooms the server holds at once (waiting and playing)."),
               message_rate: float = typer.Option(10.0, help="WebSocket messages per second one connection may "
@@ -144,6 +146,7 @@ def register(app: typer.Typer) -> None:
         store = _store(location, synchronous=synchronous, sync_later=True)  # group commit: server/durability.py
         settings = Settings(bot_delay=bot_delay, room_quota=room_quota, disconnect_grace=disconnect_grace,
                             sockets_per_address=sockets_per_address, seats_per_address=seats_per_address,
+                            connect_rate=connect_rate, connect_burst=10 * connect_rate,
                             message_rate=message_rate, message_burst=4 * message_rate, max_rooms=max_rooms)
         application = create_app(store, settings, cluster=cluster)
         for line in application.state.restored:

@@ -87,6 +87,36 @@ def rewound(match: Match, moves: int) -> Match:
     return again
 
 
+def clock_spent(record: MatchRecord, choices: list[ChoiceRecord], game: Game) -> dict[str, float]:
+    """The seconds each shared clock (a timer phase's ``clock``) ran in the timer phases the stored
+    choices closed: from the time of the move that opened each to the time of the move that closed it.
+    Only a game with such a clock is replayed for it."""
+    if not any(plan.clock is not None for plan in game.plans.values()):
+        return {}
+    spent: dict[str, float] = {}
+    match = Match(game, record.players, record.seed, record.options)
+    opened = _epoch(record.started)
+    for choice in choices:
+        before, key = match.decisions, getattr(match.decision, "clock_key", None)
+        try:
+            match.choose(choice.seat, choice.option, choice.version)
+        except Refused:
+            break  # rebuild has said so already
+        if match.decisions != before:
+            at = _epoch(choice.at)
+            if key is not None and at is not None and opened is not None:
+                spent[key] = spent.get(key, 0.0) + max(0.0, at - opened)
+            opened = at
+    return spent
+
+
+def _epoch(at: str) -> float | None:
+    try:
+        return datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return None
+
+
 def opened_time(match: Match, record: MatchRecord, choices: list[ChoiceRecord]) -> float:
     """When (epoch seconds) the match's open decision opened: the stored time of the move
     that opened it (the move stored at the version before the decision's), else the start."""

@@ -17,7 +17,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..store import ChoiceRecord, MatchRecord, RoomRecord, Store
-from .matches import opened_time, rebuild
+from .matches import clock_spent, opened_time, rebuild
 from .room import Room
 from .settings import now_iso
 
@@ -71,6 +71,7 @@ def restore(lobby: "Lobby", record: RoomRecord, loaded: tuple[MatchRecord, list[
         room._install(match, record.match)
         if match.decision is not None:
             room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
+            room.timer.spent = clock_spent(match_record, choices, match.game)
         if match.over and room.status == "playing":
             room.status = "finished" if room.rematch_needed() else "closed"
             room.store.finish_match(record.match, list(match.winners), now_iso(), room.record())

@@ -296,6 +296,7 @@ class Room:
         self.autoplay.seat_bots(match.seed)
         self.timer.cancel()
         self.timer.timeouts = []
+        self.timer.spent = {}
 
     # -- connections -------------------------------------------------------------
     def attach(self, sink: Sink, token: str | None) -> Seat | None:

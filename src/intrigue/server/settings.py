@@ -33,6 +33,8 @@ class Settings:
     hint_milliseconds: float = 600.0  # the search's budget for one hint
     max_rooms: int = 2000           # rooms held at once (waiting + playing)
     sockets_per_address: int = 100  # WebSockets one address may hold open (each costs a task and a socket)
+    connect_rate: float = 10.0      # new WebSockets one address may open per second…
+    connect_burst: float = 100.0    # …with this burst (each is a handshake, and for a seat news to its room)
     seats_per_address: int = 30     # seats one address may take by joining rooms that have not started
     max_connections: int = 200      # connections (players + spectators) per room
     presence_rate: float = 2.0      # "who is connected" told to a room this often per second…

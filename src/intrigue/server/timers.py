@@ -15,7 +15,9 @@ them). Every start, restart and end of a timer reaches every connection of the
 room in a ``view`` (the room sends views whenever ``Room.after_change`` reports
 that the timer changed), grace timers included. After a restart a recovered
 timer runs on from when its decision or phase opened (leaving at least
-``RECOVERY_GRACE`` seconds).
+``RECOVERY_GRACE`` seconds). A timer phase with a ``clock`` runs what that clock
+has left: the seconds each of its phases ran are added up in ``spent`` (after a
+restart, from the stored choices' times: :func:`.matches.clock_spent`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.match import CLOCK, TIME_UP
 from ..engine.timing import TIMER_OPTIONS, apparent_pending, timeout_choice, timer_for
+from ..engine.timing import Timer as EngineTimer
 from .protocol import Refusal
 from .settings import RECOVERY_GRACE
 
@@ -44,6 +47,8 @@ class Timer:
     seconds: float
     deadline: float   # loop time
     handle: asyncio.TimerHandle | None = None
+    clock_key: str | None = None  # a timer phase's shared clock
+    started: float = 0.0          # loop time
 
 
 class DecisionTimer:
@@ -59,6 +64,8 @@ class DecisionTimer:
         self.recovered: tuple[int, float] | None = None
         #: The match's recent choices the timer made: {version, seat, player, public} (see Room.view_message).
         self.timeouts: list[dict[str, Any]] = []
+        #: The seconds each shared clock (a timer phase's ``clock``) ran in the match's closed timer phases.
+        self.spent: dict[str, float] = {}
 
     def json(self) -> dict[str, Any] | None:
         match = self.room.match
@@ -68,16 +75,16 @@ class DecisionTimer:
         return {"seconds_left": round(max(0.0, self.current.deadline - loop.time()), 1),
                 "seconds": self.current.seconds, "kind": self.current.mode}
 
-    def wanted(self) -> tuple[str, float] | None:
-        """The timer the open decision should run: (mode, seconds), or None."""
+    def wanted(self) -> EngineTimer | None:
+        """The timer the open decision should run, or None."""
         room, match = self.room, self.room.match
         assert match is not None and match.decision is not None
-        timer = timer_for(match, {key: room.options.get(key) for key in TIMER_OPTIONS})
+        timer = timer_for(match, {key: room.options.get(key) for key in TIMER_OPTIONS}, self.spent)
         if timer is not None:
-            return timer.kind, timer.seconds
+            return timer
         absent = [s for s in apparent_pending(match.decision) if room.seats[s].human and not room.seats[s].connected]
         if absent:
-            return "grace", room.lobby.settings.disconnect_grace
+            return EngineTimer("grace", room.lobby.settings.disconnect_grace)
         return None
 
     def refresh(self) -> None:
@@ -90,7 +97,7 @@ class DecisionTimer:
         if wanted is None:
             self.cancel()
             return
-        mode, seconds = wanted
+        mode, seconds = wanted.kind, wanted.seconds
         if self.current and self.current.key == match.decisions and self.current.mode == mode:
             return
         self.cancel()
@@ -99,13 +106,24 @@ class DecisionTimer:
         if self.recovered and self.recovered[0] == match.decisions and mode != "grace":
             left = max(RECOVERY_GRACE, seconds - (time.time() - self.recovered[1]))
         self.recovered = None
-        self.current = Timer(match.decisions, mode, seconds, loop.time() + left)
+        now = loop.time()
+        # a shared clock shows its full length, counting down from what it has left
+        self.current = Timer(match.decisions, mode, wanted.length or seconds, now + left,
+                             clock_key=wanted.clock_key, started=now - (seconds - left))
         self.current.handle = loop.call_later(left, self.expire, self.current)
 
     def cancel(self) -> None:
         if self.current and self.current.handle:
             self.current.handle.cancel()
+        self.spend(self.current)
         self.current = None
+
+    def spend(self, timer: Timer | None) -> None:
+        """A timer phase's timer has ended: the seconds it ran count against its shared clock."""
+        if timer is None or timer.clock_key is None:
+            return
+        ran = min(asyncio.get_event_loop().time(), timer.deadline) - timer.started
+        self.spent[timer.clock_key] = self.spent.get(timer.clock_key, 0.0) + max(0.0, ran)
 
     def refresh_grace(self) -> None:
         """A timer phase runs its own clock, but a disconnected player who may end it early must not
@@ -152,6 +170,7 @@ class DecisionTimer:
         room, match = self.room, self.room.match
         if timer is not self.current or match is None or match.over or match.decisions != timer.key:
             return
+        self.spend(timer)
         self.current = None
         if match.decision is not None and match.decision.clock is not None:  # a timer phase: time is up
             try:

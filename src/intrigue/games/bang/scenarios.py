@@ -96,7 +96,10 @@ _per("distance")(lambda m, s: {nm(m, o): max(1, distance(m, s, o)) for o in rang
                                if o != s and m.players[o]["is_alive"]})
 game.expect("discard_top", per_player=False)(
     lambda m: label(m.state["discard"][-1]) if m.state["discard"] else None)
-game.expect("discard", per_player=False, ordered=True)(lambda m: labels(list(reversed(m.state["discard"]))))
+# `discard` is a multiset, as the scenario format compares every list but `deck`; `discard_order` is the pile
+# top first, compared in order (what Pedro Ramirez and a dying player's choice decide).
+game.expect("discard", per_player=False)(lambda m: labels(m.state["discard"]))
+game.expect("discard_order", per_player=False, ordered=True)(lambda m: labels(list(reversed(m.state["discard"]))))
 game.expect("discard_size", per_player=False)(lambda m: len(m.state["discard"]))
 game.expect("deck", per_player=False, ordered=True)(lambda m: labels(m.state["deck"]))
 game.expect("deck_size", per_player=False)(lambda m: len(m.state["deck"]))
