@@ -5,7 +5,7 @@ page's language), and the newcomer does what it says the way a keyboard user wou
 "Show me" (which moves the focus to the card, target, player chip or button the step asks for)
 then Enter, again until the step is done. Along the way, what the step talks about is checked on
 the table: the Sheriff's badge and range in BANG!, Merlin's card and the two minions marked evil in
-Avalon, the result at the end. BANG! is followed in French at phone size too.
+Avalon, the result at the end. BANG! is followed in French at phone size too, Avalon in Chinese.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def client_strings(lang: str) -> dict[str, str]:
 
 def step_text(game_id: str, lang: str, step) -> str:
     """The step's text as the page should show it: the catalog's, its names filled in."""
-    catalog = json.loads((tables.folder(games.get(game_id)) / f"{lang}.json").read_text(encoding="utf-8"))
-    text = catalog[step.text]
+    catalog = tables.catalog(games.get(game_id), lang)  # English first (a YAML game's is its own words)
+    text = catalog[step.text] if lang != "en" else catalog.get(step.text, step.text)
     for name, path in step.args.items():
         value = "Zoe" if path == "you" else NAMES[int(path.split(".")[1])]
         text = text.replace("{" + name + "}", value)
@@ -60,7 +60,7 @@ def row(page, name: str) -> dict:
     return next(r for r in look(page)["rows"] if r["name"] == name)
 
 
-def learn(page, server, game_id: str, ui: dict[str, str], tag: str) -> None:
+def learn(page, server, game_id: str, ui: dict[str, str], tag: str, lang: str = "en") -> None:
     """From the lobby: the game's "Learn to play" button, with a name typed first."""
     page.goto(server.base + "/")
     learn = page.locator("#learn")
@@ -68,7 +68,8 @@ def learn(page, server, game_id: str, ui: dict[str, str], tag: str) -> None:
     button = learn.locator(f"[data-learn='{game_id}']")
     # The button shows the game's name; its accessible name says what it does.
     name = button.inner_text().strip()
-    assert name and name in games.get(game_id).title + " " + game_id.upper()
+    title = games.get(game_id).title
+    assert name == tables.catalog(games.get(game_id), lang).get(title, title)
     expect(button).to_have_attribute("aria-label", ui["lobby.learngame"].replace("{game}", name))
     page.locator("#name").fill("Zoe")
     shot(page, f"learn-lobby-{tag}")
@@ -105,7 +106,7 @@ def follow(page, game_id: str, lang: str, step, check=None) -> None:
 def test_a_newcomer_learns_bang_with_the_guided_game(server, browser, viewport, lang, tag):
     context, page = open_page(browser, viewport, lang=lang, has_touch=viewport is PHONE)
     ui = client_strings(lang)
-    learn(page, server, "bang", ui, f"bang-{tag}")
+    learn(page, server, "bang", ui, f"bang-{tag}", lang)
     script = tutorials.tutorial(games.get("bang"))
     steps = {s.id: s for s in script.steps}
     card = page.locator(CARD)
@@ -157,44 +158,57 @@ def test_a_newcomer_learns_bang_with_the_guided_game(server, browser, viewport, 
     context.close()
 
 
-def test_a_newcomer_learns_avalon_with_the_guided_game(server, browser):
-    context, page = open_page(browser, DESKTOP)
-    ui = client_strings("en")
-    learn(page, server, "avalon", ui, "avalon-desktop")
+@pytest.mark.parametrize("viewport,lang,tag", [(DESKTOP, "en", "desktop"), (PHONE, "zh", "phone")])
+def test_a_newcomer_learns_avalon_with_the_guided_game(server, browser, viewport, lang, tag):
+    context, page = open_page(browser, viewport, lang=lang, has_touch=viewport is PHONE)
+    ui = client_strings(lang)
+    learn(page, server, "avalon", ui, f"avalon-{tag}", lang)
     script = tutorials.tutorial(games.get("avalon"))
     steps = {s.id: s for s in script.steps}
+    words = tables.catalog(games.get("avalon"), lang)
+
+    def word(text: str, **args: str) -> str:
+        said = words.get(text, text)
+        for name, value in args.items():
+            said = said.replace("{" + name + "}", value)
+        return said
 
     def merlin_sees(page):  # on Zoe's seat: Merlin; Ada and Dmitri are marked evil, nobody else
         tile = lambda name: page.locator(f"[data-kind=board] .player[data-player='{name}']")
-        expect(tile("Zoe")).to_contain_text("Merlin · good")
+        expect(tile("Zoe")).to_contain_text(f"{word('Merlin')} · {word('good')}")
         for name in ("Ada", "Dmitri"):
-            expect(tile(name)).to_contain_text("evil")
+            expect(tile(name)).to_contain_text(word("evil"))
         for name in ("Basil", "Cleo"):
-            expect(tile(name)).not_to_contain_text("evil")
-            expect(tile(name)).not_to_contain_text("good")
+            expect(tile(name)).not_to_contain_text(word("evil"))
+            expect(tile(name)).not_to_contain_text(word("good"))
 
-    follow(page, "avalon", "en", steps["welcome"])
-    follow(page, "avalon", "en", steps["role"], merlin_sees)
-    shot(page, "learn-avalon-role-desktop")
+    follow(page, "avalon", lang, steps["welcome"])
+    follow(page, "avalon", lang, steps["role"], merlin_sees)
+    shot(page, f"learn-avalon-role-{tag}")
     assert_accessible(page, "Avalon guided game: your role")
     # Leading: the step marks the two players to pick; Show me walks through them, then Confirm.
-    follow(page, "avalon", "en", steps["propose"],
+    follow(page, "avalon", lang, steps["propose"],
            lambda p: expect(p.locator(f"{PANEL} [data-pick].coach-target")).to_have_count(2))
-    follow(page, "avalon", "en", steps["vote"], lambda p: expect(p.locator("#log")).to_contain_text("Zoe proposes Zoe, Basil"))
-    follow(page, "avalon", "en", steps["quest"])
-    follow(page, "avalon", "en", steps["reject"])
-    shot(page, "learn-avalon-reject-desktop")
-    follow(page, "avalon", "en", steps["failed"],
-           lambda p: expect(p.locator("#log")).to_contain_text("Quest 2 fails with 1 Fail card."))
-    follow(page, "avalon", "en", steps["approve"])
-    follow(page, "avalon", "en", steps["approve4"])
-    follow(page, "avalon", "en", steps["quest4"])
-    follow(page, "avalon", "en", steps["assassin"])
-    follow(page, "avalon", "en", steps["won"],
+    follow(page, "avalon", lang, steps["vote"], lambda p: expect(p.locator("#log")).to_contain_text(
+        word("{actor.name} proposes {choice} for quest {quest}.", **{"actor.name": "Zoe", "choice": "Zoe, Basil",
+                                                                      "quest": "1"})))
+    follow(page, "avalon", lang, steps["quest"])
+    follow(page, "avalon", lang, steps["reject"])
+    shot(page, f"learn-avalon-reject-{tag}")
+    follow(page, "avalon", lang, steps["failed"],
+           lambda p: expect(p.locator("#log")).to_contain_text("Quest 2 fails with 1 Fail card.") if lang == "en" else None)
+    follow(page, "avalon", lang, steps["approve"])
+    follow(page, "avalon", lang, steps["approve4"])
+    follow(page, "avalon", lang, steps["quest4"])
+    follow(page, "avalon", lang, steps["assassin"])
+    follow(page, "avalon", lang, steps["won"],
            lambda p: expect(p.locator("[data-kind=result] .winners")).to_contain_text("Zoe"))
-    shot(page, "learn-avalon-won-desktop")
+    shot(page, f"learn-avalon-won-{tag}")
     expect(page.locator(CARD)).to_have_count(0)
-    expect(page.locator("#log")).to_contain_text("Merlin stays hidden. Good wins!")
+    expect(page.locator("#log")).to_contain_text(word("Merlin stays hidden. Good wins!"))
+    if lang != "en":
+        seen = english_on_page(page, english_strings(lang, ["avalon"]))
+        assert not seen, f"English on the {lang} page: {seen}"
     assert not page.js_errors, page.js_errors
     context.close()
 
