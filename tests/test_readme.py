@@ -38,7 +38,7 @@ SAYS = {
     "scenario": "passed, 0 failed", "tournament": "heuristic", "demo": "wins",
     "import": "imported as match 1", "replay": "Winner: Casey", "export": "wrote match 1 to match.json",
     "bench": "", "arena": "remote:heuristic", "schema": "",
-    "compile": "def targets_1(",
+    "compile": "def targets_1(", "tutorial": "All 12 steps reached.",
 }
 #: The tests that run the long-running and server-bound commands.
 COVERED_BY = {

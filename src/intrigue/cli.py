@@ -232,6 +232,42 @@ def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The
     console.print(escape("Winners: " + (", ".join(match.names[s] for s in match.winners) or "nobody")))
 
 
+@app.command(name="tutorial")
+def tutorial_command(game: str = typer.Argument(..., help="An installed game id, or a game's YAML file."),
+                     seed: Optional[int] = typer.Option(None, help="Deal the first match from this seed instead "
+                                                                   "of the tutorial's (to find one)."),
+                     name: str = typer.Option("Zoe", help="The person's name (seat 1).")) -> None:
+    """Check a game's guided first game (tutorial.json): play its script, doing what each step asks,
+    and print what the person sees and each step as it is reached; exit 1 if the guide goes astray."""
+    from .bots.scripted import fill, resolve, walk
+    from .games import tutorials
+
+    loaded = _game(game)
+
+    def fail(message: str) -> None:
+        errors.print(f"[red]{escape(message)}[/]")
+        raise typer.Exit(1)
+
+    try:
+        script = tutorials.tutorial(loaded)
+    except ValueError as exc:
+        fail(str(exc))
+    if script is None:
+        fail(f"{loaded.id} has no tutorial.json (it goes beside {loaded.binding.module_file})")
+    done = walk(loaded, person=name, seed=seed)
+    final = done.views[-1] if done.views else {"log": []}
+    texts = {step.id: fill(step.text, {arg: resolve(path, final) for arg, path in step.args.items()})
+             for step in script.steps}
+    lines = [(line["version"], 0, f"{line['version']:>4}  {line['text']}") for line in final["log"]]
+    lines += [(version, 1, f"      step {step_id}: {texts[step_id]}") for step_id, version in done.shown]
+    for _, _, text in sorted(lines, key=lambda entry: entry[:2]):
+        console.print(escape(text))
+    if done.astray is not None:
+        fail(f"The guide goes astray at step {done.astray!r} (version {done.match.version}): {name} has a "
+             f"decision it does not ask for, or its 'by' has passed.")
+    console.print(f"All {len(script.steps)} steps reached.")
+
+
 @app.command(name="play")
 def play_command(game: str = typer.Argument("coup", help="An installed game id (intrigue games), or a game's "
                                                        "YAML file."),

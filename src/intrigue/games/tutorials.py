@@ -36,7 +36,8 @@ class _Strict(BaseModel):
 
 class Move(_Strict):
     phase: str = Field(description="the phase name the bot is asked in")
-    play: str = Field(description="the option it plays there")
+    play: str = Field(description="the option it plays there; {0}, {1}… are the names of the players in "
+                                  "those seats")
     by: int | None = Field(None, description="dropped once the match's version is past this")
 
 

@@ -174,11 +174,13 @@ async function learn(game, button) {
   }
 }
 
+/** One short button per game with a guided first game, under the "Learn to play" heading: the
+ * game's name shows, "Learn to play <game>" is what a screen reader says. */
 function renderLearn() {
   const teachable = lobby.games.filter((g) => g.tutorial);
   $("#learn").hidden = !teachable.length;
-  fill($("#learn-games"), teachable.map((g) => h("button", {type: "button", class: "primary", dataset: {learn: g.id},
-    onclick: (event) => learn(g, event.currentTarget)}, t("lobby.learngame", {game: title(g)}))));
+  fill($("#learn-games"), teachable.map((g) => h("button", {type: "button", class: "learn-game", dataset: {learn: g.id},
+    "aria-label": t("lobby.learngame", {game: title(g)}), onclick: (event) => learn(g, event.currentTarget)}, title(g))));
 }
 
 async function refreshRooms() {

@@ -268,6 +268,9 @@ export function renderView(root, view, ctx = {}) {
         .map(([k, v]) => h("p", {}, `${gameWord(x.table, k)}: ${gameWord(x.table, String(v), x.names)}`))));
 
   const [finals, interim] = results(view, byKind, x);
+  // The same decision's panel is kept, but refilling the table takes it out of the page for a
+  // moment, which drops the keyboard's focus: give it back (others' votes arrive while you decide).
+  const focused = panel && panel === previousPanel && panel.contains(document.activeElement) ? document.activeElement : null;
   root.dataset.version = String(view.version);
   root.dataset.over = String(Boolean(view.over));
   root.dataset.mine = String(Boolean(view.decision && (view.decision.options || []).length));
@@ -281,6 +284,7 @@ export function renderView(root, view, ctx = {}) {
     handViews.length ? h("div", {class: "hands"}, handViews) : null,
     others,
     panel);
+  if (focused && document.activeElement !== focused && panel.contains(focused)) focused.focus({preventScroll: true});
   if (ctx.hooks) ctx.hooks.emit("render", {root, view, panel});
 }
 

@@ -6,9 +6,11 @@
 // reload resumes the same step. Each step (docs/web-client.md, "The guided first game"):
 // - waits until its `when` holds (by default, for a `choose` step: that option is offered
 //   to you): the view's `phase` name, an option it `offers` (exact, or a regex starting
-//   with ^), a `log` entry since the step before ended that has the given fields;
-// - `choose`: marks that option on the table ("Show me" moves the focus to it) and ends
-//   when the option is no longer offered (you chose it, or the moment passed);
+//   with ^), a `log` entry that has the given fields and is newer than the step before (than
+//   the view where you pressed its Next, or the last view that offered its option);
+// - `choose`: marks that option on the table ("Show me" moves the focus to it: to the next
+//   player to pick, for a team) and ends when the option is no longer offered (you chose it,
+//   or the moment passed);
 // - `next`: ends with the Next button (the last step's says "Got it");
 // - waits only while the bots play: if you get a decision it does not expect, or the match's
 //   version passes its `by`, the game went its own way: the card says so (`astray`) and
@@ -24,7 +26,7 @@ const code = roomCodeFromPath("/room/").toUpperCase();
 const KEY = tutorialKey(code);
 
 const guide = {
-  progress: null,   // {game, match, step, shown, seen, since, astray, closed}
+  progress: null,   // {game, match, step, shown, seen, offered, since, astray, closed}
   tutorial: null,   // the steps
   table: null,
   view: null,
@@ -112,16 +114,20 @@ function advance(view) {
       }
       p.shown = true;
       p.seen = false;
+      p.offered = null;
     }
     if (step.next) break;
     if (offered(target(step, view), view)) {
       p.seen = true;
+      p.offered = view.version;
       break;
     }
     if (!p.seen) break;
     p.step += 1;
     p.shown = false;
-    p.since = view.version;
+    // What happened since the option was last offered (your choice and what it set off) is news
+    // to the next step's `log`, even when it arrived in the same view as the step's end.
+    p.since = p.offered ?? view.version;
   }
   save();
 }
@@ -155,16 +161,19 @@ function wanted(step, view) {
 }
 
 /** The controls that lead to `option` in the panel: its button, the action it sits behind (a
- * row of targets), or the card it is played with (tap the card, then the option). */
+ * row of targets), the card it is played with (tap the card, then the option), or the players
+ * it picks (tap their chips, then Confirm: the option is their names joined by ", "). */
 function controls(panel, view, option) {
   const about = ((view.components || []).find((c) => c.kind === "options") || {}).about || {};
   const it = about[option] || {};
   const card = it.card || ((it.cards || []).length === 1 ? it.cards[0] : null);
+  const picks = (view.decision && view.decision.pick && view.decision.pick.count) ? option.split(", ") : [];
   const found = [];
-  for (const node of panel.querySelectorAll("button[data-option], button[data-group], button[data-card]")) {
+  for (const node of panel.querySelectorAll("button[data-option], button[data-group], button[data-card], button[data-pick]")) {
     if (node.dataset.option === option) found.push(node);
     else if (node.dataset.group && JSON.parse(node.dataset.options || "[]").includes(option)) found.push(node);
     else if (card && node.dataset.card === card && !node.disabled) found.push(node);
+    else if (node.dataset.pick && picks.includes(node.dataset.pick)) found.push(node);
   }
   return found;
 }
@@ -177,6 +186,8 @@ function showMe() {
   if (!panel || !choices.length) return;
   const find = () => controls(panel, view, choices[0]);
   let button = find().find((node) => node.dataset.option === choices[0]);
+  // Players to pick: the next chip of the team not yet picked (Confirm once they all are).
+  if (!button && choices.length === 1) button = find().find((node) => node.dataset.pick && node.getAttribute("aria-pressed") !== "true");
   if (!button && choices.length === 1) {  // open the row of targets, or tap the card, first
     const opener = find().find((node) => node.dataset.group || node.dataset.card);
     const open = opener && (opener.getAttribute("aria-expanded") === "true" || opener.getAttribute("aria-pressed") === "true");
