@@ -15,8 +15,8 @@ move and the bytes sent per move. Rooms rematch when their match ends.
 ``--server-only`` leaves the clients' decoding out, for counting the server's instructions per move
 under ``valgrind --tool=callgrind`` (the figure other work on the machine does not move: run it with
 two ``--moves`` and divide the difference, which cancels the start-up). ``--collector`` collects
-garbage as the server does (thresholds 700, 10, 1, the survivors of each full collection frozen:
-server/heap.py) instead of not at all, and reports the CPU time it took per move.
+garbage as the server does (server/heap.py's policy, installed as ``intrigue serve`` installs it)
+instead of not at all, and reports the CPU time it took per move.
 
 Run it with an older checkout's ``src`` on PYTHONPATH to compare (``--deltas`` asks with
 ``hello``'s ``log_deltas``, which a server without deltas ignores).
@@ -36,6 +36,7 @@ from pathlib import Path
 import orjson
 
 from intrigue.server.app import Connection, handle
+from intrigue.server.heap import Heap
 from intrigue.server.lobby import Lobby
 from intrigue.server.protocol import parse
 from intrigue.server.settings import Settings
@@ -78,11 +79,10 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
             return
         spent[0] += time.process_time() - spent[1]
         spent[2] += 1
-        if info["generation"] == 2:  # as server/heap.py: the survivors of a full collection are frozen
-            gc.freeze()
 
-    if collector:
-        gc.set_threshold(700, 10, 1)
+    heap = Heap()
+    if collector:  # the server's own policy (server/heap.py), whatever the checkout on PYTHONPATH has
+        heap.install()
         gc.callbacks.append(timed)
     else:
         gc.disable()
@@ -108,6 +108,7 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
         sent += sum(len(text) for conn in conns for text in conn.__dict__.pop("taken", []))
     if collector:
         gc.callbacks.remove(timed)
+        heap.uninstall()
     gc.enable()
     store.close()
     collected = ({"collector_us_per_move": round(1e6 * spent[0] / moves, 1), "collections": spent[2]}
