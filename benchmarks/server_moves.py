@@ -49,7 +49,9 @@ NO_TIMERS = {"turn_timer": None, "window_timer": None}
 async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
                decode: bool = True, collector: bool = False) -> dict[str, float]:
     store = open_store(str(Path(folder) / "bench.db"), synchronous="FULL", sync_later=True)
-    settings = Settings(bot_delay=0.0, room_quota=10 ** 6, max_rooms=10 ** 6, seats_per_address=10 ** 6)
+    deals = random.Random(seed + 1)  # every run deals the same matches (instructions are compared run to run)
+    settings = Settings(bot_delay=0.0, room_quota=10 ** 6, max_rooms=10 ** 6, seats_per_address=10 ** 6,
+                        match_seed=lambda code: deals.getrandbits(62))
     lobby = Lobby(store, settings)
     rng = random.Random(seed)
     tables = []
