@@ -15,8 +15,8 @@ move and the bytes sent per move. Rooms rematch when their match ends.
 ``--server-only`` leaves the clients' decoding out, for counting the server's instructions per move
 under ``valgrind --tool=callgrind`` (the figure other work on the machine does not move: run it with
 two ``--moves`` and divide the difference, which cancels the start-up). ``--collector`` collects
-garbage as the server does (thresholds 700, 10, 1, the survivors of each full collection frozen:
-server/heap.py) instead of not at all, and reports the CPU time it took per move.
+garbage as the server does (server/heap.py's policy, installed as ``intrigue serve`` installs it)
+instead of not at all, and reports the CPU time it took per move.
 
 Run it with an older checkout's ``src`` on PYTHONPATH to compare (``--deltas`` asks with
 ``hello``'s ``log_deltas``, which a server without deltas ignores).
@@ -36,6 +36,7 @@ from pathlib import Path
 import orjson
 
 from intrigue.server.app import Connection, handle
+from intrigue.server.heap import Heap
 from intrigue.server.lobby import Lobby
 from intrigue.server.protocol import parse
 from intrigue.server.settings import Settings
@@ -48,9 +49,12 @@ NO_TIMERS = {"turn_timer": None, "window_timer": None}
 async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
                decode: bool = True, collector: bool = False) -> dict[str, float]:
     store = open_store(str(Path(folder) / "bench.db"), synchronous="FULL", sync_later=True)
-    settings = Settings(bot_delay=0.0, room_quota=10 ** 6, max_rooms=10 ** 6, seats_per_address=10 ** 6)
+    deals = random.Random(seed + 1)  # every run deals the same matches (instructions are compared run to run)
+    settings = Settings(bot_delay=0.0, room_quota=10 ** 6, max_rooms=10 ** 6, seats_per_address=10 ** 6,
+                        match_seed=lambda code: deals.getrandbits(62))
     lobby = Lobby(store, settings)
     rng = random.Random(seed)
+    checkpoints = hasattr(store, "checkpoint_due")  # (an older checkpoint leaves them to SQLite, in its commits)
     tables = []
     for _ in range(rooms):
         room, host = lobby.create("bench", "coup", "P1", 4, [], dict(NO_TIMERS), True)
@@ -78,11 +82,10 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
             return
         spent[0] += time.process_time() - spent[1]
         spent[2] += 1
-        if info["generation"] == 2:  # as server/heap.py: the survivors of a full collection are frozen
-            gc.freeze()
 
-    if collector:
-        gc.set_threshold(700, 10, 1)
+    heap = Heap()
+    if collector:  # the server's own policy (server/heap.py), whatever the checkout on PYTHONPATH has
+        heap.install()
         gc.callbacks.append(timed)
     else:
         gc.disable()
@@ -101,6 +104,8 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
             option = rng.choice(match.legal(seat))
             handle(lobby, conns[seat], parse(json.dumps({"type": "choose", "token": tokens[seat],
                                                          "version": match.version, "option": option})))
+        if checkpoints and store.checkpoint_due():  # the server's checkpoint thread's work, counted here
+            store.checkpoint()
         handled = time.process_time() - started
         taking, decoding = drain(table, decode)
         server += handled + taking
@@ -108,6 +113,7 @@ async def play(rooms: int, moves: int, deltas: bool, seed: int, folder: str,
         sent += sum(len(text) for conn in conns for text in conn.__dict__.pop("taken", []))
     if collector:
         gc.callbacks.remove(timed)
+        heap.uninstall()
     gc.enable()
     store.close()
     collected = ({"collector_us_per_move": round(1e6 * spent[0] / moves, 1), "collections": spent[2]}

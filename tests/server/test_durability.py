@@ -66,3 +66,40 @@ def test_a_store_that_syncs_later_commits_without_fsync_and_its_flush_syncs_the_
     store.flush()
     assert [c.option for c in store.choices(match)] == ["Income"]
     assert not SQLiteStore(tmp_path / "normal.db", synchronous="normal", sync_later=True).sync_later
+
+
+def test_checkpoints_leave_the_committing_thread_and_copy_the_log_into_the_database(tmp_path):
+    """SQLite's own checkpoints (an fsync of the WAL and of the database, on whichever thread commits: the
+    event loop) wait until the WAL is very long; the server's durability runs them in a thread of their own
+    every CHECKPOINT_EVERY commits, while the loop goes on committing."""
+    from intrigue.store.sqlite import CHECKPOINT_EVERY, FALLBACK_PAGES
+
+    path = tmp_path / "later.db"
+    store = SQLiteStore(path, sync_later=True)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == FALLBACK_PAGES
+    room = RoomRecord("ABCD", "coup", 0, True, {}, "waiting", "t", "c")
+    match = store.start_match(room, MatchRecord(0, "ABCD", "coup", "v", ["a", "b"], [None, None], 1, {},
+                                                "playing", [], "t"))
+
+    async def scenario() -> None:
+        durable = Durability(store)
+        for version in range(CHECKPOINT_EVERY + 5):
+            store.append_choice(match, ChoiceRecord(version, version % 2, "Income", "player", "t"))
+        assert store.checkpoint_due()
+        await asyncio.wait_for(durable.wait(durable.ticket()), 5)  # the flush starts the checkpoint
+        assert durable._checkpointing is not None
+        busy, frames, copied = await asyncio.wait_for(durable._checkpointing, 5)
+        assert not busy and frames > 0 and copied == frames  # every committed page is in the database file
+        assert not store.checkpoint_due()
+
+    asyncio.run(scenario())
+    store.close()
+    assert store.checkpoint() is None  # closed: nothing to do
+    again = SQLiteStore(path)
+    assert len(again.choices(match)) == CHECKPOINT_EVERY + 5
+
+
+def test_a_store_that_syncs_each_commit_keeps_sqlites_own_checkpoints(tmp_path):
+    store = SQLiteStore(tmp_path / "full.db")
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
+    assert not store.checkpoint_due()

@@ -10,6 +10,11 @@ the event loop, and with it every other room, for its own fsync. HTTP answers
 that report a change (a room created, a seat joined) wait the same way.
 
 With any other store every ticket is 0 and nothing waits.
+
+Such a store's checkpoints (``SQLiteStore.checkpoint``: the WAL's pages copied
+into the database file, an fsync of each) run in a second thread of their own,
+when a flush finds one due, so neither the event loop nor the flushes wait for
+them.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ class Durability:
         self._flushing: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="intrigue-fsync") if self.deferred \
             else None
+        self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="intrigue-checkpoint") \
+            if self.deferred and hasattr(store, "checkpoint") else None
+        self._checkpointing: asyncio.Future[Any] | None = None
 
     def ticket(self) -> int:
         """What a message queued now waits for: every commit made so far."""
@@ -74,6 +82,7 @@ class Durability:
                 await asyncio.sleep(1.0)
                 continue
             self.synced = max(self.synced, target)
+            self._checkpoint_if_due(loop)
             waiting = []
             for ticket, done in self._waiters:
                 if ticket <= self.synced:
@@ -84,3 +93,17 @@ class Durability:
                 else:
                     waiting.append((ticket, done))
             self._waiters = waiting
+
+    def _checkpoint_if_due(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start a checkpoint in its thread if the store wants one and none is running."""
+        if self._checkpoints is None or not self.store.checkpoint_due():
+            return
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
+        self._checkpointing = loop.run_in_executor(self._checkpoints, self.store.checkpoint)
+        self._checkpointing.add_done_callback(_checked)
+
+
+def _checked(done: "asyncio.Future[Any]") -> None:
+    if not done.cancelled() and done.exception() is not None:  # the fallback autocheckpoint still bounds the WAL
+        log.error("checkpointing the store failed: %s", done.exception())

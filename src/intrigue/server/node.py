@@ -70,8 +70,6 @@ BUSY_OWNER = 30.0
 LOOP_STALL = 30.0
 #: Seconds between two looks, between ticks, for a peer whose process is gone (then a tick at once).
 LOOK = 0.05
-#: After a takeover begins, full (oldest-generation) garbage collections wait this long (seconds).
-TAKEOVER_GC_PAUSE = 10.0
 #: Rooms restored between two yields to the event loop while taking over many.
 ADOPT_CHUNK = 25
 #: Connections a gateway moves to their room's new owner at once after a node died.
@@ -141,7 +139,7 @@ class Node:
         #: The app's WebSocket command handler (given by the app, which this module must not import).
         self.commands = commands
         self.store = store
-        self.heap = heap  # the process's garbage-collection policy (server/heap.py), paused by a takeover
+        self.heap = heap  # the process's garbage-collection policy (server/heap.py)
         self.node = name
         self.ttl = ttl
         self.prefix = prefix
@@ -376,8 +374,6 @@ class Node:
         logs in the background, a chunk at a time between yields to the event loop. Meanwhile a room
         someone asks for (a hello, a relayed command, an HTTP call) is re-executed first, on the spot
         (:meth:`local`), so the clients of a thousand rooms do not wait for the last of them."""
-        if self.heap is not None:  # a takeover makes many long-lived objects at once (server/heap.py)
-            self.heap.pause_full(TAKEOVER_GC_PAUSE)
         records = self.store.load_rooms(list(claimed))
         loaded = self.store.load_matches([r.match for r in records if r.match is not None])
         self.chats.update(self.store.recent_chats([r.code for r in records], RECENT_CHAT))

@@ -318,8 +318,9 @@ class Prepared(dict):  # type: ignore[type-arg]
     """A ``view`` message that builds its wire text once, however many connections it goes to (read-only).
 
     ``wire()`` is exactly ``encode(self)``: the message is encoded with a marker in place
-    of the view's log, and the marker replaced by the log's lines from :class:`LogLines`
-    (compact JSON writes a list as its items' texts joined by commas, nothing else).
+    of the view's log, and the text is kept as the parts before and after it, between which
+    go the log's lines from :class:`LogLines` (compact JSON writes a list as its items' texts
+    joined by commas, nothing else).
     The same encoding (the template) serves the message's forms for connections that
     asked for log deltas (:meth:`for_deltas`): only their log and ``log_after`` differ.
     """
@@ -329,7 +330,7 @@ class Prepared(dict):  # type: ignore[type-arg]
         self._lines = lines
         self._fragments = fragments
         self._wire: str | None = None
-        self._template: str | None = None
+        self._template: tuple[str, str] | None = None
         #: The forms sent to delta connections, by what they continue: (held log, its version) → form. Held
         #: weakly: a form refers to its view, and a cycle would leave every view of every change (a hundred
         #: objects a move) to the garbage collector instead of freeing it once its text is queued.
@@ -346,26 +347,29 @@ class Prepared(dict):  # type: ignore[type-arg]
     def _build(self) -> str:
         template = self.template()
         if template:
-            return template.replace(_LOG_MARK_TEXT, self._lines.joined(self["view"]["log"]))
+            return "".join((template[0], self._lines.joined(self["view"]["log"]), template[1]))
         return encode(self)
 
-    def template(self) -> str:
-        """The wire text with the log's marker in place of the view's log ("": it cannot be had)."""
+    def template(self) -> tuple[str, str] | None:
+        """The wire text before and after the view's log (None: it cannot be had), from one encoding
+        with a marker in the log's place (and the components' texts put in for theirs)."""
         if self._template is None:
-            self._template = ""
+            self._template = ()  # type: ignore[assignment]  # tried: not again
             view = self.get("view")
             if type(view) is dict and type(view.get("log")) is list:
                 fragments, components = self._fragments, view.get("components")
                 if fragments is not None and type(components) is list:
                     text = encode({**self, "view": {**view, "components": _PARTS_MARK, "log": _LOG_MARK}})
-                    if text.count(_PARTS_MARK_TEXT) != 1:
-                        return ""
-                    text = text.replace(_PARTS_MARK_TEXT, fragments.joined(components))
+                    at = _once(text, _PARTS_MARK_TEXT)
+                    if at < 0:
+                        return None
+                    text = "".join((text[:at], fragments.joined(components), text[at + len(_PARTS_MARK_TEXT):]))
                 else:
                     text = encode({**self, "view": {**view, "log": _LOG_MARK}})
-                if text.count(_LOG_MARK_TEXT) == 1 and text.endswith("}"):
-                    self._template = text
-        return self._template
+                at = _once(text, _LOG_MARK_TEXT)
+                if at >= 0 and text.endswith("}"):
+                    self._template = (text[:at], text[at + len(_LOG_MARK_TEXT):])
+        return self._template or None
 
     def for_deltas(self, held: "Held | None") -> "_Form":
         """This view as sent to a connection that asked for log deltas and holds ``held`` (the match, log
@@ -418,8 +422,8 @@ class _Form:
             view = self._of
             template = view.template()
             if template:
-                self._wire = (template[:-1].replace(_LOG_MARK_TEXT, view._lines.joined(self.log))
-                              + ',"log_after":' + ("null" if self.after is None else str(self.after)) + "}")
+                self._wire = "".join((template[0], view._lines.joined(self.log), template[1][:-1], ',"log_after":',
+                                      "null" if self.after is None else str(self.after), "}"))
             else:
                 self._wire = encode(self.message())
         return self._wire
@@ -481,6 +485,12 @@ def merge_views(waiting: str, newer: str) -> str:
     new["view"]["log"] = (old["view"]["log"] + new["view"]["log"])[-LOG_TAIL:]
     new["log_after"] = old.get("log_after")
     return encode(new)
+
+
+def _once(text: str, mark: str) -> int:
+    """Where ``mark`` is in ``text`` if it is there exactly once, else -1 (one pass: from each end to it)."""
+    at = text.find(mark)
+    return at if at >= 0 and text.rfind(mark) == at else -1
 
 
 #: Stands for a view's log while the rest is encoded: a string no game or player can write
