@@ -112,3 +112,29 @@ def test_a_kill_in_the_middle_of_a_night_brings_back_every_view_and_its_clock_an
             hang_up(client)
     finally:
         server.stop()
+
+
+def test_a_night_nobody_answered_tells_each_seat_only_of_its_own_timeout(server, http):
+    """docs/protocol.md: a timeout is sent to everyone only when everyone could see who was deciding. When
+    nobody had answered a Werewolf night, the seats still waiting were every seat the night covers, and the
+    list of who ran out of time went to everyone: it told the table that nobody had answered in time."""
+    table = Table(server, http, "werewolf", humans=6, timers={"turn_timer": 1, "window_timer": 1})
+    watcher = Client(server.ws_url, table.code)
+    deadline = time.monotonic() + 20
+    while not (table.match.decision and table.match.decision.secret) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    night = table.match.decision
+    assert night is not None and night.secret, "no night reached"
+    opened = night.opened_at
+    while table.match.decision is night and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert table.match.decision is not night, "the night's timer never fired"
+    time.sleep(0.3)
+    for client in (*table.clients, watcher):
+        client.drain()
+        me = client.view and client.view.get("you")
+        told = {entry["player"] for message in client.messages if message["type"] == "view"
+                for entry in message["timeouts"] if entry["version"] >= opened}
+        assert told <= ({me} if me else set()), (me, told)
+    hang_up(watcher)
+    table.close()

@@ -181,9 +181,11 @@ class DecisionTimer:
                 room.after_change()
                 room.broadcast_views()
             return
-        # Who timed out may be told to all only when everyone may see who was deciding (a
-        # secret decision shows more players waiting than there are actors).
-        public = match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
+        # Who timed out may be told to all only when everyone may see who was deciding: never in a
+        # secret decision (even when nobody had answered and the seats waiting are all it covers, the
+        # list would tell that nobody answered in time).
+        secret = match.decision is not None and match.decision.secret
+        public = not secret and match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
         for seat in list(match.pending):
             match = room.match  # a refused move puts back a rebuilt match: always read the room's
             if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
