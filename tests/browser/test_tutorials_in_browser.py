@@ -5,7 +5,8 @@ page's language), and the newcomer does what it says the way a keyboard user wou
 "Show me" (which moves the focus to the card, target, player chip or button the step asks for)
 then Enter, again until the step is done. Along the way, what the step talks about is checked on
 the table: the Sheriff's badge and range in BANG!, Merlin's card and the two minions marked evil in
-Avalon, the result at the end. BANG! is followed in French at phone size too, Avalon in Chinese.
+Avalon, what the Seer learns in Werewolf, the result at the end. BANG! is followed in French at phone
+size too, Avalon in Chinese; Werewolf in Spanish only, at desktop size.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .pages import DESKTOP, PHONE, assert_accessible, english_on_page, english_s
 from .players import LOOK, PANEL
 
 CARD = "#table-overlay .tutorial"
-NAMES = ["Zoe", "Ada", "Basil", "Cleo", "Dmitri"]
+NAMES = ["Zoe", "Ada", "Basil", "Cleo", "Dmitri", "Edie"]
 
 
 def client_strings(lang: str) -> dict[str, str]:
@@ -209,6 +210,60 @@ def test_a_newcomer_learns_avalon_with_the_guided_game(server, browser, viewport
     if lang != "en":
         seen = english_on_page(page, english_strings(lang, ["avalon"]))
         assert not seen, f"English on the {lang} page: {seen}"
+    assert not page.js_errors, page.js_errors
+    context.close()
+
+
+def test_a_newcomer_learns_werewolf_with_the_guided_game(server, browser):
+    lang = "es"
+    context, page = open_page(browser, DESKTOP, lang=lang)
+    ui = client_strings(lang)
+    learn(page, server, "werewolf", ui, "werewolf-desktop", lang)
+    steps = {s.id: s for s in tutorials.tutorial(games.get("werewolf")).steps}
+    words = tables.catalog(games.get("werewolf"), lang)
+
+    def word(text: str, **args: str) -> str:
+        said = words.get(text, text)
+        for name, value in args.items():
+            said = said.replace("{" + name + "}", value)
+        return said
+
+    def tile(name: str):
+        return page.locator(f"[data-kind=board] .player[data-player='{name}']")
+
+    def seer(page):  # Zoe's seat says Seer; nobody else's role or side is shown
+        expect(tile("Zoe")).to_contain_text(word("Seer"))
+        for name in NAMES[1:]:
+            expect(tile(name)).not_to_contain_text(word("werewolves"))
+
+    def ada_seen(page):  # after the night: Ada's side, for the Seer only; Edie's death in the log
+        expect(tile("Ada")).to_contain_text(word("werewolves"))
+        expect(tile("Dmitri")).not_to_contain_text(word("werewolves"))
+        expect(page.locator("#log")).to_contain_text(word(
+            "Dawn of day {day}: {player.name} was killed in the night. They were a {player.role}.",
+            day="1", **{"player.name": "Edie", "player.role": word("Villager")}))
+
+    follow(page, "werewolf", lang, steps["welcome"])
+    follow(page, "werewolf", lang, steps["role"], seer)
+    shot(page, "learn-werewolf-role-desktop")
+    assert_accessible(page, "Werewolf guided game: your role")
+    follow(page, "werewolf", lang, steps["look"])
+    follow(page, "werewolf", lang, steps["talk"], ada_seen)
+    shot(page, "learn-werewolf-day-desktop")
+    follow(page, "werewolf", lang, steps["vote"])
+    follow(page, "werewolf", lang, steps["lynched"], lambda p: expect(p.locator("#log")).to_contain_text(
+        word("The village lynches {player.name}. They were a {player.role}.",
+             **{"player.name": "Ada", "player.role": word("Werewolf")})))
+    follow(page, "werewolf", lang, steps["look2"])
+    follow(page, "werewolf", lang, steps["talk2"], lambda p: expect(tile("Dmitri")).to_contain_text(word("werewolves")))
+    follow(page, "werewolf", lang, steps["vote2"])
+    follow(page, "werewolf", lang, steps["won"],
+           lambda p: expect(p.locator("[data-kind=result] .winners")).to_contain_text("Zoe"))
+    shot(page, "learn-werewolf-won-desktop")
+    expect(page.locator(CARD)).to_have_count(0)
+    expect(page.locator("#log")).to_contain_text(word("Every werewolf is dead. The village wins!"))
+    seen = english_on_page(page, english_strings(lang, ["werewolf"]))
+    assert not seen, f"English on the {lang} page: {seen}"
     assert not page.js_errors, page.js_errors
     context.close()
 

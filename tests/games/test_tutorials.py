@@ -18,8 +18,8 @@ from .table_strings import placeholders
 TAUGHT = sorted(g for g in games.installed() if tutorials.has(games.get(g)))
 
 
-def test_coup_bang_and_avalon_have_a_guided_first_game():
-    assert {"coup", "bang", "avalon"} <= set(TAUGHT)
+def test_coup_bang_avalon_and_werewolf_have_a_guided_first_game():
+    assert {"coup", "bang", "avalon", "werewolf"} <= set(TAUGHT)
 
 
 @pytest.mark.parametrize("game_id", TAUGHT)
@@ -69,8 +69,25 @@ def test_avalon_tells_the_story_its_steps_tell():
     assert cards == {("Zoe", "Merlin · good"), ("Ada", "evil"), ("Dmitri", "evil")}
 
 
+def test_werewolf_tells_the_story_its_steps_tell():
+    done = walk(games.get("werewolf"))
+    assert {p["name"]: p["role"] for p in done.match.players} == \
+        {"Zoe": "Seer", "Ada": "Werewolf", "Basil": "Doctor", "Cleo": "Villager", "Dmitri": "Werewolf", "Edie": "Villager"}
+    log = [line["text"] for line in done.views[-1]["log"]]
+    for line in ("Zoe — role: Seer", "Ada — side: werewolves", "Dawn of day 1: Edie was killed in the night. They were a Villager.",
+                 "The village lynches Ada. They were a Werewolf.", "Dmitri — side: werewolves",
+                 "Dawn of day 2: nobody died in the night.", "The village lynches Dmitri. They were a Werewolf.",
+                 "Every werewolf is dead. The village wins!"):
+        assert line in log, line
+    assert [done.match.names[s] for s in done.match.winners] == ["Zoe", "Basil", "Cleo", "Edie"]
+    # What the Seer sees after her first night: her own card, and Ada's side; nobody else's.
+    seen = next(v for v in done.views if v["phase"]["name"] == "Day")
+    cards = {(c["player"], c["title"]) for c in seen["components"] if c["kind"] == "character_card"}
+    assert cards == {("Zoe", "Seer"), ("Ada", "werewolves")}
+
+
 @pytest.mark.parametrize("game_id,step,instead", [("coup", "challenge", "Pass"), ("bang", "bang", "BANG! 3D at Cleo"),
-                                                  ("avalon", "propose", "Zoe, Ada")])
+                                                  ("avalon", "propose", "Zoe, Ada"), ("werewolf", "vote", "Cleo")])
 def test_a_newcomer_who_leaves_the_script_is_told_the_game_went_its_own_way(game_id, step, instead):
     done = walk(games.get(game_id), instead={step: instead})
     assert done.astray is not None
@@ -128,5 +145,5 @@ def test_intrigue_tutorial_prints_the_story_and_fails_when_the_guide_goes_astray
     assert "All 12 steps reached." in told.output
     other = CliRunner().invoke(app, ["tutorial", "avalon", "--seed", "3"])  # another deal: Zoe does not lead
     assert other.exit_code == 1 and "goes astray at step 'propose'" in " ".join(other.output.split())
-    none = CliRunner().invoke(app, ["tutorial", "werewolf"])
-    assert none.exit_code == 1 and "werewolf has no tutorial.json" in none.output
+    none = CliRunner().invoke(app, ["tutorial", "heist"])
+    assert none.exit_code == 1 and "heist has no tutorial.json" in none.output

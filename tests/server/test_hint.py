@@ -188,9 +188,9 @@ def _hints_in_dsfgs(server, http):
 
 def test_tutorial_route_refusals(http):
     assert http.post("/api/games/nosuch/tutorial", json={"name": "Zoe"}).json()["error"]["code"] == "no_game"
-    refused = http.post("/api/games/werewolf/tutorial", json={"name": "Zoe"})
+    refused = http.post("/api/games/heist/tutorial", json={"name": "Zoe"})
     assert refused.status_code == 404 and refused.json()["error"]["code"] == "no_tutorial"
-    assert http.get("/api/games/werewolf/tutorial").json()["error"]["code"] == "no_tutorial"
+    assert http.get("/api/games/heist/tutorial").json()["error"]["code"] == "no_tutorial"
     assert http.post("/api/games/coup/tutorial", json={"name": ""}).status_code == 422
 
 
