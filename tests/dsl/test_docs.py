@@ -41,6 +41,10 @@ def designer(tmp_path, monkeypatch):
     shutil.copy(HEIST, tmp_path / "my_games" / "my_game.yaml")
     example = re.search(r"```yaml\n(game: \.\./my_game\.yaml.*?)```", DOC, re.S).group(1)
     (tmp_path / "my_scenarios" / "example.yaml").write_text(example)
+    (tmp_path / "my_game").mkdir()  # a game in a folder of its own, with the page's first tutorial.json
+    shutil.copy(HEIST, tmp_path / "my_game" / "my_game.yaml")
+    first = re.search(r"```json\n(\s*\{\"seats\": 4.*?)```", DOC, re.S).group(1)
+    (tmp_path / "my_game" / "tutorial.json").write_text(first)
     return tmp_path
 
 
@@ -58,6 +62,8 @@ def test_the_page_names_the_commands_this_test_runs():
         "intrigue serve --games my_games/",
         "intrigue simulate my_game.yaml -n 1000 -p 4",
         "intrigue tournament my_game.yaml --bots ismcts:100,random --players 4 --games 2000 --seed 1",
+        "intrigue tutorial my_game/my_game.yaml",
+        "intrigue tutorial my_game/my_game.yaml --seed 7",
         "intrigue validate heist.yaml",
         "intrigue validate my_game.yaml",
         "intrigue validate variants.yaml",
