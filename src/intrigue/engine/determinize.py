@@ -260,19 +260,27 @@ class _Cards:
     a declared map (``colours`` from ``colour_of``) is each card's value in that map."""
 
     def __init__(self, unseen: list[Any], hands: dict[str, int], kept: dict[str, tuple[str, dict]],
-                 deck: str | None, deck_size: int):
+                 deck: str | None, deck_size: int, told: dict[str, list[list[tuple[dict, str]]]] | None = None):
         self.unseen = unseen
         self.hands = hands
         self.kept = kept
         self.deck = deck
         self.deck_size = deck_size
+        #: hand -> for each position, what the public notes beside it say of its card (map, value)
+        self.told = told or {}
 
     def deal(self, match: Match, seat: int, rng: random.Random) -> None:
         cards = list(self.unseen)
         rng.shuffle(cards)
         player = match.players[seat]
         for name, size in self.hands.items():
-            player[name], cards = cards[:size], cards[size:]
+            hand: list[Any] = [None] * size
+            told = self.told.get(name, [[] for _ in range(size)])
+            for at in sorted(range(size), key=lambda i: -len(told[i])):  # the positions a note narrows first
+                pick = next((i for i, card in enumerate(cards)
+                             if all(str(mapping[card]) == value for mapping, value in told[at])), 0)
+                hand[at] = cards.pop(pick)
+            player[name] = hand
         for name, (hand, mapping) in self.kept.items():
             player[name] = [copy_data(mapping[card]) for card in player[hand]]
         if self.deck is not None:
@@ -322,6 +330,8 @@ class _Cards:
                 if mapping is not None and all(card in mapping for card in universe):
                     kept[name] = (hand, mapping)
                     break
+        told = {hand: _told(declared, rows, seat, hand, size, [m for h, m in kept.values() if h == hand])
+                 for hand, size in hands.items()}
         seen: Counter = Counter()
         for value in [v for row in rows for v in row.values()] + [v for k, v in observation["state"].items()
                                                                   if k != "players"]:
@@ -335,7 +345,33 @@ class _Cards:
         deck_size = count if isinstance(count, int) and count + wanted <= len(unseen) else len(unseen) - wanted
         if deck_size < 0:
             return None
-        return cls(unseen, hands, kept, deck, deck_size)
+        return cls(unseen, hands, kept, deck, deck_size, told)
+
+
+def _told(declared: dict[str, Any], rows: list[dict[str, Any]], seat: int, hand: str, size: int,
+          maps: list[dict]) -> list[list[tuple[dict, str]]]:
+    """What public lists beside the seat's hand say of each of its cards (Hanabi's clues: a
+    ``known_colours`` of ``['?', 'Red']`` says the second card's ``colour_of`` is Red). A list is
+    such a note when, in every other player's row, each entry is its card's value through one of the
+    hand's maps or a value no card has (``?``); a note that any row contradicts is not read."""
+    told: list[list[tuple[dict, str]]] = [[] for _ in range(size)]
+    own = rows[seat]
+    others = [row for owner, row in enumerate(rows) if owner != seat and isinstance(row.get(hand), list)]
+    for name, value in own.items():
+        if not isinstance(value, list) or len(value) != size or name == hand:
+            continue
+        for mapping in maps:
+            values = {str(v) for v in mapping.values()}
+            rows_ok = all(isinstance(row.get(name), list) and len(row[name]) == len(row[hand])
+                          and all(str(note) not in values or str(note) == str(mapping.get(card))
+                                  for card, note in zip(row[hand], row[name]) if _hashable(card))
+                          for row in others)
+            said = [str(note) in values for row in others + [own] for note in (row.get(name) or [])]
+            if rows_ok and others and any(said):
+                for at, note in enumerate(value):
+                    if str(note) in values:
+                        told[at].append((mapping, str(note)))
+    return told
 
 
 def _keeps(mapping: dict, rows: list[dict[str, Any]], hand: str, name: str) -> bool:
