@@ -312,7 +312,7 @@ class _Cards:
                     sizes[counted] = target
         if len(set(decks.values())) != 1:
             return None  # no single list of every card: the hand is not guessed
-        (deck, every), = [(d, c) for d, c in decks.items()][:1]
+        deck, every = next(iter(decks.items()))  # several hidden lists filled from it: the first is the deck
         universe = Counter(declared[every])
         others = [row for owner, row in enumerate(rows) if owner != seat]
         hands = {name: rows[seat].get(sizes.get(name, "")) for name in own
