@@ -186,7 +186,13 @@ class ISMCTS(Bot):
         if not mine:
             self.fallbacks += 1
             return self.rng.choice(view.options)
-        return max(mine)[2]
+        best = max(mine)
+        if best[1] == 0 and not self._prior:
+            # no playout won (Hanabi's random playouts never finish a show): the search has no
+            # preference among the options it visited most, so take one at random, not the last by name
+            tied = sorted(option for visits, wins, option in mine if visits == best[0])
+            return tied[self.rng.randrange(len(tied))]
+        return best[2]
 
     def _puct(self, root: _Node, keys: list[tuple[int, str]]) -> tuple[int, str]:
         """PUCT at the root: value plus a bonus for what the guide would play."""

@@ -19,6 +19,13 @@ as that statement rolls it (Liar's Dice: the others' dice, as many as they hold)
 the seat's own options cannot be rebuilt the determinizer returns ``None`` (the
 bot plays a random option).
 
+A seat's own ``others`` fields (a hand held facing the table, Hanabi) are dealt
+like cards (:class:`_Cards`): the cards it cannot see (a declared list of every
+card, less every card it sees anywhere) are shuffled into its hand, as many as
+the public count of it says, and the rest into the hidden pile the rules fill
+from that list (the deck); a field kept beside the hand through a declared map
+(each card's colour) follows the cards. What the seat sees never changes.
+
 In a secret decision a seat does not know who has answered (``waiting`` lists
 the whole cover): the sample has every other seat still to answer. In a joint
 choice the partners' answers are in the observation and are kept.
@@ -37,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from .restart import Plans
 from .match import Match, copy_data
-from .declarative import SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls
+from .declarative import OTHERS, SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls, statements
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -56,6 +63,8 @@ class _Plan:
 
     #: (owner, field, roll statement): the hidden dice a sample rolls anew.
     rerolled: list[tuple[int, str, Any]] = []
+    #: The seat's own hand held facing the table, and the deck, dealt anew (``None``: not dealt).
+    cards: "_Cards | None" = None
 
     def __init__(self, observation: dict[str, Any], base: Match, seat: int, unknown: list[int],
                  roles: list[str], field: str, role_fields: dict[str, dict[str, Any]],
@@ -105,6 +114,8 @@ class _Plan:
             return None
         match = self.base.clone()
         match.rng.seed(rng.getrandbits(32))
+        if self.cards is not None:
+            self.cards.deal(match, self.seat, rng)
         for owner, role in zip(self.unknown, roles):
             player = match.players[owner]
             fields = self.role_fields[role]
@@ -228,6 +239,7 @@ class _Plan:
         result = cls(observation, base, seat, unknown, roles, field or "", role_fields, visible, answered,
                      template, given)
         result.rerolled = [(owner, name, rolls[name]) for owner, name in rerolled]
+        result.cards = _Cards.read(game, observation, seat)
         probe = result.sample(random.Random(0))
         if probe is None or set(probe.legal(seat)) != set(shown["options"]):
             return None
@@ -235,6 +247,143 @@ class _Plan:
 
 
 _plans = Plans(_Plan.read)
+
+
+class _Cards:
+    """The seat's own ``others`` fields dealt from the cards it cannot see.
+
+    The cards are a declared game list some statement copies into a hidden game list (``set:
+    game.deck to: cards``): that list is the deck. The unseen cards are that declared list less every
+    card the seat sees (in any player's field, any public game list). Its own hand gets as many as
+    the public count the rules keep of it (``set: players.hand_size to: size(player.hand)``), the
+    deck as many as its public count says (or the rest); a hidden field kept beside the hand through
+    a declared map (``colours`` from ``colour_of``) is each card's value in that map."""
+
+    def __init__(self, unseen: list[Any], hands: dict[str, int], kept: dict[str, tuple[str, dict]],
+                 deck: str | None, deck_size: int, told: dict[str, list[list[tuple[dict, str]]]] | None = None):
+        self.unseen = unseen
+        self.hands = hands
+        self.kept = kept
+        self.deck = deck
+        self.deck_size = deck_size
+        #: hand -> for each position, what the public notes beside it say of its card (map, value)
+        self.told = told or {}
+
+    def deal(self, match: Match, seat: int, rng: random.Random) -> None:
+        cards = list(self.unseen)
+        rng.shuffle(cards)
+        player = match.players[seat]
+        for name, size in self.hands.items():
+            hand: list[Any] = [None] * size
+            told = self.told.get(name, [[] for _ in range(size)])
+            for at in sorted(range(size), key=lambda i: -len(told[i])):  # the positions a note narrows first
+                pick = next((i for i, card in enumerate(cards)
+                             if all(str(mapping[card]) == value for mapping, value in told[at])), 0)
+                hand[at] = cards.pop(pick)
+            player[name] = hand
+        for name, (hand, mapping) in self.kept.items():
+            player[name] = [copy_data(mapping[card]) for card in player[hand]]
+        if self.deck is not None:
+            match.state[self.deck] = cards[:self.deck_size]
+
+    @classmethod
+    def read(cls, game: "Game", observation: dict[str, Any], seat: int) -> "_Cards | None":
+        specs = game.definition.declaration.player_states
+        rows = observation["state"]["players"]
+        own = [name for name, spec in specs.items()
+               if spec.visibility == OTHERS and name in rows[seat] and rows[seat][name] is None]
+        if not own:
+            return None
+        declared = game.binding.state
+        public = set(observation["state"])
+        sizes: dict[str, str] = {}  # hidden list -> the public field or name counting it
+        decks: dict[str, str] = {}  # hidden game list -> the declared list it is filled from
+        for effect in statements(game):
+            if not effect.set or not isinstance(effect.to, str):
+                continue
+            scope, _, target = effect.set.partition(".")
+            to = effect.to.strip()
+            if scope == "game" and target not in public and isinstance(declared.get(to), list) \
+                    and isinstance(declared.get(target), list):
+                decks[target] = to
+            if to.startswith("size(") and to.endswith(")"):
+                counted = to[5:-1].strip().removeprefix("player.")
+                if (scope == "players" and counted in own) or (scope == "game" and counted in decks):
+                    sizes[counted] = target
+        if len(set(decks.values())) != 1:
+            return None  # no single list of every card: the hand is not guessed
+        deck, every = next(iter(decks.items()))  # several hidden lists filled from it: the first is the deck
+        universe = Counter(declared[every])
+        others = [row for owner, row in enumerate(rows) if owner != seat]
+        hands = {name: rows[seat].get(sizes.get(name, "")) for name in own
+                 if any(isinstance(row.get(name), list) and row[name] and set(row[name]) <= set(universe)
+                        for row in others)}
+        if not hands or not all(isinstance(size, int) for size in hands.values()):
+            return None
+        kept: dict[str, tuple[str, dict]] = {}
+        for name in own:
+            if name in hands:
+                continue
+            for hand in hands:
+                mapping = next((m for m in declared.values() if isinstance(m, dict) and _keeps(m, others, hand, name)),
+                               None)
+                if mapping is not None and all(card in mapping for card in universe):
+                    kept[name] = (hand, mapping)
+                    break
+        told = {hand: _told(declared, rows, seat, hand, size, [m for h, m in kept.values() if h == hand])
+                 for hand, size in hands.items()}
+        seen: Counter = Counter()
+        for value in [v for row in rows for v in row.values()] + [v for k, v in observation["state"].items()
+                                                                  if k != "players"]:
+            if isinstance(value, list):
+                seen.update(card for card in value if _hashable(card) and card in universe)
+        if any(seen[card] > universe[card] for card in seen):
+            return None  # a card seen twice: the cards are not where this reading thinks
+        unseen = sorted((universe - seen).elements(), key=repr)
+        wanted = sum(hands.values())
+        count = observation["state"].get(sizes.get(deck, ""))
+        deck_size = count if isinstance(count, int) and count + wanted <= len(unseen) else len(unseen) - wanted
+        if deck_size < 0:
+            return None
+        return cls(unseen, hands, kept, deck, deck_size, told)
+
+
+def _told(declared: dict[str, Any], rows: list[dict[str, Any]], seat: int, hand: str, size: int,
+          maps: list[dict]) -> list[list[tuple[dict, str]]]:
+    """What public lists beside the seat's hand say of each of its cards (Hanabi's clues: a
+    ``known_colours`` of ``['?', 'Red']`` says the second card's ``colour_of`` is Red). A list is
+    such a note when, in every other player's row, each entry is its card's value through one of the
+    hand's maps or a value no card has (``?``); a note that any row contradicts is not read."""
+    told: list[list[tuple[dict, str]]] = [[] for _ in range(size)]
+    own = rows[seat]
+    others = [row for owner, row in enumerate(rows) if owner != seat and isinstance(row.get(hand), list)]
+    for name, value in own.items():
+        if not isinstance(value, list) or len(value) != size or name == hand:
+            continue
+        for mapping in maps:
+            values = {str(v) for v in mapping.values()}
+            rows_ok = all(isinstance(row.get(name), list) and len(row[name]) == len(row[hand])
+                          and all(str(note) not in values or str(note) == str(mapping.get(card))
+                                  for card, note in zip(row[hand], row[name]) if _hashable(card))
+                          for row in others)
+            said = [str(note) in values for row in others + [own] for note in (row.get(name) or [])]
+            if rows_ok and others and any(said):
+                for at, note in enumerate(value):
+                    if str(note) in values:
+                        told[at].append((mapping, str(note)))
+    return told
+
+
+def _keeps(mapping: dict, rows: list[dict[str, Any]], hand: str, name: str) -> bool:
+    """Whether every visible ``name`` list is its ``hand`` list's cards through ``mapping``."""
+    pairs = [(card, value) for row in rows if isinstance(row.get(hand), list) and isinstance(row.get(name), list)
+             and len(row[hand]) == len(row[name]) for card, value in zip(row[hand], row[name])]
+    return bool(pairs) and all(_hashable(card) and card in mapping and mapping[card] == value
+                               for card, value in pairs)
+
+
+def _hashable(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool))
 
 
 def _composition(deal: Any, count: int) -> Counter:
