@@ -1,9 +1,11 @@
 """Crash recovery: every open room comes back by re-executing its match's log.
 
 A room that does not replay is reported and left exactly as stored. Rematch
-votes come back with their room. A match whose log ends the game but was not yet
-marked finished (the process died between the last move and the result) is
-finished now, with its room, in one transaction.
+votes come back with their room, and so do the match's recent timeouts (the
+view's ``timeouts``, rebuilt from the choices stored with the source
+``timeout``). A match whose log ends the game but was not yet marked finished
+(the process died between the last move and the result) is finished now, with
+its room, in one transaction.
 
 Since a new match and its room's pointer are stored together, no match can be
 left without its room. A database written by an older Intrigue may still hold
@@ -20,6 +22,7 @@ from ..store import ChoiceRecord, MatchRecord, RoomRecord, Store
 from .matches import clock_spent, opened_time, rebuild
 from .room import Room
 from .settings import now_iso
+from .timers import stored_timeouts
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lobby import Lobby
@@ -70,6 +73,7 @@ def restore(lobby: "Lobby", record: RoomRecord, loaded: tuple[MatchRecord, list[
         match_record, choices = loaded
         match = rebuild(match_record, choices)
         room._install(match, record.match)
+        room.timer.timeouts = stored_timeouts(match_record, choices, match.game)
         if match.decision is not None:
             room.timer.recovered = (match.decisions, opened_time(match, match_record, choices))
             room.timer.spent = clock_spent(match_record, choices, match.game)

@@ -17,7 +17,10 @@ that the timer changed), grace timers included. After a restart a recovered
 timer runs on from when its decision or phase opened (leaving at least
 ``RECOVERY_GRACE`` seconds). A timer phase with a ``clock`` runs what that clock
 has left: the seconds each of its phases ran are added up in ``spent`` (after a
-restart, from the stored choices' times: :func:`.matches.clock_spent`).
+restart, from the stored choices' times: :func:`.matches.clock_spent`). The
+recent choices the timer made (``timeouts``, which the browser marks "(time ran
+out)") are stored with the source ``timeout``: after a restart they are rebuilt
+from the log (:func:`stored_timeouts`), each told to the same seats as before.
 """
 
 from __future__ import annotations
@@ -28,9 +31,11 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..engine import Game, Match
 from ..engine.match import CLOCK, TIME_UP
 from ..engine.timing import TIMER_OPTIONS, apparent_pending, timeout_choice, timer_for
 from ..engine.timing import Timer as EngineTimer
+from ..store import ChoiceRecord, MatchRecord
 from .protocol import Refusal
 from .settings import RECOVERY_GRACE
 
@@ -38,6 +43,42 @@ if TYPE_CHECKING:  # pragma: no cover
     from .room import Room
 
 log = logging.getLogger("intrigue.server")
+
+#: How many of the match's recent timeouts a view lists.
+RECENT_TIMEOUTS = 20
+
+
+def told_to_all(match: Match) -> bool:
+    """Whether a timeout in the open decision may be told to everyone: only when everyone could see
+    who was deciding. Never in a secret decision (even when nobody had answered and the seats waiting
+    are all it covers, the list would tell that nobody answered in time)."""
+    secret = match.decision is not None and match.decision.secret
+    return not secret and match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
+
+
+def timeout_entry(match: Match, seat: int, public: bool) -> dict[str, Any]:
+    """One choice the timer is about to make for ``seat``, as ``DecisionTimer.timeouts`` keeps it."""
+    return {"version": match.version, "seat": seat, "player": match.names[seat], "public": public}
+
+
+def stored_timeouts(record: MatchRecord, choices: list[ChoiceRecord], game: Game) -> list[dict[str, Any]]:
+    """The recent timeouts of a stored match, rebuilt from its log: the choices stored with the source
+    ``timeout``, each told to the seats it was told to live (:func:`told_to_all`, judged when its expiry
+    began). Only a match with such a choice is replayed for it."""
+    if not any(choice.source == "timeout" for choice in choices):
+        return []
+    match = Match(game, record.players, record.seed, record.options)
+    timeouts: list[dict[str, Any]] = []
+    public, run = False, None  # one expiry's timeouts are stored one after the other, in one decision
+    for choice in choices:
+        if choice.source == "timeout":
+            if run != match.decisions:
+                public, run = told_to_all(match), match.decisions
+            timeouts.append(timeout_entry(match, choice.seat, public))
+        else:
+            run = None
+        match.choose(choice.seat, choice.option, choice.version)
+    return timeouts[-RECENT_TIMEOUTS:]
 
 
 @dataclass
@@ -150,15 +191,18 @@ class DecisionTimer:
         if timer is not self.grace or match is None or match.over or match.decisions != timer.key:
             return
         self.grace = None
+        public = told_to_all(match)
         for seat in list(match.pending):
             match = room.match
             if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
                 break
             if room.seats[seat].connected:
                 continue
+            self.timeouts = self.timeouts[-(RECENT_TIMEOUTS - 1):] + [timeout_entry(match, seat, public)]
             try:
                 room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
             except Refusal as refusal:
+                self.timeouts.pop()
                 log.error("room %s: grace move refused: %s", room.code, refusal.message)
                 break
         if room.match is not None:
@@ -181,19 +225,14 @@ class DecisionTimer:
                 room.after_change()
                 room.broadcast_views()
             return
-        # Who timed out may be told to all only when everyone may see who was deciding: never in a
-        # secret decision (even when nobody had answered and the seats waiting are all it covers, the
-        # list would tell that nobody answered in time).
-        secret = match.decision is not None and match.decision.secret
-        public = not secret and match.observe(None)["waiting"] == [match.names[s] for s in match.pending]
+        public = told_to_all(match)  # who timed out, told to all only when all could see who was deciding
         for seat in list(match.pending):
             match = room.match  # a refused move puts back a rebuilt match: always read the room's
             if match is None or match.over or match.decisions != timer.key or seat not in match.pending:
                 break
             if timer.mode == "grace" and room.seats[seat].connected:
                 continue
-            self.timeouts = self.timeouts[-19:] + [{"version": match.version, "seat": seat,
-                                                    "player": match.names[seat], "public": public}]
+            self.timeouts = self.timeouts[-(RECENT_TIMEOUTS - 1):] + [timeout_entry(match, seat, public)]
             try:
                 room.apply(seat, timeout_choice(match, seat, match.legal(seat)), match.version, "timeout")
             except Refusal as refusal:
