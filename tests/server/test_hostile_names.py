@@ -68,3 +68,29 @@ def test_chat_is_sent_in_the_composed_form(server, http):
     aria.send({"type": "chat", "token": created["token"], "text": "Jose\u0301 has the Duke"})
     assert aria.until(lambda m: m["type"] in ("chat", "error"))["text"] == "Jos\u00e9 has the Duke"
     hang_up(aria)
+
+
+@pytest.mark.parametrize("look_alike", ["\u0410ria", "\uff21ria", "\u0391ria", "\u0410r\u0456\u0430", "ARIA",
+                                        "\uff21\uff32\uff29\uff21"],
+                         ids=["cyrillic-A", "full-width-A", "greek-alpha", "cyrillic-A-i-a", "capitals",
+                              "full-width-capitals"])
+def test_a_name_that_draws_like_aria_is_not_a_second_aria(server, http, look_alike):
+    """Two names that draw alike (a Cyrillic or Greek letter for its Latin twin, full-width letters, other
+    capitals) are one name at the table: the second gets a suffix as any name taken does, and keeps the
+    letters it was typed with."""
+    created = create_room(http, name="Aria", seats=3, private=True)
+    joined = join(http, created["room"], look_alike)
+    watcher = Client(server.ws_url, created["room"])
+    room = watcher.until(lambda m: m["type"] == "room")
+    # Before the fix: two seats both reading "Aria" ("Steal Aria" offered twice, one for each).
+    assert [s["name"] for s in room["seats"]] == ["Aria", f"{look_alike} 2", None] and joined["seat"] == 1
+    hang_up(watcher)
+
+
+def test_a_bot_is_not_named_like_its_host(server, http):
+    created = create_room(http, name="\u0410d\u0430", seats=2, bots=[{"kind": "random"}], private=True)
+    watcher = Client(server.ws_url, created["room"])
+    room = watcher.until(lambda m: m["type"] == "room")
+    # Before the fix: the host "Аdа" (Cyrillic) sat with a bot named "Ada".
+    assert [s["name"] for s in room["seats"]] == ["\u0410d\u0430", "Basil"]
+    hang_up(watcher)

@@ -124,6 +124,28 @@ def clean_name(name: str) -> str:
     return cleaned
 
 
+#: Cyrillic and Greek letters that draw like a Latin letter, as the Latin letter (each case on its own:
+#: Cyrillic ``н`` draws unlike ``h`` though ``Н`` draws like ``H``). A hand-kept part of the idea of
+#: Unicode's confusable skeletons (UTS #39): the common look-alikes of Latin letters in these two
+#: scripts, not every confusable of Unicode (no small well-kept library on PyPI gives the skeletons:
+#: confusable-homoglyphs keeps no prototypes, PyICU is a C++ build against the system's ICU).
+LOOK_ALIKES = str.maketrans(
+    # Cyrillic capitals, then small letters
+    "АВЕЅІЈКМНОРСТХУҮѴӀԚԜ" "аеорсухѕіјһԁԛԝѵӏүѡ"
+    # Greek capitals, then small letters
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹϺ" "αοιρνγϲϳ",
+    "ABESIJKMHOPCTXYYVIQW" "aeopcyxsijhdqwvlyw"
+    "ABEZHIKMNOPTYXCM" "aoipvycj")
+
+
+def name_key(name: str) -> str:
+    """What two names that draw alike have in common (a confusable skeleton in the spirit of UTS #39):
+    compatibility-normalised (NFKC: full-width ``Ａria`` is ``Aria``), the Cyrillic and Greek look-alikes
+    of Latin letters made Latin (:data:`LOOK_ALIKES`), case-folded. Two seats whose names have one key are
+    one name at the table (``Аria`` with a Cyrillic ``А`` read "Aria": "Steal Aria" was offered twice)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).translate(LOOK_ALIKES).casefold())
+
+
 def clean_chat(text: str) -> str:
     if len(text) > MAX_CHAT:
         raise Refusal("bad_message", f"chat messages are at most {MAX_CHAT} characters (got {len(text)})")
