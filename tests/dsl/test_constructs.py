@@ -96,6 +96,28 @@ def test_type_errors_are_found_before_the_game_runs(text, message):
     assert any(message in problem for problem, _ in compiled.problems), compiled.problems
 
 
+
+@pytest.mark.parametrize("text", [
+    # a list built item by item, each kept or not (there is no filter over a list: Guildhall's
+    # districts a player can pay for)
+    "(if round >= 1 then ['a'] else []) + (if round >= 2 then ['b'] else [])",
+    "deck + (if flag then [] else ['c'])",
+    "costs['a'] + costs['b']",            # two table entries: numbers or lists, unknown until run
+])
+def test_a_list_chosen_by_if_or_read_from_a_table_joins_other_lists(text):
+    compiled = compile_expression(text, names={"round": "num", "flag": "bool", "deck": ("list", "text"),
+                                               "costs": "table"})
+    assert compiled.problems == [] and compiled.type != "num", (compiled.problems, compiled.type)
+    joined = compile_expression(f"size({text})", names={"round": "num", "flag": "bool",
+                                                         "deck": ("list", "text"), "costs": "table"})
+    assert joined.problems == []
+
+
+def test_a_list_chosen_by_if_still_refuses_a_number():
+    compiled = compile_expression("(if round > 1 then ['a'] else []) + 1", names={"round": "num"})
+    assert any("'+' joins two lists, not a list and a number" in p for p, _ in compiled.problems), compiled.problems
+
+
 def test_the_validator_reports_type_errors_with_file_line_and_path():
     text = HEAD.replace("{state}", "{n: 0}") + textwrap.indent(textwrap.dedent("""
     0:
