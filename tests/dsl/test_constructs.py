@@ -299,6 +299,69 @@ def test_options_from_a_list_a_deck_and_another_players_fields(tmp_path):
     assert Match(lab, ["A", "B", "C"]).observe(1)["state"]["players"][0]["hand"] is None  # owner only
 
 
+
+def test_items_where_offers_only_the_items_it_keeps(tmp_path):
+    """Guildhall's build: only the districts the player can pay for (``item`` is each card)."""
+    phases = """
+    0:
+      name: Deal
+      completion_criteria: {type: UI_displayed}
+      effects:
+      - set: players.hand
+        to: "['a', 'b', 'c', 'd', 'a']"
+      next_phase: {id: 1, name: Build}
+    1:
+      name: Build
+      completion_criteria:
+        type: player_action
+        wait_for: single_player_choice
+        target_players: {condition: player.id == 1}
+        options:
+        - Build nothing
+        - items: me.hand
+          where: cost[item] <= n and item != 'b'
+          secret: true
+      effects:
+      - set: game.word
+        to: choice
+      next_phase: {id: 9, name: End}
+    """
+    state = "{n: %d, best: null, deck: [a, b, c, d], word: null, cost: {a: 1, b: 1, c: 3, d: 2}}"
+    assert Match(game(tmp_path, phases, state % 2), ["A", "B", "C"]).legal(0) == ["Build nothing", "a", "d"]
+    (tmp_path / "rich").mkdir()
+    richer = Match(game(tmp_path / "rich", phases, state % 3), ["A", "B", "C"])
+    assert richer.legal(0) == ["Build nothing", "a", "c", "d"]
+    richer.choose(0, "c")
+    assert richer.state["word"] == "c"
+
+
+@pytest.mark.parametrize("entry, expected", [
+    ("- {option: Rest, where: item == 'a'}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0: 'where' goes with 'items'"),
+    ("- {items: deck, where: item > 2}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0.where: '>' compares two numbers (or two texts), "
+     "not text and a number"),
+    ("- {items: deck, where: size(item)}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0.where: a condition must be true or false, not a number"),
+    ("- {items: deck, if: item == 'a'}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0.if: unknown name 'item'"),
+])
+def test_where_on_items_is_checked_where_it_is_written(entry, expected):
+    text = HEAD.replace("{state}", "{n: 0, deck: [a, b]}") + textwrap.indent(textwrap.dedent("""
+    0:
+      name: A
+      completion_criteria:
+        type: player_action
+        wait_for: single_player_choice
+        target_players: {condition: player.id == 1}
+        options:
+        %s
+      next_phase: null
+    """) % entry, "  ")
+    found = [str(p) for p in validate_text(text, "lab.yaml").problems]
+    assert any(f.startswith(expected) for f in found), found
+
+
 def test_a_closing_option_ends_the_window_and_names_its_chooser(tmp_path):
     lab = game(tmp_path, """
     0:
