@@ -343,6 +343,9 @@ def test_items_where_offers_only_the_items_it_keeps(tmp_path):
      "not text and a number"),
     ("- {items: deck, where: size(item)}",
      "lab.yaml:24: phases.0.completion_criteria.options.0.where: a condition must be true or false, not a number"),
+    ("- {items: deck, where: item != me.role}",
+     "lab.yaml:24: warning: phases.0.completion_criteria.options.0.where: the items offered depend on 'me.role', "
+     "which other players cannot see"),
     ("- {items: deck, if: item == 'a'}",
      "lab.yaml:24: phases.0.completion_criteria.options.0.if: unknown name 'item'"),
 ])

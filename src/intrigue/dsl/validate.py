@@ -641,14 +641,14 @@ class _Semantics:
                                f"players cannot see: declare {which} `secret: true` (or the phase `secret: false` "
                                "if this is public at this point)", "warning")
 
-    def items_warning(self, compiled: Expression, path: tuple[Any, ...]) -> None:
+    def items_warning(self, compiled: Expression, path: tuple[Any, ...], how: str = "come from") -> None:
         """Warn when the items offered come from something others cannot see: a player left with
         one distinct item is answered by the engine at once, and everyone sees that."""
         hidden = [".".join(n[:2]) for n in compiled.names
                   if n[0] == "me" and len(n) > 1 and n[1] in self.hidden_fields]
         hidden += [n[0] for n in compiled.names if n[0] in self.hidden_names]
         if hidden:
-            self.problem(path, f"the items offered come from {', '.join(repr(h) for h in dict.fromkeys(hidden))}, "
+            self.problem(path, f"the items offered {how} {', '.join(repr(h) for h in dict.fromkeys(hidden))}, "
                                "which other players cannot see: a player left with one distinct item is answered "
                                "at once, and everyone sees it; declare the option `secret: true` (then every "
                                "player asked presses their choice)", "warning")
@@ -810,7 +810,7 @@ class _Semantics:
         compiled = self.compile_decision(entry.where, path + ("where",), context, condition=True,
                                          names=names)
         if compiled is not None and not entry.secret and phase.completion_criteria.secret is None:
-            self.items_warning(compiled, path + ("where",))
+            self.items_warning(compiled, path + ("where",), "depend on")
 
     def routing(self, phase_id: int, phase: Phase) -> None:
         base_path = ("phases", phase_id)
