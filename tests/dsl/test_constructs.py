@@ -96,6 +96,28 @@ def test_type_errors_are_found_before_the_game_runs(text, message):
     assert any(message in problem for problem, _ in compiled.problems), compiled.problems
 
 
+
+@pytest.mark.parametrize("text", [
+    # a list built item by item, each kept or not (there is no filter over a list: Guildhall's
+    # districts a player can pay for)
+    "(if round >= 1 then ['a'] else []) + (if round >= 2 then ['b'] else [])",
+    "deck + (if flag then [] else ['c'])",
+    "costs['a'] + costs['b']",            # two table entries: numbers or lists, unknown until run
+])
+def test_a_list_chosen_by_if_or_read_from_a_table_joins_other_lists(text):
+    compiled = compile_expression(text, names={"round": "num", "flag": "bool", "deck": ("list", "text"),
+                                               "costs": "table"})
+    assert compiled.problems == [] and compiled.type != "num", (compiled.problems, compiled.type)
+    joined = compile_expression(f"size({text})", names={"round": "num", "flag": "bool",
+                                                         "deck": ("list", "text"), "costs": "table"})
+    assert joined.problems == []
+
+
+def test_a_list_chosen_by_if_still_refuses_a_number():
+    compiled = compile_expression("(if round > 1 then ['a'] else []) + 1", names={"round": "num"})
+    assert any("'+' joins two lists, not a list and a number" in p for p, _ in compiled.problems), compiled.problems
+
+
 def test_the_validator_reports_type_errors_with_file_line_and_path():
     text = HEAD.replace("{state}", "{n: 0}") + textwrap.indent(textwrap.dedent("""
     0:
@@ -275,6 +297,72 @@ def test_options_from_a_list_a_deck_and_another_players_fields(tmp_path):
     shuffled = [Match(lab, ["A", "B", "C"], seed=seed).players[0]["hand"] for seed in range(6)]
     assert len({tuple(hand) for hand in shuffled}) > 1
     assert Match(lab, ["A", "B", "C"]).observe(1)["state"]["players"][0]["hand"] is None  # owner only
+
+
+
+def test_items_where_offers_only_the_items_it_keeps(tmp_path):
+    """Guildhall's build: only the districts the player can pay for (``item`` is each card)."""
+    phases = """
+    0:
+      name: Deal
+      completion_criteria: {type: UI_displayed}
+      effects:
+      - set: players.hand
+        to: "['a', 'b', 'c', 'd', 'a']"
+      next_phase: {id: 1, name: Build}
+    1:
+      name: Build
+      completion_criteria:
+        type: player_action
+        wait_for: single_player_choice
+        target_players: {condition: player.id == 1}
+        options:
+        - Build nothing
+        - items: me.hand
+          where: cost[item] <= n and item != 'b'
+          secret: true
+      effects:
+      - set: game.word
+        to: choice
+      next_phase: {id: 9, name: End}
+    """
+    state = "{n: %d, best: null, deck: [a, b, c, d], word: null, cost: {a: 1, b: 1, c: 3, d: 2}}"
+    assert Match(game(tmp_path, phases, state % 2), ["A", "B", "C"]).legal(0) == ["Build nothing", "a", "d"]
+    (tmp_path / "rich").mkdir()
+    richer = Match(game(tmp_path / "rich", phases, state % 3), ["A", "B", "C"])
+    assert richer.legal(0) == ["Build nothing", "a", "c", "d"]
+    richer.choose(0, "c")
+    assert richer.state["word"] == "c"
+
+
+@pytest.mark.parametrize("entry, expected", [
+    ("- {option: Rest, where: item == 'a'}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0: 'where' goes with 'items'"),
+    ("- {items: deck, where: item > 2}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0.where: '>' compares two numbers (or two texts), "
+     "not text and a number"),
+    ("- {items: deck, where: size(item)}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0.where: a condition must be true or false, not a number"),
+    ("- {items: deck, where: item != me.role}",
+     "lab.yaml:24: warning: phases.0.completion_criteria.options.0.where: the items offered depend on 'me.role', "
+     "which other players cannot see"),
+    ("- {items: deck, if: item == 'a'}",
+     "lab.yaml:24: phases.0.completion_criteria.options.0.if: unknown name 'item'"),
+])
+def test_where_on_items_is_checked_where_it_is_written(entry, expected):
+    text = HEAD.replace("{state}", "{n: 0, deck: [a, b]}") + textwrap.indent(textwrap.dedent("""
+    0:
+      name: A
+      completion_criteria:
+        type: player_action
+        wait_for: single_player_choice
+        target_players: {condition: player.id == 1}
+        options:
+        %s
+      next_phase: null
+    """) % entry, "  ")
+    found = [str(p) for p in validate_text(text, "lab.yaml").problems]
+    assert any(f.startswith(expected) for f in found), found
 
 
 def test_a_closing_option_ends_the_window_and_names_its_chooser(tmp_path):

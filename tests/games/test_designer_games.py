@@ -631,3 +631,81 @@ def test_hanabi_no_seat_ever_sees_its_own_cards_and_every_card_is_somewhere(hana
         endings["25" if len(state["played"]) == 25 else "last round"] += 1
     assert endings["lost"] >= 70 and endings["last round"] >= 40, endings
     assert set(marks) == {"Red", "Yellow", "Green", "Blue", "White", "1", "2", "3", "4", "5"}, marks
+
+
+@pytest.fixture(scope="module")
+def guildhall():
+    return games.load_path(EXAMPLES / "guildhall.yaml")
+
+
+SECRET_NAMES = ("pool", "face_down", "die", "deck", "loot")
+
+
+def guildhall_unseen(match: Match, seat, view: dict) -> None:
+    """What ``seat`` (None: a spectator) must not see: another's passed hand or district cards, a
+    character not yet called, the characters put aside face down; and no decision but its own."""
+    assert not set(SECRET_NAMES) & set(view["state"]), (seat, set(view["state"]))
+    for owner, row in enumerate(view["state"]["players"]):
+        true = match.players[owner]
+        if owner == seat:
+            assert (row["draft_hand"], row["hand"], row["character"]) == (true["draft_hand"], true["hand"], true["character"])
+            continue
+        assert row["draft_hand"] is None and row["hand"] is None, (seat, owner, row)
+        assert row["character"] == (true["character"] if true["revealed"] else None), (seat, owner, row)
+        assert row["hand_size"] == len(true["hand"])
+    if seat is None or match.names[seat] not in view["waiting"]:
+        assert not (view.get("decision") or {}).get("options"), (seat, view.get("decision"))
+    others = [name for s, name in enumerate(match.names) if s != seat]
+    assert not [line["text"] for line in view["log"]
+                if any(line["text"].startswith(f"{name} — ") for name in others)], seat
+
+
+def test_guildhall_the_passed_characters_are_seen_by_their_holder_alone(guildhall):
+    """Random bots, 2 to 4 players: every game ends (a fourth district or the eighth round) and the
+    highest score wins. No seat (nor a spectator) ever sees a passed hand but its own, a character
+    before it is called, or one put aside face down; at every pick the match is played with every
+    option the picker has, and only the picker and the player passed to see any difference."""
+    assert validate_file(EXAMPLES / "guildhall.yaml").problems == []
+    ranks = guildhall.binding.state["ranks"]
+    endings, picks = Counter(), 0
+    for seed in range(150):
+        count = 2 + seed % 3
+        match = Match(guildhall, NAMES[:count], seed=seed, headless=True)
+        players = [bots.make("random", seed=f"{seed}-{seat}") for seat in range(count)]
+        for _ in range(2000):
+            if match.over:
+                break
+            views = [match.observe(seat) for seat in range(count)]
+            for seat, view in enumerate(views):
+                guildhall_unseen(match, seat, view)
+            guildhall_unseen(match, None, match.observe(None))
+            seat = match.pending[0]
+            legal = tuple(match.legal(seat))
+            if match.phase.name == "Choose a Character":
+                assert sorted(legal) == sorted(match.players[seat]["draft_hand"]) == sorted(match.state["pool"])
+                assert list(legal) == [r for r in ranks if r in legal]  # in calling order: no shuffle shows
+                branches = []
+                for option in legal:
+                    branch = match.clone()
+                    branch.choose(seat, option)
+                    branches.append(branch)
+                passed_to = (seat + 1) % count
+                last = match.state["picks"] + 1 == count  # the last pick: the calling starts, and reveals
+                unaware = [] if last else [s for s in range(count) if s not in (seat, passed_to)] + [None]
+                for other in unaware:
+                    assert len({repr(b.observe(other)) for b in branches}) == 1, (seed, other)
+                picks += 1
+            option = players[seat].choose(bots.SeatView(match.game, seat, views[seat], legal))
+            match.choose(seat, option)
+            if match.phase.name == "Call the Next Character" or match.state["picks"] == count:
+                kept = [p["character"] for p in match.players]
+                assert sorted(kept + match.state["face_down"] + match.state["face_up"]) == sorted(ranks), seed
+        assert match.over, seed
+        rows, cost = match.players, guildhall.binding.state["cost"]
+        for s, p in enumerate(rows):
+            assert p["score"] == sum(cost[d] for d in p["built"]) + 2 * (match.state["first_done"] == s + 1), seed
+        assert max(p["built_count"] for p in rows) >= 4 or match.state["round"] == 8, seed
+        best = max(p["score"] for p in rows)
+        assert set(match.winners) == {s for s, p in enumerate(rows) if p["score"] == best}, seed
+        endings["built" if match.state["first_done"] else "round 8"] += 1
+    assert picks > 1000 and endings["built"] > 50, (picks, endings)

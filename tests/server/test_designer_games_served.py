@@ -1,6 +1,7 @@
-"""Liar's Dice, One Night, Mascarade and Hanabi (docs/examples/games) played to the end through a
+"""Liar's Dice, One Night, Mascarade, Hanabi and Guildhall (docs/examples/games) played to the end through a
 real server, each seat a WebSocket client acting on its own views only: no view any seat receives
-ever holds another seat's dice, a card it was not shown, or (Hanabi) its own hand, and a night
+ever holds another seat's dice, a card it was not shown, (Hanabi) its own hand or (Guildhall) a hand of characters passed to
+another, and a night
 phase shows every seat waiting."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def served(tmp_path, monkeypatch):
     """The example games served from their folder, as ``intrigue serve --games docs/examples/games``."""
     monkeypatch.setattr(games, "_EXTRA", {})
     added, problems = games.add_folder(EXAMPLES)
-    assert {"liars_dice", "one_night", "mascarade", "hanabi"} <= set(added) and not problems
+    assert {"liars_dice", "one_night", "mascarade", "hanabi", "guildhall"} <= set(added) and not problems
     with ServerThread(tmp_path / "served.db") as server:
         yield server
 
@@ -151,3 +152,34 @@ def test_hanabi_through_the_server_no_seat_ever_sees_its_own_hand(served):
         assert set(seen_others) == {0, 1, 2}
         assert final["over"] and any(t.startswith(("The show is over", "The third fuse")) for t in
                                      (line["text"] for line in final["log"]))
+
+
+def test_guildhall_through_the_server_the_passed_characters_reach_their_holder_alone(served):
+    """Each seat sees the characters passed to it, never another's, nor a character before it is
+    called, nor the ones put aside face down; the game ends with its winners and every district."""
+    with served.http() as http:
+        clients = seated(served, http, "guildhall", 3)
+        room = served.app.state.lobby.rooms[clients[0].room]
+        phases, held = set(), []
+
+        def check(seat, view):
+            assert not {"pool", "face_down", "die", "deck", "loot"} & set(view["state"]), (seat, set(view["state"]))
+            lines = [line["text"] for line in view["log"]]
+            assert not [t for t in lines if " — " in t and not t.startswith(NAMES[seat])], (seat, lines)
+            if view["over"]:
+                return
+            phases.add(view["phase"]["name"])
+            for owner, row in enumerate(view["state"]["players"]):
+                if owner == seat:
+                    held.extend(row["draft_hand"])
+                    continue
+                assert row["draft_hand"] is None and row["hand"] is None, (seat, owner, row)
+                if not row["revealed"]:
+                    assert row["character"] is None, (seat, owner, row)
+
+        final = play(clients, check, seed=4)
+        assert {"Choose a Character", "Income", "Build"} <= phases and held
+        rows = final["state"]["players"]
+        best = max(row["score"] for row in rows)
+        assert final["winners"] == [row["name"] for row in rows if row["score"] == best]
+        assert [row["built"] for row in rows] == [p["built"] for p in room.match.players]

@@ -490,6 +490,9 @@ class _Checker:
         if kind == "if":
             self.expect_bool(node.items[0], "'if'")
             yes, no = self.check(node.items[1]), self.check(node.items[2])
+            if yes != no and base(yes) == base(no) == LIST:  # two lists ([] among them): a list
+                known = [item_type(k) for k in (yes, no) if item_type(k) != ANY]
+                return (LIST, _common(known))
             return yes if yes == no else (yes if no == NULL else no if yes == NULL else ANY)
         if kind == "compare":
             left, right = (self.check(item) for item in node.items)
@@ -503,6 +506,8 @@ class _Checker:
                         self.type_error(f"'+' joins two lists, not a list and {describe(got)} "
                                         f"(in {self.span(item)!r})", item.column)
                 return (LIST, _common(item_type(k) for k in kinds if base(k) == LIST))
+            if node.op == "+" and all(base(k) == ANY for k in kinds):
+                return ANY  # two values of unknown type (table entries): numbers or lists
             for item, got in zip(node.items, kinds):
                 if base(got) not in (NUM, ANY):
                     self.type_error(f"'{node.op}' works on numbers, not {describe(got)} (in {self.span(item)!r})",

@@ -136,6 +136,8 @@ class OptionEntry(_Strict):
     if_: Expr = Field(None, alias="if", description="Offered only to a deciding player (`me`) for whom this holds.")
     players: Expr = Field(None, description="An expression over `player` (and `me`): each match's name is an option.")
     items: Union[str, None] = Field(None, description="An expression giving a list: each distinct item is an option.")
+    where: Expr = Field(None, description="With `items`: only the items for which this holds are offered "
+                                          "(`item` is each item in turn, `me` the deciding player).")
     except_self: bool = Field(False, description="With `players`: leave out the deciding player.")
     choose: Union[int, str, None] = Field(None, description="With `players`: pick exactly this many of them "
                                                             "(an expression); one option per combination.")
@@ -153,6 +155,9 @@ class OptionEntry(_Strict):
             for key in ("except_self", "choose"):
                 if key in data and "players" not in data:
                     raise ValueError(f"'{key}' goes with 'players'")
+            if "where" in data and "items" not in data:
+                raise ValueError("'where' goes with 'items' (it keeps the items for which it holds, each "
+                                 "named `item`); on 'players', write the condition in 'players' itself")
             if "closes" in data and "players" in data:
                 raise ValueError("'closes' goes with 'option' or 'items'")
         return data
@@ -178,7 +183,7 @@ VisibilitySpec = Union[str, bool]
 #: (a game name may not take one of them).
 DECISION_NAMES = ("choice", "actor", "chosen")
 #: Names added later: a game name of the same spelling hides them (older files keep working).
-NEWER_NAMES = ("picked", "asked", "answer", "me", "player_count", "players")
+NEWER_NAMES = ("picked", "asked", "answer", "me", "player_count", "players", "item")
 #: The option a player in the cover of a secret phase, who does not act, answers.
 ACKNOWLEDGE = "Continue"
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import source as source_module
 from .expressions import (ANY, BOOL, BUILTIN_NAMES, FIELD_TYPES, LIST, NUM, PLAYER, TEXT, Expression, ExpressionError,
-                          Node, base, compile_expression, describe, type_of_value)
+                          Node, base, compile_expression, describe, item_type, type_of_value)
 from .extensions import (ACKNOWLEDGE, ALIASES, DECISION_NAMES, NEWER_NAMES, TEMPLATE, Effect, OptionEntry, RoleDeal)
 from .model import CompletionCriteria, GameDefinition, NextRef, Phase
 from .source import Problem, Source
@@ -641,14 +641,14 @@ class _Semantics:
                                f"players cannot see: declare {which} `secret: true` (or the phase `secret: false` "
                                "if this is public at this point)", "warning")
 
-    def items_warning(self, compiled: Expression, path: tuple[Any, ...]) -> None:
+    def items_warning(self, compiled: Expression, path: tuple[Any, ...], how: str = "come from") -> None:
         """Warn when the items offered come from something others cannot see: a player left with
         one distinct item is answered by the engine at once, and everyone sees that."""
         hidden = [".".join(n[:2]) for n in compiled.names
                   if n[0] == "me" and len(n) > 1 and n[1] in self.hidden_fields]
         hidden += [n[0] for n in compiled.names if n[0] in self.hidden_names]
         if hidden:
-            self.problem(path, f"the items offered come from {', '.join(repr(h) for h in dict.fromkeys(hidden))}, "
+            self.problem(path, f"the items offered {how} {', '.join(repr(h) for h in dict.fromkeys(hidden))}, "
                                "which other players cannot see: a player left with one distinct item is answered "
                                "at once, and everyone sees it; declare the option `secret: true` (then every "
                                "player asked presses their choice)", "warning")
@@ -667,8 +667,10 @@ class _Semantics:
 
     # -- the declarative extension (see extensions.py) ---------------------
     def compile_decision(self, text: Any, path: tuple[Any, ...], context: set[int | None] | None = None,
-                         *, condition: bool = False, expect: Any = None, me: bool = False) -> Expression | None:
-        compiled = self.compile(text, path, condition=condition, names=self.decision_names(me), expect=expect)
+                         *, condition: bool = False, expect: Any = None, me: bool = False,
+                         names: Any = None) -> Expression | None:
+        names = self.decision_names(me) if names is None else names
+        compiled = self.compile(text, path, condition=condition, names=names, expect=expect)
         if compiled is not None and compiled.tree is not None and context is not None:
             self.reads_decision(compiled, path, context)
         return compiled
@@ -785,7 +787,7 @@ class _Semantics:
                 compiled = self.compile_decision(entry.if_, path + ("if",), context, condition=True, me=True)
                 self.secret_warning(phase, compiled, path + ("if",),
                                     f"who is offered {entry.option or 'these players'!r}", entry.secret)
-            for key in ("players", "if", "items"):
+            for key in ("players", "if", "items", "where"):
                 self.unseen_warning(getattr(entry, ALIASES.get(key, key)), "me", path + (key,),
                                     "the options a player is offered tell them about it")
             if entry.choose is not None:
@@ -796,6 +798,19 @@ class _Semantics:
                     self.items_warning(compiled, path + ("items",))
                 if compiled is not None:
                     self.order_warning(compiled, path + ("items",))
+                if entry.where is not None:
+                    self.items_where(phase, entry, compiled, path, context)
+
+    def items_where(self, phase: Phase, entry: OptionEntry, items: Expression | None, path: tuple[Any, ...],
+                    context: set[int | None] | None) -> None:
+        """``where`` on ``items``: a condition over ``item`` (each item, typed as the list's) and ``me``."""
+        names = self.decision_names(True)
+        if names is not None and "item" not in (self.names or {}):  # a game name `item` hides it
+            names = {**names, "item": item_type(items.type) if items is not None else ANY}
+        compiled = self.compile_decision(entry.where, path + ("where",), context, condition=True,
+                                         names=names)
+        if compiled is not None and not entry.secret and phase.completion_criteria.secret is None:
+            self.items_warning(compiled, path + ("where",), "depend on")
 
     def routing(self, phase_id: int, phase: Phase) -> None:
         base_path = ("phases", phase_id)

@@ -543,11 +543,11 @@ def show_board(match: "Match") -> None:
 # -- options and routing ---------------------------------------------------------------
 class OptionPlan:
     """One entry of ``completion_criteria.options``, compiled: a literal (``option``), the distinct
-    items of a list (``items``), or the players matching ``players`` (``except_self``; with
+    items of a list (``items``, those for which ``where`` holds), or the players matching ``players`` (``except_self``; with
     ``choose``, every combination of that many), each offered only to a deciding player for whom
     ``when`` holds; a ``closes`` option ends the decision for everyone."""
 
-    __slots__ = ("option", "when", "players", "items", "except_self", "choose", "closes")
+    __slots__ = ("option", "when", "players", "items", "where", "except_self", "choose", "closes")
 
     def __init__(self, entry: Any):
         if isinstance(entry, str):
@@ -557,6 +557,7 @@ class OptionPlan:
         #: The players a ``players`` entry names, for the player ``me`` it is offered to.
         self.players = seat_filter(_compiled(entry.players)) if entry.players is not None else None
         self.items = _compiled(entry.items).evaluate if entry.items is not None else None
+        self.where = _compiled(entry.where).evaluate if entry.where is not None else None
         self.except_self = entry.except_self
         self.choose = _compiled(entry.choose).evaluate if entry.choose is not None else None
         self.closes = entry.closes
@@ -608,6 +609,14 @@ def offer_declared_options(match: "Match") -> None:
                 listed = entry.items(scope)
                 if not isinstance(listed, (list, tuple)):
                     raise EvaluationError(f"items is {listed!r}, not a list")
+                if entry.where is not None:  # the items for which it holds, each named `item`
+                    kept = []
+                    for item in listed:
+                        scope.item = item
+                        if entry.where(scope):
+                            kept.append(item)
+                    scope.item = None
+                    listed = kept
                 texts = [_text(item) for item in listed if item is not None]
                 options += texts
                 if entry.closes:

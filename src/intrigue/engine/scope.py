@@ -5,7 +5,8 @@ statements, ``when``, option conditions) reads through one :class:`Scope`:
 ``player.<field>`` is ``scope.player``; bare names are game-level names, or the
 names the DSL provides: ``choice``, ``actor``, ``chosen``, ``picked``, ``asked``,
 ``answer`` (what the decision that closed last tells, see :class:`Outcome`),
-``me`` (the player an option is offered to), ``player_count`` and ``players``
+``me`` (the player an option is offered to), ``item`` (each item an ``items`` entry's
+``where`` tests), ``player_count`` and ``players``
 (every player's record, ``players[id]``). A game-level
 name of the same spelling hides one of the newer names (``game.shadowed``), so
 older files keep their meaning.
@@ -80,7 +81,7 @@ def outcome(match: "Match") -> Outcome:
 class Scope:
     """See the module docstring. ``players`` is every player (``count`` and ``sum`` walk it)."""
 
-    __slots__ = ("match", "player", "state", "players", "me", "_outcome", "_names")
+    __slots__ = ("match", "player", "state", "players", "me", "item", "_outcome", "_names")
 
     def __init__(self, match: "Match", player: Mapping[str, Any] | None = None,
                  me: Mapping[str, Any] | None = None, found: Outcome | None = None):
@@ -89,6 +90,7 @@ class Scope:
         self.state = match.state
         self.players = match.players
         self.me = me
+        self.item: Any = None
         self._outcome = found
         self._names: dict[tuple[str, ...], Any] | None = None  # game-level names read so far
 
@@ -145,6 +147,7 @@ _SPECIAL: dict[str, Callable[[Scope, tuple[str, ...]], Any]] = {
     "asked": lambda scope, path: scope.outcome.asked if len(path) == 1 else None,
     "answer": _answer,
     "me": lambda scope, path: _fields(scope.me, path),
+    "item": lambda scope, path: scope.item if len(path) == 1 else None,
     "player_count": lambda scope, path: len(scope.match.players) if len(path) == 1 else None,
     "players": lambda scope, path: scope.match.players if len(path) == 1 else None,
 }
