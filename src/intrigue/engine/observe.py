@@ -127,7 +127,18 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
     phase = {"id": match.phase_id, "name": match._plan.phase.name}
     over = match.over
     winner_names = [names[s] for s in winners] if winners else []
-    components = [(c.audience, c) for c in match.canvas.components.values()]
+    # Each component's JSON once, and the seats of a plain audience (listed seats, not narrowed by
+    # ``pending``) tested inline: the same answers as ``includes_among``, without a call per seat.
+    components = []
+    for c in match.canvas.components.values():
+        audience = c.audience
+        if audience is PUBLIC:
+            components.append((0, None, c.shared_json()))
+        elif audience.__class__ is Audience and audience.pending is None and not audience.public \
+                and audience.group is None:
+            components.append((1, audience.seats, c))
+        else:
+            components.append((2, audience, c))
     logs = _log_tails(match, seats)
     views = []
     for seat, state, log in zip(seats, states, logs):
@@ -143,10 +154,11 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
         view["waiting"] = waiting_names
         view["decision"] = None
         view["state"] = state
-        view["components"] = [shown.shared_json() for audience, shown in components
-                              if audience is PUBLIC or (audience.includes_among(match, seat, pending)
-                                                        if audience.__class__ is Audience
-                                                        else audience.includes(match, seat))]
+        view["components"] = [shown if kind == 0 else shown.shared_json() for kind, audience, shown in components
+                              if kind == 0 or (seat in audience if kind == 1
+                                               else audience.includes_among(match, seat, pending)
+                                               if audience.__class__ is Audience
+                                               else audience.includes(match, seat))]
         view["log"] = log
         view["over"] = over
         view["winners"] = winner_names
@@ -190,14 +202,16 @@ def log_tail(match: "Match", seat: int | None) -> list[dict[str, Any]]:
     shown: list[dict[str, Any]] = []
     start = 0
     for index, audience in hidden:
-        if not audience.includes(match, seat):
+        # a line for listed seats (the usual private line) is asked inline, as ``includes`` answers it
+        if not (seat is not None and seat in audience.seats
+                if audience.__class__ is Audience and audience.pending is None and not audience.public
+                and audience.group is None else audience.includes(match, seat)):
             shown += entries[start:index]
             start = index + 1
     if start == 0:
-        shown = list(entries)
-    else:
-        shown += entries[start:]
-    return shown[-LOG_TAIL:]
+        return list(entries[-LOG_TAIL:]) if len(entries) > LOG_TAIL else list(entries)
+    shown += entries[start:]
+    return shown if len(shown) <= LOG_TAIL else shown[-LOG_TAIL:]
 
 
 def _suffix(lines: list[Any], cached: tuple[Any, ...] | None) -> tuple[Any, ...]:

@@ -54,6 +54,13 @@ class Audience:
 
     @staticmethod
     def of(*seats: int | Iterable[int]) -> "Audience":
+        if len(seats) == 1 and seats[0].__class__ is int:  # one seat: a served match's hands, every move
+            found = _ONE_SEAT.get(seats[0])
+            if found is None:
+                found = Audience(seats=frozenset(seats))
+                if len(_ONE_SEAT) < 1_000:
+                    _ONE_SEAT[seats[0]] = found
+            return found
         flat: set[int] = set()
         for seat in seats:
             if isinstance(seat, int):
@@ -67,10 +74,10 @@ class Audience:
         return Audience(group=name)
 
     def while_pending(self) -> "Audience":
-        return replace(self, pending=True)
+        return _narrowed(self, True)
 
     def unless_pending(self) -> "Audience":
-        return replace(self, pending=False)
+        return _narrowed(self, False)
 
     def includes(self, match: "Match", seat: int | None) -> bool:
         return self.includes_among(match, seat, match.pending if self.pending is not None else ())
@@ -98,6 +105,22 @@ class Audience:
 
 
 PUBLIC = Audience(public=True)
+
+#: ``Audience.of(seat)`` and the narrowed audiences, one object each (frozen, so shared): a served
+#: match shows its prompts and hands again at every step, and building a frozen dataclass is not cheap.
+_ONE_SEAT: dict[int, Audience] = {}
+_NARROWED: dict[tuple[Audience, bool], Audience] = {}
+
+
+def _narrowed(audience: Audience, pending: bool) -> Audience:
+    """``replace(audience, pending=pending)``, the same object for equal audiences."""
+    key = (audience, pending)
+    found = _NARROWED.get(key)
+    if found is None:
+        if len(_NARROWED) >= 10_000:
+            _NARROWED.clear()
+        found = _NARROWED[key] = replace(audience, pending=pending)
+    return found
 
 
 @dataclass
@@ -153,7 +176,7 @@ class Canvas:
         self.components.pop(key, None)
 
     def clear(self, keep: Iterable[str] = ()) -> None:
-        kept = set(keep)
+        kept = keep if isinstance(keep, frozenset) else set(keep)
         self.components = {k: c for k, c in self.components.items() if k in kept}
 
     def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:

@@ -58,8 +58,16 @@ from .two_player import official, prepare_sets, set_aside_view
 @game.tool(display=True)
 def clear_previous_ui(m: Match) -> None:
     """A new step of the turn: the table, the hands and what was declared this turn stay."""
-    m.canvas.clear(keep=("board", "reserve", "turn", "declared", "block", "examined")
-                   + tuple(f"hand-{s}" for s in range(len(m.players))))
+    players = len(m.players)
+    kept = _KEPT.get(players)
+    if kept is None:
+        kept = _KEPT[players] = frozenset(("board", "reserve", "turn", "declared", "block", "examined")
+                                          + tuple(f"hand-{s}" for s in range(players)))
+    m.canvas.clear(keep=kept)
+
+
+#: What ``clear_previous_ui`` keeps, by the number of players.
+_KEPT: dict[int, frozenset[str]] = {}
 
 
 @game.tool(display=True)
