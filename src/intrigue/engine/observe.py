@@ -122,7 +122,7 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
     shown_names = [names[s] for s in pending]
     shown_copy = list(shown_names)
     winners = match.winners
-    common = (("game", game.id), ("title", game.title))
+    game_id, title = game.id, game.title
     players = list(names)
     phase = {"id": match.phase_id, "name": match._plan.phase.name}
     over = match.over
@@ -140,28 +140,34 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
         else:
             components.append((2, audience, c))
     logs = _log_tails(match, seats)
+    # every seat's version is the match's, as shown_version says, unless a secret decision has answers
+    version = match.version if decision is None or not decision.secret or not decision.answers \
+        or decision.complete or over else None
     views = []
     for seat, state, log in zip(seats, states, logs):
         waiting_names = shown_names
         if secret:
             waiting_names = [names[s] for s in decision.cover if s != seat or s in pending]  # type: ignore[union-attr]
-        view: dict[str, Any] = dict(common)
-        view["version"] = shown_version(match, seat)
-        view["seat"] = seat
-        view["you"] = names[seat] if seat is not None else None
-        view["players"] = players
-        view["phase"] = phase
-        view["waiting"] = waiting_names
-        view["decision"] = None
-        view["state"] = state
-        view["components"] = [shown if kind == 0 else shown.shared_json() for kind, audience, shown in components
-                              if kind == 0 or (seat in audience if kind == 1
-                                               else audience.includes_among(match, seat, pending)
-                                               if audience.__class__ is Audience
-                                               else audience.includes(match, seat))]
-        view["log"] = log
-        view["over"] = over
-        view["winners"] = winner_names
+        view: dict[str, Any] = {  # one literal, the keys in ``observe``'s order
+            "game": game_id,
+            "title": title,
+            "version": version if version is not None else shown_version(match, seat),
+            "seat": seat,
+            "you": names[seat] if seat is not None else None,
+            "players": players,
+            "phase": phase,
+            "waiting": waiting_names,
+            "decision": None,
+            "state": state,
+            "components": [shown if kind == 0 else shown.shared_json() for kind, audience, shown in components
+                           if kind == 0 or (seat in audience if kind == 1
+                                            else audience.includes_among(match, seat, pending)
+                                            if audience.__class__ is Audience
+                                            else audience.includes(match, seat))],
+            "log": log,
+            "over": over,
+            "winners": winner_names,
+        }
         if decision is not None and pending:
             view["decision"] = shown_decision(decision, seat, names, list(waiting_names) if secret else shown_copy)
         views.append(view)
