@@ -69,10 +69,12 @@ def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = Fa
     return view
 
 
-def shown_decision(decision: Any, seat: int | None, names: list[str], waiting: list[str]) -> dict[str, Any]:
+def shown_decision(decision: Any, seat: int | None, names: list[str], waiting: list[str],
+                   pending: list[int] | None = None) -> dict[str, Any]:
     """The open decision as ``seat`` sees it: its options only if it is pending, the pick it makes,
-    and its partners' answers in a joint choice (``waiting``: a list of its own, as the seat may see it)."""
-    mine = seat in decision.pending
+    and its partners' answers in a joint choice (``waiting``: a list of its own, as the seat may see it;
+    ``pending``: ``decision.pending``, for a caller that has it)."""
+    mine = seat in (decision.pending if pending is None else pending)
     shown: dict[str, Any] = {
         "phase": decision.phase_id,
         "kind": decision.wait_for,
@@ -169,7 +171,8 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
             "winners": winner_names,
         }
         if decision is not None and pending:
-            view["decision"] = shown_decision(decision, seat, names, list(waiting_names) if secret else shown_copy)
+            view["decision"] = shown_decision(decision, seat, names, list(waiting_names) if secret else shown_copy,
+                                              pending)
         views.append(view)
     return views
 

@@ -67,7 +67,13 @@ class Audience:
                 flat.add(seat)
             else:
                 flat.update(seat)
-        return Audience(seats=frozenset(flat))
+        listed = frozenset(flat)
+        found = _SEATS.get(listed)
+        if found is None:
+            found = Audience(seats=listed)
+            if len(_SEATS) < 10_000:
+                _SEATS[listed] = found
+        return found
 
     @staticmethod
     def in_group(name: str) -> "Audience":
@@ -109,12 +115,14 @@ PUBLIC = Audience(public=True)
 #: ``Audience.of(seat)`` and the narrowed audiences, one object each (frozen, so shared): a served
 #: match shows its prompts and hands again at every step, and building a frozen dataclass is not cheap.
 _ONE_SEAT: dict[int, Audience] = {}
-_NARROWED: dict[tuple[Audience, bool], Audience] = {}
+_SEATS: dict[frozenset[int], Audience] = {}
+_NARROWED: dict[tuple[Any, ...], Audience] = {}
 
 
 def _narrowed(audience: Audience, pending: bool) -> Audience:
-    """``replace(audience, pending=pending)``, the same object for equal audiences."""
-    key = (audience, pending)
+    """``replace(audience, pending=pending)``, the same object for equal audiences (by their fields: a
+    tuple of them hashes and compares in C, the dataclass's own ``__hash__`` and ``__eq__`` in Python)."""
+    key = (audience.public, audience.group, audience.seats, audience.pending, pending)
     found = _NARROWED.get(key)
     if found is None:
         if len(_NARROWED) >= 10_000:

@@ -1187,16 +1187,14 @@ def observe_seats(m: Match, seats: list[int | None]) -> list[dict[str, Any]]:
     turn = state["current_turn"]
     block = state["block"]
     player_id, target_id, blocker_id = turn["player_id"], turn["target_player_id"], block["blocker_id"]
-    table = (
-        ("active", names[player_id - 1] if player_id else None),
-        ("action", turn["action"] or None),
-        ("claim", turn["character"] or None),
-        ("target", names[target_id - 1] if target_id else None),
-        ("blocker", names[blocker_id - 1] if blocker_id else None),
-        ("block_claim", block["character"] or None),
-        ("court_size", len(state["court_deck"])),
-        ("treasury", state["treasury"]),
-    )
+    active = names[player_id - 1] if player_id else None
+    acted = turn["action"] or None
+    claim = turn["character"] or None
+    aimed = names[target_id - 1] if target_id else None
+    blocker = names[blocker_id - 1] if blocker_id else None
+    block_claim = block["character"] or None
+    court_size = len(state["court_deck"])
+    treasury = state["treasury"]
     drawn = state["exchange"]["drawn"]
     options = m.options
     variant = {"characters": options["characters"], "reformation": reform,
@@ -1210,8 +1208,9 @@ def observe_seats(m: Match, seats: list[int | None]) -> list[dict[str, Any]]:
         if seat is not None and own[seat] is not public[seat]:
             players = list(public)
             players[seat] = own[seat]
-        view: dict[str, Any] = {"players": players}
-        view.update(table)
+        view: dict[str, Any] = {"players": players, "active": active, "action": acted, "claim": claim,
+                                "target": aimed, "blocker": blocker, "block_claim": block_claim,
+                                "court_size": court_size, "treasury": treasury}
         if drawn and seat is not None and seat == player_id - 1:
             view["exchange_drawn"] = list(drawn)
         view["variant"] = variant
