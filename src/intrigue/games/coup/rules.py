@@ -358,11 +358,39 @@ def unavailable_actions(m: Match, seat: int) -> list[dict[str, Any]]:
 @game.tool(display=True)
 def show_action_menu(m: Match) -> None:
     seat = actor(m)
-    forced = m.players[seat]["coins"] >= 10
+    coins = m.players[seat]["coins"]
+    forced = coins >= 10
     ask = msg("Choose your action (10 or more coins: you must Coup)") if forced else msg("Choose your action")
+    options = m.options
+    if options.get("reformation"):  # Embezzle's gain is the reserve: built for each menu
+        about = {option: about_action(m, option) for option in action_options(m, seat)}
+        unavailable = unavailable_actions(m, seat)
+    else:
+        # Without the Reformation a button's facts depend only on its option and the fifth character, and
+        # what is unavailable only on the coins as the costs divide them: built once, shared (read-only,
+        # like every component's props once shown).
+        fifth = options.get("characters")
+        about = {}
+        for option in _menu(m, seat):
+            found = _ABOUT.get((option, fifth))
+            if found is None:
+                found = about_action(m, option)
+                if len(_ABOUT) < 10_000:
+                    _ABOUT[(option, fifth)] = found
+            about[option] = found
+        key = (3 if forced else 0 if coins < 3 else 1 if coins < 7 else 2, fifth)
+        shared = _UNAVAILABLE.get(key)
+        if shared is None:
+            shared = _UNAVAILABLE[key] = unavailable_actions(m, seat)
+        unavailable = list(shared)
     prompt(m, ask, msg("Waiting for {player} to choose an action…", player=name(m, seat)),
-           about={option: about_action(m, option) for option in action_options(m, seat)},
-           unavailable=unavailable_actions(m, seat))
+           about=about, unavailable=unavailable)
+
+
+#: ``about_action`` by option and fifth character, and ``unavailable_actions`` by the coins' bracket and
+#: fifth character, without the Reformation (see ``show_action_menu``).
+_ABOUT: dict[tuple[str, Any], dict[str, Any]] = {}
+_UNAVAILABLE: dict[tuple[int, Any], list[dict[str, Any]]] = {}
 
 
 @game.tool
