@@ -145,6 +145,10 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
     # every seat's version is the match's, as shown_version says, unless a secret decision has answers
     version = match.version if decision is None or not decision.secret or not decision.answers \
         or decision.complete or over else None
+    # an open decision that is not secret, picks nobody and has no partners shows every seat the same,
+    # but for the options of those it waits for
+    plain = decision is not None and not secret and not decision.picks and not decision.partners
+    idle: dict[str, Any] | None = None
     views = []
     for seat, state, log in zip(seats, states, logs):
         waiting_names = shown_names
@@ -171,8 +175,18 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
             "winners": winner_names,
         }
         if decision is not None and pending:
-            view["decision"] = shown_decision(decision, seat, names, list(waiting_names) if secret else shown_copy,
-                                              pending)
+            if plain:  # shown_decision, inline: one dict for every seat that does not answer
+                if seat in pending:
+                    view["decision"] = {"phase": decision.phase_id, "kind": decision.wait_for,  # type: ignore[union-attr]
+                                        "waiting": shown_copy, "options": list(decision.offers[seat])}  # type: ignore[union-attr]
+                else:
+                    if idle is None:
+                        idle = {"phase": decision.phase_id, "kind": decision.wait_for,  # type: ignore[union-attr]
+                                "waiting": shown_copy, "options": []}
+                    view["decision"] = idle
+            else:
+                view["decision"] = shown_decision(decision, seat, names,
+                                                  list(waiting_names) if secret else shown_copy, pending)
         views.append(view)
     return views
 
