@@ -176,9 +176,12 @@ class Canvas:
         return key
 
     def begin_phase(self) -> None:
-        for key in self.transient:
-            self.components.pop(key, None)
-        self.transient = set()
+        transient = self.transient
+        if transient:  # (most phases begin with none: nothing to remove, no new set)
+            components = self.components
+            for key in transient:
+                components.pop(key, None)
+            self.transient = set()
 
     def delete(self, key: str) -> None:
         self.components.pop(key, None)
