@@ -80,9 +80,15 @@ class Event:
             return text
         if name != "entry":
             raise AttributeError(name)
-        entry = self.__dict__["entry"] = {
-            "version": self.version, "text": self.text,
-            **{key: value for key, value in self.data.items() if not key.startswith("_")}}
+        entry = {"version": self.version, "text": self.text}
+        data = self.data
+        for key in data:
+            if key.startswith("_"):
+                entry.update({key: value for key, value in data.items() if not key.startswith("_")})
+                break
+        else:
+            entry.update(data)  # (most lines: nothing private to leave out)
+        self.__dict__["entry"] = entry
         return entry
 
 

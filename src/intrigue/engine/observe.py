@@ -69,10 +69,12 @@ def observe(match: "Match", seat: int | None, log: bool = True, brief: bool = Fa
     return view
 
 
-def shown_decision(decision: Any, seat: int | None, names: list[str], waiting: list[str]) -> dict[str, Any]:
+def shown_decision(decision: Any, seat: int | None, names: list[str], waiting: list[str],
+                   pending: list[int] | None = None) -> dict[str, Any]:
     """The open decision as ``seat`` sees it: its options only if it is pending, the pick it makes,
-    and its partners' answers in a joint choice (``waiting``: a list of its own, as the seat may see it)."""
-    mine = seat in decision.pending
+    and its partners' answers in a joint choice (``waiting``: a list of its own, as the seat may see it;
+    ``pending``: ``decision.pending``, for a caller that has it)."""
+    mine = seat in (decision.pending if pending is None else pending)
     shown: dict[str, Any] = {
         "phase": decision.phase_id,
         "kind": decision.wait_for,
@@ -122,36 +124,69 @@ def observe_seats(match: "Match", seats: list[int | None]) -> list[dict[str, Any
     shown_names = [names[s] for s in pending]
     shown_copy = list(shown_names)
     winners = match.winners
-    common = (("game", game.id), ("title", game.title))
+    game_id, title = game.id, game.title
     players = list(names)
     phase = {"id": match.phase_id, "name": match._plan.phase.name}
     over = match.over
     winner_names = [names[s] for s in winners] if winners else []
-    components = [(c.audience, c) for c in match.canvas.components.values()]
+    # Each component's JSON once, and the seats of a plain audience (listed seats, not narrowed by
+    # ``pending``) tested inline: the same answers as ``includes_among``, without a call per seat.
+    components = []
+    for c in match.canvas.components.values():
+        audience = c.audience
+        if audience is PUBLIC:
+            components.append((0, None, c.shared_json()))
+        elif audience.__class__ is Audience and audience.pending is None and not audience.public \
+                and audience.group is None:
+            components.append((1, audience.seats, c))
+        else:
+            components.append((2, audience, c))
     logs = _log_tails(match, seats)
+    # every seat's version is the match's, as shown_version says, unless a secret decision has answers
+    version = match.version if decision is None or not decision.secret or not decision.answers \
+        or decision.complete or over else None
+    # an open decision that is not secret, picks nobody and has no partners shows every seat the same,
+    # but for the options of those it waits for
+    plain = decision is not None and not secret and not decision.picks and not decision.partners
+    idle: dict[str, Any] | None = None
     views = []
     for seat, state, log in zip(seats, states, logs):
         waiting_names = shown_names
         if secret:
             waiting_names = [names[s] for s in decision.cover if s != seat or s in pending]  # type: ignore[union-attr]
-        view: dict[str, Any] = dict(common)
-        view["version"] = shown_version(match, seat)
-        view["seat"] = seat
-        view["you"] = names[seat] if seat is not None else None
-        view["players"] = players
-        view["phase"] = phase
-        view["waiting"] = waiting_names
-        view["decision"] = None
-        view["state"] = state
-        view["components"] = [shown.shared_json() for audience, shown in components
-                              if audience is PUBLIC or (audience.includes_among(match, seat, pending)
-                                                        if audience.__class__ is Audience
-                                                        else audience.includes(match, seat))]
-        view["log"] = log
-        view["over"] = over
-        view["winners"] = winner_names
+        view: dict[str, Any] = {  # one literal, the keys in ``observe``'s order
+            "game": game_id,
+            "title": title,
+            "version": version if version is not None else shown_version(match, seat),
+            "seat": seat,
+            "you": names[seat] if seat is not None else None,
+            "players": players,
+            "phase": phase,
+            "waiting": waiting_names,
+            "decision": None,
+            "state": state,
+            "components": [shown if kind == 0 else shown.shared_json() for kind, audience, shown in components
+                           if kind == 0 or (seat in audience if kind == 1
+                                            else audience.includes_among(match, seat, pending)
+                                            if audience.__class__ is Audience
+                                            else audience.includes(match, seat))],
+            "log": log,
+            "over": over,
+            "winners": winner_names,
+        }
         if decision is not None and pending:
-            view["decision"] = shown_decision(decision, seat, names, list(waiting_names) if secret else shown_copy)
+            if plain:  # shown_decision, inline: one dict for every seat that does not answer
+                if seat in pending:
+                    view["decision"] = {"phase": decision.phase_id, "kind": decision.wait_for,  # type: ignore[union-attr]
+                                        "waiting": shown_copy, "options": list(decision.offers[seat])}  # type: ignore[union-attr]
+                else:
+                    if idle is None:
+                        idle = {"phase": decision.phase_id, "kind": decision.wait_for,  # type: ignore[union-attr]
+                                "waiting": shown_copy, "options": []}
+                    view["decision"] = idle
+            else:
+                view["decision"] = shown_decision(decision, seat, names,
+                                                  list(waiting_names) if secret else shown_copy, pending)
         views.append(view)
     return views
 
@@ -190,14 +225,16 @@ def log_tail(match: "Match", seat: int | None) -> list[dict[str, Any]]:
     shown: list[dict[str, Any]] = []
     start = 0
     for index, audience in hidden:
-        if not audience.includes(match, seat):
+        # a line for listed seats (the usual private line) is asked inline, as ``includes`` answers it
+        if not (seat is not None and seat in audience.seats
+                if audience.__class__ is Audience and audience.pending is None and not audience.public
+                and audience.group is None else audience.includes(match, seat)):
             shown += entries[start:index]
             start = index + 1
     if start == 0:
-        shown = list(entries)
-    else:
-        shown += entries[start:]
-    return shown[-LOG_TAIL:]
+        return list(entries[-LOG_TAIL:]) if len(entries) > LOG_TAIL else list(entries)
+    shown += entries[start:]
+    return shown if len(shown) <= LOG_TAIL else shown[-LOG_TAIL:]
 
 
 def _suffix(lines: list[Any], cached: tuple[Any, ...] | None) -> tuple[Any, ...]:

@@ -54,23 +54,36 @@ class Audience:
 
     @staticmethod
     def of(*seats: int | Iterable[int]) -> "Audience":
+        if len(seats) == 1 and seats[0].__class__ is int:  # one seat: a served match's hands, every move
+            found = _ONE_SEAT.get(seats[0])
+            if found is None:
+                found = Audience(seats=frozenset(seats))
+                if len(_ONE_SEAT) < 1_000:
+                    _ONE_SEAT[seats[0]] = found
+            return found
         flat: set[int] = set()
         for seat in seats:
             if isinstance(seat, int):
                 flat.add(seat)
             else:
                 flat.update(seat)
-        return Audience(seats=frozenset(flat))
+        listed = frozenset(flat)
+        found = _SEATS.get(listed)
+        if found is None:
+            found = Audience(seats=listed)
+            if len(_SEATS) < 10_000:
+                _SEATS[listed] = found
+        return found
 
     @staticmethod
     def in_group(name: str) -> "Audience":
         return Audience(group=name)
 
     def while_pending(self) -> "Audience":
-        return replace(self, pending=True)
+        return _narrowed(self, True)
 
     def unless_pending(self) -> "Audience":
-        return replace(self, pending=False)
+        return _narrowed(self, False)
 
     def includes(self, match: "Match", seat: int | None) -> bool:
         return self.includes_among(match, seat, match.pending if self.pending is not None else ())
@@ -98,6 +111,24 @@ class Audience:
 
 
 PUBLIC = Audience(public=True)
+
+#: ``Audience.of(seat)`` and the narrowed audiences, one object each (frozen, so shared): a served
+#: match shows its prompts and hands again at every step, and building a frozen dataclass is not cheap.
+_ONE_SEAT: dict[int, Audience] = {}
+_SEATS: dict[frozenset[int], Audience] = {}
+_NARROWED: dict[tuple[Any, ...], Audience] = {}
+
+
+def _narrowed(audience: Audience, pending: bool) -> Audience:
+    """``replace(audience, pending=pending)``, the same object for equal audiences (by their fields: a
+    tuple of them hashes and compares in C, the dataclass's own ``__hash__`` and ``__eq__`` in Python)."""
+    key = (audience.public, audience.group, audience.seats, audience.pending, pending)
+    found = _NARROWED.get(key)
+    if found is None:
+        if len(_NARROWED) >= 10_000:
+            _NARROWED.clear()
+        found = _NARROWED[key] = replace(audience, pending=pending)
+    return found
 
 
 @dataclass
@@ -145,15 +176,18 @@ class Canvas:
         return key
 
     def begin_phase(self) -> None:
-        for key in self.transient:
-            self.components.pop(key, None)
-        self.transient = set()
+        transient = self.transient
+        if transient:  # (most phases begin with none: nothing to remove, no new set)
+            components = self.components
+            for key in transient:
+                components.pop(key, None)
+            self.transient = set()
 
     def delete(self, key: str) -> None:
         self.components.pop(key, None)
 
     def clear(self, keep: Iterable[str] = ()) -> None:
-        kept = set(keep)
+        kept = keep if isinstance(keep, frozenset) else set(keep)
         self.components = {k: c for k, c in self.components.items() if k in kept}
 
     def visible(self, match: "Match", seat: int | None) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
 from . import variants
-from .variants import allegiance, reformation, reunified
+from .variants import reformation, reunified
 
 #: The base game's five characters (``variants.characters(options)`` for a match's own).
 CHARACTERS = variants.characters()
@@ -149,9 +149,13 @@ def show_hands(m: Match) -> None:
     """Each player's own influences, visible to that player only."""
     if m.headless:
         return
-    for seat in range(len(m.players)):
-        m.canvas.show("hand", Audience.of(seat), key=f"hand-{seat}", player=m.names[seat],
-                      cards=hand(m, seat), lost=revealed(m, seat))
+    show = m.canvas.show
+    names = m.names
+    for seat, player in enumerate(m.players):
+        cards, lost = [], []  # hand(m, seat) and revealed(m, seat), in one pass over the slots
+        for slot in player["influences"].values():
+            (lost if slot["revealed"] else cards).append(slot["character"])
+        show("hand", Audience.of(seat), key=f"hand-{seat}", player=names[seat], cards=cards, lost=lost)
 
 
 def show_board(m: Match, everything: bool = False) -> None:
@@ -161,10 +165,12 @@ def show_board(m: Match, everything: bool = False) -> None:
     if m.headless:
         return
     active = actor(m) if m.state["current_turn"]["player_id"] else None
+    sides = m.state["allegiance"] if reformation(m) else None  # allegiance(m, seat), read once
+    names = m.names
     rows = []
     for seat, p in enumerate(m.players):
-        side = allegiance(m, seat)
-        row = {"name": m.names[seat], "alive": p["is_alive"], "active": seat == active,
+        side = sides[seat] if sides is not None else ""
+        row = {"name": names[seat], "alive": p["is_alive"], "active": seat == active,
                "stats": [{"label": "coins", "value": p["coins"]}],
                "cards": [{"label": slot["character"] if (slot["revealed"] or everything) else None,
                           "up": slot["revealed"] or everything, "lost": slot["revealed"]}
@@ -213,7 +219,10 @@ def say(m: Match, template: str, args: dict[str, Any], audience: Audience = PUBL
 
 def _format(template: str, args: dict[str, Any]) -> str:
     """The English text; a list value (of names or cards) is joined by commas."""
-    return template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})
+    for value in args.values():
+        if isinstance(value, list):
+            return template.format(**{k: ", ".join(v) if isinstance(v, list) else v for k, v in args.items()})
+    return template.format(**args)  # (most lines: no list to join, no dict to build)
 
 
 def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:

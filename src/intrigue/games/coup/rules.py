@@ -58,8 +58,16 @@ from .two_player import official, prepare_sets, set_aside_view
 @game.tool(display=True)
 def clear_previous_ui(m: Match) -> None:
     """A new step of the turn: the table, the hands and what was declared this turn stay."""
-    m.canvas.clear(keep=("board", "reserve", "turn", "declared", "block", "examined")
-                   + tuple(f"hand-{s}" for s in range(len(m.players))))
+    players = len(m.players)
+    kept = _KEPT.get(players)
+    if kept is None:
+        kept = _KEPT[players] = frozenset(("board", "reserve", "turn", "declared", "block", "examined")
+                                          + tuple(f"hand-{s}" for s in range(players)))
+    m.canvas.clear(keep=kept)
+
+
+#: What ``clear_previous_ui`` keeps, by the number of players.
+_KEPT: dict[int, frozenset[str]] = {}
 
 
 @game.tool(display=True)
@@ -350,11 +358,39 @@ def unavailable_actions(m: Match, seat: int) -> list[dict[str, Any]]:
 @game.tool(display=True)
 def show_action_menu(m: Match) -> None:
     seat = actor(m)
-    forced = m.players[seat]["coins"] >= 10
+    coins = m.players[seat]["coins"]
+    forced = coins >= 10
     ask = msg("Choose your action (10 or more coins: you must Coup)") if forced else msg("Choose your action")
+    options = m.options
+    if options.get("reformation"):  # Embezzle's gain is the reserve: built for each menu
+        about = {option: about_action(m, option) for option in action_options(m, seat)}
+        unavailable = unavailable_actions(m, seat)
+    else:
+        # Without the Reformation a button's facts depend only on its option and the fifth character, and
+        # what is unavailable only on the coins as the costs divide them: built once, shared (read-only,
+        # like every component's props once shown).
+        fifth = options.get("characters")
+        about = {}
+        for option in _menu(m, seat):
+            found = _ABOUT.get((option, fifth))
+            if found is None:
+                found = about_action(m, option)
+                if len(_ABOUT) < 10_000:
+                    _ABOUT[(option, fifth)] = found
+            about[option] = found
+        key = (3 if forced else 0 if coins < 3 else 1 if coins < 7 else 2, fifth)
+        shared = _UNAVAILABLE.get(key)
+        if shared is None:
+            shared = _UNAVAILABLE[key] = unavailable_actions(m, seat)
+        unavailable = list(shared)
     prompt(m, ask, msg("Waiting for {player} to choose an action…", player=name(m, seat)),
-           about={option: about_action(m, option) for option in action_options(m, seat)},
-           unavailable=unavailable_actions(m, seat))
+           about=about, unavailable=unavailable)
+
+
+#: ``about_action`` by option and fifth character, and ``unavailable_actions`` by the coins' bracket and
+#: fifth character, without the Reformation (see ``show_action_menu``).
+_ABOUT: dict[tuple[str, Any], dict[str, Any]] = {}
+_UNAVAILABLE: dict[tuple[int, Any], list[dict[str, Any]]] = {}
 
 
 @game.tool
@@ -1179,16 +1215,14 @@ def observe_seats(m: Match, seats: list[int | None]) -> list[dict[str, Any]]:
     turn = state["current_turn"]
     block = state["block"]
     player_id, target_id, blocker_id = turn["player_id"], turn["target_player_id"], block["blocker_id"]
-    table = (
-        ("active", names[player_id - 1] if player_id else None),
-        ("action", turn["action"] or None),
-        ("claim", turn["character"] or None),
-        ("target", names[target_id - 1] if target_id else None),
-        ("blocker", names[blocker_id - 1] if blocker_id else None),
-        ("block_claim", block["character"] or None),
-        ("court_size", len(state["court_deck"])),
-        ("treasury", state["treasury"]),
-    )
+    active = names[player_id - 1] if player_id else None
+    acted = turn["action"] or None
+    claim = turn["character"] or None
+    aimed = names[target_id - 1] if target_id else None
+    blocker = names[blocker_id - 1] if blocker_id else None
+    block_claim = block["character"] or None
+    court_size = len(state["court_deck"])
+    treasury = state["treasury"]
     drawn = state["exchange"]["drawn"]
     options = m.options
     variant = {"characters": options["characters"], "reformation": reform,
@@ -1202,8 +1236,9 @@ def observe_seats(m: Match, seats: list[int | None]) -> list[dict[str, Any]]:
         if seat is not None and own[seat] is not public[seat]:
             players = list(public)
             players[seat] = own[seat]
-        view: dict[str, Any] = {"players": players}
-        view.update(table)
+        view: dict[str, Any] = {"players": players, "active": active, "action": acted, "claim": claim,
+                                "target": aimed, "blocker": blocker, "block_claim": block_claim,
+                                "court_size": court_size, "treasury": treasury}
         if drawn and seat is not None and seat == player_id - 1:
             view["exchange_drawn"] = list(drawn)
         view["variant"] = variant
