@@ -85,8 +85,9 @@ def clockwork(tmp_path, monkeypatch):
         yield server
 
 
-def three(server, http):
-    created = create_room(http, game="clockwork", seats=3, private=True,
+def three(server, http, game: str = "clockwork"):
+    """Aria, Blake and Cass seated at a private table of ``game``, started, and all at its Talk phase."""
+    created = create_room(http, game=game, seats=3, private=True,
                           options={"turn_timer": None, "window_timer": None})
     tokens = [created["token"], join(http, created["room"], "Blake")["token"], join(http, created["room"], "Cass")["token"]]
     clients = [Client(server.ws_url, created["room"], token) for token in tokens]
@@ -227,16 +228,7 @@ phases:
 
 
 def stopwatch_room(server, http):
-    created = create_room(http, game="stopwatch", seats=3, private=True,
-                          options={"turn_timer": None, "window_timer": None})
-    tokens = [created["token"], join(http, created["room"], "Blake")["token"], join(http, created["room"], "Cass")["token"]]
-    clients = [Client(server.ws_url, created["room"], token) for token in tokens]
-    for client in clients:
-        client.until(lambda m: m["type"] == "welcome")
-    clients[0].send({"type": "start", "token": tokens[0]})
-    for client in clients:
-        client.settle(lambda v: v["phase"]["name"] == "Talk")
-    return created["room"], clients
+    return three(server, http, game="stopwatch")
 
 
 def stop_and_resume(clients, voting: float) -> None:
