@@ -242,6 +242,8 @@ def test_a_newcomer_learns_werewolf_with_the_guided_game(server, browser):
         expect(page.locator("#log")).to_contain_text(word(
             "Dawn of day {day}: {player.name} was killed in the night. They were a {player.role}.",
             day="1", **{"player.name": "Edie", "player.role": word("Villager")}))
+        # the day's decision (Ready to vote) is headed by the day, not by the night before
+        expect(page.locator("#decision-prompt")).to_have_text(word("Day"))
 
     follow(page, "werewolf", lang, steps["welcome"])
     follow(page, "werewolf", lang, steps["role"], seer)
