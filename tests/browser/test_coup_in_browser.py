@@ -310,6 +310,9 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
                 if line.startswith("You ")]
     aria_page.get_by_label("Seen from").select_option("1")
     expect(aria_page.locator("[data-kind=board] .card.down").first).to_be_visible()
+    # the label sits beside its menu, even when the bar wraps onto two lines
+    label, menu = (aria_page.locator(s).bounding_box() for s in ("label[for=seat]", "#seat"))
+    assert abs((label["y"] + label["height"] / 2) - (menu["y"] + menu["height"] / 2)) < 8, (label, menu)
     shot(aria_page, "coup-replay")
     assert_accessible(aria_page, "replay")
 
