@@ -188,8 +188,11 @@ def test_a_newcomer_learns_avalon_with_the_guided_game(server, browser, viewport
     shot(page, f"learn-avalon-role-{tag}")
     assert_accessible(page, "Avalon guided game: your role")
     # Leading: the step marks the two players to pick; Show me walks through them, then Confirm.
-    follow(page, "avalon", lang, steps["propose"],
-           lambda p: expect(p.locator(f"{PANEL} [data-pick].coach-target")).to_have_count(2))
+    def leading(page):  # the two players to pick are marked, under the phase's own heading
+        expect(page.locator(f"{PANEL} [data-pick].coach-target")).to_have_count(2)
+        expect(page.locator("#decision-prompt")).to_have_text(word("Team Building"))
+
+    follow(page, "avalon", lang, steps["propose"], leading)
     follow(page, "avalon", lang, steps["vote"], lambda p: expect(p.locator("#log")).to_contain_text(
         word("{actor.name} proposes {choice} for quest {quest}.", **{"actor.name": "Zoe", "choice": "Zoe, Basil",
                                                                       "quest": "1"})))
