@@ -51,13 +51,17 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """`intrigue serve` on a free port with a fresh database, until the session ends."""
-    folder = tmp_path_factory.mktemp("server")
+    yield from serve(tmp_path_factory.mktemp("server"))
+
+
+def serve(folder: Path, *extra: str):
+    """Run `intrigue serve` (with `extra` arguments) from `folder`; yield it, then stop it."""
     port = _free_port()
     log = folder / "server.log"
     command = [sys.executable, "-m", "intrigue.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(folder / "intrigue.db"), "--bot-delay", "0.05",
                # every page of the session is one client: the hourly room quota is not under test here
-               "--room-quota", "1000", "--connect-rate", "1000"]
+               "--room-quota", "1000", "--connect-rate", "1000", *extra]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=folder)
     base = f"http://127.0.0.1:{port}"

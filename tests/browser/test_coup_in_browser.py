@@ -105,7 +105,9 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
     casey_page.get_by_role("button", name="Take a seat").click()
     expect_seat(casey_page, "Casey")
     expect(aria_page.locator("#seats .seat.open")).to_have_count(0)
-    expect(aria_page.locator("#table h2")).to_have_text("Every seat is taken: waiting for Aria to start")
+    # the host is told what to do, the others whom they wait for
+    expect(aria_page.locator("#table h2")).to_have_text("Every seat is taken: press “Start the game” when you are ready")
+    expect(blake_page.locator("#table h2")).to_have_text("Every seat is taken: waiting for Aria to start")
     shot(aria_page, "coup-waiting-room")
 
     # Only the host has a Start button.
@@ -308,6 +310,9 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
                 if line.startswith("You ")]
     aria_page.get_by_label("Seen from").select_option("1")
     expect(aria_page.locator("[data-kind=board] .card.down").first).to_be_visible()
+    # the label sits beside its menu, even when the bar wraps onto two lines
+    label, menu = (aria_page.locator(s).bounding_box() for s in ("label[for=seat]", "#seat"))
+    assert abs((label["y"] + label["height"] / 2) - (menu["y"] + menu["height"] / 2)) < 8, (label, menu)
     shot(aria_page, "coup-replay")
     assert_accessible(aria_page, "replay")
 

@@ -285,3 +285,17 @@ def test_a_german_phone_shows_german_cards_and_every_long_word_fits(server, brow
     assert not overflowing, overflowing
     assert not page.js_errors
     context.close()
+
+
+def test_the_invite_link_and_its_copy_button_stay_inside_the_seats_panel_in_german(server, browser):
+    """At desktop width the seats panel is narrow: "Kopieren" is longer than "Copy", and the row must shrink
+    its link rather than push the button past the panel's edge."""
+    joined = server.post("/api/rooms", {"game": "bang", "name": "Zoe", "seats": 4,
+                                        "bots": [{"kind": "random"}] * 3, "options": {}, "private": True})
+    context, page = open_page(browser, DESKTOP, lang="de")
+    sit_down(page, server, joined)
+    copy = page.get_by_role("button", name="Kopieren")
+    expect(copy).to_be_visible()
+    button = copy.bounding_box()
+    panel = page.locator("#share-link").locator("xpath=ancestor::section[1]").bounding_box()
+    assert button["x"] + button["width"] <= panel["x"] + panel["width"] - 4, (button, panel)

@@ -188,8 +188,11 @@ def test_a_newcomer_learns_avalon_with_the_guided_game(server, browser, viewport
     shot(page, f"learn-avalon-role-{tag}")
     assert_accessible(page, "Avalon guided game: your role")
     # Leading: the step marks the two players to pick; Show me walks through them, then Confirm.
-    follow(page, "avalon", lang, steps["propose"],
-           lambda p: expect(p.locator(f"{PANEL} [data-pick].coach-target")).to_have_count(2))
+    def leading(page):  # the two players to pick are marked, under the phase's own heading
+        expect(page.locator(f"{PANEL} [data-pick].coach-target")).to_have_count(2)
+        expect(page.locator("#decision-prompt")).to_have_text(word("Team Building"))
+
+    follow(page, "avalon", lang, steps["propose"], leading)
     follow(page, "avalon", lang, steps["vote"], lambda p: expect(p.locator("#log")).to_contain_text(
         word("{actor.name} proposes {choice} for quest {quest}.", **{"actor.name": "Zoe", "choice": "Zoe, Basil",
                                                                       "quest": "1"})))
@@ -242,6 +245,8 @@ def test_a_newcomer_learns_werewolf_with_the_guided_game(server, browser):
         expect(page.locator("#log")).to_contain_text(word(
             "Dawn of day {day}: {player.name} was killed in the night. They were a {player.role}.",
             day="1", **{"player.name": "Edie", "player.role": word("Villager")}))
+        # the day's decision (Ready to vote) is headed by the day, not by the night before
+        expect(page.locator("#decision-prompt")).to_have_text(word("Day"))
 
     follow(page, "werewolf", lang, steps["welcome"])
     follow(page, "werewolf", lang, steps["role"], seer)

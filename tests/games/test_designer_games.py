@@ -569,7 +569,7 @@ def hanabi_play(match: Match, players, check) -> Counter:
             match.choose(seat, option)
             assert match.state["marked"] == [i + 1 for i, value in enumerate(lane) if value == wanted]
             continue
-        turns["last round" if match.state["cards_left"] == 0 else "before"] += match.phase.name == "Your Turn"
+        turns["last round" if match.state["cards_left"] == 0 else "before"] += match.phase.name == "Clue, Discard or Play"
         match.choose(seat, option)
     raise AssertionError("the game did not end")
 

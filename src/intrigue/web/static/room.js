@@ -385,7 +385,9 @@ function renderWaiting() {
   delete $("#table").dataset.version;
   fill($("#table"), h("section", {class: "notice waiting-room"},
     h("h2", {}, room.status !== "waiting" ? t("room.loadingtable")
-      : full ? t("room.full", {host: host && host.name ? host.name : t("room.host")}) : t("room.waitingplayers")),
+      // the host is not told to wait for themself: they are the one to press Start
+      : full ? (mySeat() === room.host ? t("room.fullhost", {start: t("room.start")})
+        : t("room.full", {host: host && host.name ? host.name : t("room.host")})) : t("room.waitingplayers")),
     h("p", {}, t("room.seated", {n: seated, total: room.seats.length}) +
       (minimum && !full ? ` ${t("room.minimum", {game: gameTitle(), n: minimum})}` : "")),
     full ? null : h("p", {}, t("room.share")),

@@ -1,0 +1,40 @@
+"""Hanabi, Mascarade and Love Letter (docs/examples/games, served with ``--games``) at a table against bots:
+on your turn the decision panel asks the phase's question ("Give a clue to another player, discard
+a card or play one."), so buttons named only "Ada" or "Basil" say what pressing them does; and the
+phase is named for what is done in it, not "Your Turn" (which it also read during a bot's turn)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ROOT, serve
+from .pages import DESKTOP, open_page, shot, sit_down
+from .players import PANEL
+
+EXAMPLES = ROOT / "docs" / "examples" / "games"
+
+
+@pytest.fixture(scope="module")
+def designer_server(tmp_path_factory):
+    yield from serve(tmp_path_factory.mktemp("designer"), "--games", str(EXAMPLES))
+
+
+@pytest.mark.parametrize("game,seats,phase,question", [
+    ("hanabi", 2, "Clue, Discard or Play", "Give a clue to another player, discard a card or play one."),
+    ("mascarade", 4, "Swap, Look or Announce",
+     "Swap (or pretend to) with a player, look at your card, or announce a role."),
+    ("love_letter", 2, "Play a Card", "Play one of your two cards."),
+])
+def test_your_turn_in_a_designer_game_says_what_the_buttons_do(designer_server, browser, game, seats, phase, question):
+    joined = designer_server.post("/api/rooms", {"game": game, "name": "Zoe", "seats": seats,
+                                                 "bots": [{"kind": "random"}] * (seats - 1),
+                                                 "options": {}, "private": True})
+    context, page = open_page(browser, DESKTOP)
+    sit_down(page, designer_server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    prompt = page.locator(f"{PANEL} #decision-prompt")
+    expect(prompt).to_have_text(question, timeout=20_000)
+    expect(page.locator("#table [data-kind=phase]")).to_have_text(phase)
+    shot(page, f"{game}-your-turn-desktop")
+    assert not page.js_errors
