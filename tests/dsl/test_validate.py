@@ -155,3 +155,16 @@ def test_a_file_that_does_not_parse_still_names_the_key_path_of_its_problem():
                 assert _path_at(text, line) in found, (file.name, line, _path_at(text, line), found)
                 checked += 1
     assert checked > 4000
+
+
+def test_a_question_no_voting_panel_shows_is_warned_about(tmp_path):
+    """A decision phase's player_text is the question its voting panel asks: without createVotingPanel
+    the player reads "Your choice" over buttons that may be bare names (a designer's game did)."""
+    source = (ROOT / "docs" / "examples" / "games" / "love_letter.yaml").read_text(encoding="utf-8")
+    assert "createVotingPanel" in source
+    path = tmp_path / "love_letter.yaml"
+    path.write_text(source.replace(", createVotingPanel]", "]"), encoding="utf-8")
+    found = [(p.severity, str(p.path), p.message) for p in validate_file(path).problems]
+    assert found and all(severity == "warning" and where.endswith("player_text") and "createVotingPanel" in message
+                         for severity, where, message in found), found
+    assert validate_file(ROOT / "docs" / "examples" / "games" / "love_letter.yaml").problems == []

@@ -594,6 +594,10 @@ class _Semantics:
                 if criteria.type == "player_action" and criteria.wait_for == "single_player_choice":
                     self.single_target(criteria.target_players.condition, compiled,
                                        where + ("target_players", "condition"))
+            if criteria.type == "player_action" and phase.player_text \
+                    and not any("createVotingPanel" in (action.tools or []) for action in phase.actions):
+                self.problem(base_path + ("player_text",), "the question is shown by the voting panel: add "
+                             "createVotingPanel to an action's tools, or players read 'Your choice'", "warning")
             for index, action in enumerate(phase.actions):
                 if not action.tools and not action.effects:
                     self.problem(base_path + ("actions", index), "an action with no tools", "warning")
