@@ -24,7 +24,7 @@ import re
 from playwright.sync_api import expect
 
 from .pages import DESKTOP, NARROW, PHONE, english_on_page, english_strings, open_page, shot, sit_down
-from .players import Player, expect_seat, pick, wait_until
+from .players import Player, pick, wait_until
 
 
 def _seated(server, browser, viewport, name="Aria", seats=2, bots=1, lang=None, **extra):
@@ -54,6 +54,29 @@ def _in_sight(page, selector: str) -> bool:
     return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
 
 
+def overflowing_card_names(page, games: list[str]) -> list[str]:
+    """The card names of ``games``, in the page's language, whose label is wider than a card on the
+    board of the table shown (the smallest card there is)."""
+    return page.evaluate("""async (games) => {
+        const {card} = await import('/static/cards.js');
+        const {gameTable} = await import('/static/i18n.js');
+        const holder = document.querySelector('[data-kind=board] .player .cards');
+        const out = [];
+        for (const game of games) {
+            const table = await gameTable(game);
+            for (const name of Object.keys(table.about)) {
+                const node = card(table, name, {});
+                holder.append(node);
+                const label = node.querySelector('.card-label');
+                if (label.scrollWidth > node.clientWidth) out.push(label.textContent);
+                node.remove();
+            }
+        }
+        return out;
+    }""", games)
+
+
+
 def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sight(server, browser):
     context, page, _ = _seated(server, browser, PHONE, seats=3, bots=2, lang="fr", is_mobile=True, has_touch=True)
     page.get_by_role("button", name="Lancer la partie").click()
@@ -74,21 +97,7 @@ def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sig
     assert bar["y"] <= target["y"] and target["y"] + target["height"] <= bar["y"] + bar["height"], (target, bar)
     panel.locator("[data-group='Steal']").click()
     # Every card name fits its card, the long French ones on the board's small cards too.
-    overflowing = page.evaluate("""async () => {
-        const {card} = await import('/static/cards.js');
-        const {gameTable} = await import('/static/i18n.js');
-        const table = await gameTable('coup');
-        const player = document.querySelector('[data-kind=board] .player .cards');
-        const out = [];
-        for (const name of Object.keys(table.about)) {
-            const node = card(table, name, {});
-            player.append(node);
-            const label = node.querySelector('.card-label');
-            if (label.scrollWidth > node.clientWidth) out.push(label.textContent);
-            node.remove();
-        }
-        return out;
-    }""")
+    overflowing = overflowing_card_names(page, ["coup"])
     assert not overflowing, overflowing
 
     deadline_moves = 200
@@ -265,23 +274,7 @@ def test_a_german_phone_shows_german_cards_and_every_long_word_fits(server, brow
     spilling = page.eval_on_selector_all("#table button", """buttons => buttons
         .filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)""")
     assert not spilling, spilling
-    overflowing = page.evaluate("""async () => {
-        const {card} = await import('/static/cards.js');
-        const {gameTable} = await import('/static/i18n.js');
-        const holder = document.querySelector('[data-kind=board] .player .cards');
-        const out = [];
-        for (const game of ['coup', 'bang']) {
-            const table = await gameTable(game);
-            for (const name of Object.keys(table.about)) {
-                const node = card(table, name, {});
-                holder.append(node);
-                const label = node.querySelector('.card-label');
-                if (label.scrollWidth > node.clientWidth) out.push(label.textContent);
-                node.remove();
-            }
-        }
-        return out;
-    }""")
+    overflowing = overflowing_card_names(page, ["coup", "bang"])
     assert not overflowing, overflowing
     assert not page.js_errors
     context.close()
