@@ -321,8 +321,13 @@ class Room:
                    "name": seat.name if seat else None, "spectator": seat is None})
         if self.recent_chat is None:
             self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
-        for chat in self.recent_chat:
-            sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
+        if self.recent_chat:
+            # A line names its writer's seat now: the seats were renumbered at the start, and a seat freed
+            # before it may have been taken by someone else (names are unique at a table).
+            seated = {s.name: s.seat for s in self.seats if s.name is not None}
+            for chat in self.recent_chat:
+                sink.send({"type": "chat", "from": chat.name, "seat": seated.get(chat.name), "text": chat.text,
+                           "at": chat.at})
         changed = connected != [s.connected for s in self.seats]
         timer = self.after_change()  # a grace timer ends when its player is back: everyone is told
         # A watcher, or another tab of a seat, changes nothing anyone sees (and a hello costs one message).
