@@ -452,25 +452,27 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _too_large(send, self.limit)
             return
+        # The body is read whole before the route sees it: a route's own reading turns any error into its
+        # own answer (a chunked body over the limit was answered 422 "not valid JSON", not 413).
+        chunks: list[dict[str, Any]] = []
         seen = 0
-
-        async def limited() -> dict[str, Any]:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":  # the client went away: the app is told so
+                chunks.append(message)
+                break
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await _too_large(send, self.limit)
+                return
+            chunks.append(message)
+            if not message.get("more_body", False):
+                break
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _too_large(send, self.limit)
+        async def replayed() -> dict[str, Any]:
+            return chunks.pop(0) if chunks else await receive()
 
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, replayed, send)
 
 
 async def _too_large(send: Any, limit: int) -> None:
