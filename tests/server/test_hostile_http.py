@@ -203,7 +203,9 @@ def test_a_second_player_with_the_same_24_character_name_gets_a_seat(server, htt
     assert http.get("/api/health", timeout=5).json()["ok"] is True
 
 
-@pytest.mark.parametrize("game, seats, word", [("werewolf", 6, "No one"), ("heist", 5, "Pass"), ("avalon", 5, "Approve")])
+@pytest.mark.parametrize("game, seats, word", [("werewolf", 6, "No one"), ("heist", 5, "Pass"), ("avalon", 5, "Approve"),
+                                               # rules in Python: their Pass was not reserved (joined as "Pass")
+                                               ("coup", 2, "Pass"), ("bang", 4, "Pass"), ("coup", 2, "NO ONE")])
 def test_a_player_cannot_take_the_name_of_an_option_of_the_game(http, game, seats, word):
     """Werewolf's night offers the players' names and "No one": a player named "No one" could not be
     told from it (the option named the player, and nobody could choose no one)."""

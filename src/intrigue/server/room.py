@@ -49,6 +49,9 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("intrigue.server")
 #: Chat lines replayed to every connection that says hello.
 RECENT_CHAT = 50
+#: Option words a game whose rules are Python offers without declaring them (Coup's and BANG!'s ``Pass``):
+#: no player is named one, in any game (``Game.option_words`` holds only a DSL phase's literal options).
+COMMON_OPTION_WORDS = ("Pass", "No one")
 
 
 class Room:
@@ -164,7 +167,7 @@ class Room:
         words (shortened to make room in 24 characters). Names are compared by what they draw
         (:func:`.protocol.name_key`): ``Аria`` with a Cyrillic ``А`` has the name ``Aria``."""
         taken = {name_key(s.name) for s in self.seats if s.taken and s.name} | {
-            name_key(word) for word in self.game.option_words()}
+            name_key(word) for word in (*self.game.option_words(), *COMMON_OPTION_WORDS)}
         if name_key(name) not in taken:
             return name
 
