@@ -213,3 +213,19 @@ def test_a_player_cannot_take_the_name_of_an_option_of_the_game(http, game, seat
     joined = join(http, created["room"], word)
     seats = http.get(f"/api/rooms/{created['room']}").json()["seats"]
     assert [seats[0]["name"], seats[joined["seat"]]["name"]] == [f"{word} 2", f"{word} 3"]
+
+
+@pytest.mark.parametrize("path", ["/", "/room/ZZZZ", "/api/health", "/api/games", "/api/rooms", "/api/nothing",
+                                  "/static/room.js"])
+def test_head_answers_as_get_without_the_body(http, path):
+    """HTTP servers take HEAD wherever they take GET (a monitor's `HEAD /api/health`, `curl -I`): the
+    routes answered 405 method_not_allowed (the static files took it)."""
+    got, head = http.get(path), http.head(path)
+    assert head.status_code == got.status_code and head.content == b""
+    assert head.headers.get("content-type") == got.headers.get("content-type")
+    assert head.headers.get("content-length") == got.headers.get("content-length")
+
+
+def test_head_is_still_refused_where_get_is(http):
+    for path in ("/api/rooms/ZZZZ/join", "/api/rooms/ZZZZ/start"):
+        assert http.head(path).status_code == http.get(path).status_code == 405

@@ -148,6 +148,7 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
     app.state.node = node
     app.state.restored = restored
     app.add_middleware(BodyLimit, limit=MAX_MESSAGE)
+    app.add_middleware(HeadAsGet)
 
     @app.exception_handler(Refusal)
     async def refused(_: Request, exc: Refusal) -> JSONResponse:
@@ -435,6 +436,27 @@ async def sweep_forever(lobby: Lobby, every: float = 300.0) -> None:
                 log.info("closed idle room %s", code)
         except Exception:  # noqa: BLE001 - the janitor must keep running
             log.exception("sweeping idle rooms failed")
+
+
+class HeadAsGet:
+    """``HEAD`` on a ``GET`` route answers as ``GET`` would, without the body (HTTP: every server takes
+    ``HEAD`` where it takes ``GET``). FastAPI's routes take only the methods they name: ``curl -I /``,
+    or a monitor's ``HEAD /api/health``, got 405."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD" or scope["path"].startswith("/static/"):
+            await self.app(scope, receive, send)  # (the static files take HEAD themselves)
+            return
+
+        async def headers_only(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 class BodyLimit:
