@@ -71,7 +71,7 @@ def test_a_seat_that_leaves_is_told_its_connections_watch_now(server, http):
     assert tab.until(lambda m: m["type"] == "room")["seats"][1]["name"] is None
     # During a match: the seat stays at the table (left), its tab watches from the next message on.
     blake = join(http, code, "Blake")
-    tab = Client(server.ws_url, code, blake["token"])
+    tab = Client(server.ws_url, code, blake["token"], log_deltas=True)
     tab.until(lambda m: m["type"] == "room")
     assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
     assert tab.until(lambda m: m["type"] == "view")["view"]["seat"] == 1
@@ -79,8 +79,10 @@ def test_a_seat_that_leaves_is_told_its_connections_watch_now(server, http):
     assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
     assert tab.until(lambda m: m["type"] == "welcome")["spectator"] is True
     told = len(tab.messages)
-    view = tab.until(lambda m: m["type"] == "view")["view"]
+    message = tab.until(lambda m: m["type"] == "view")
+    view = message["view"]
     assert view["seat"] is None and view["you"] is None
+    assert message["log_after"] is None  # the first view after a welcome has the whole log, as after a hello
     tab.drain(0.2)
     assert all(m["view"]["seat"] is None for m in tab.messages[told:] if m["type"] == "view")
     assert sum(m["type"] == "welcome" for m in tab.messages[seen:]) == 1

@@ -38,7 +38,7 @@ from ..engine.timing import timeout_choice
 from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
-from .protocol import Bucket, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name, name_key
+from .protocol import Bucket, Deltas, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name, name_key
 from .seats import Seat, Sink, token_hash
 from .settings import TIMER_OPTIONS, now_iso
 from .timers import DecisionTimer
@@ -338,6 +338,8 @@ class Room:
     def _welcome(self, sink: Sink, seat: Seat | None) -> None:
         """Tell a connection which seat it holds (``seat``; ``None``: a spectator), then the recent chat, as
         after every ``welcome``: a client starts its chat afresh on one (the room page empties its list)."""
+        if getattr(sink, "deltas", None) is not None:  # the first view after a welcome has the whole log
+            sink.deltas = Deltas()  # (the lines a seat read are not all a watcher's)
         sink.send({"type": "welcome", "room": self.code, "seat": seat.seat if seat else None,
                    "name": seat.name if seat else None, "spectator": seat is None})
         if self.recent_chat is None:
