@@ -292,7 +292,8 @@ class View(_Message):
 class ChatLine(_Message):
     type: Literal["chat"] = "chat"
     sender: str = Field(alias="from", description="the speaker's display name")
-    seat: int
+    seat: int | None = Field(description="the speaker's seat now (seats are renumbered at the start); null for "
+                                         "someone who left the table before the match started")
     text: str
     at: str
 

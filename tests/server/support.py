@@ -24,7 +24,8 @@ from intrigue.store import open_store
 
 FAST = Settings(bot_delay=0.0, room_quota=10_000, disconnect_grace=0.5, chat_rate=0.5, chat_burst=3,
                 message_rate=50, message_burst=100, flood_limit=30, secret_pace=0.0,
-                connect_rate=10_000, connect_burst=10_000)  # every test client connects from one address
+                connect_rate=10_000, connect_burst=10_000,  # every test client connects from one address
+                hello_rate=1_000, hello_burst=1_000)
 
 
 def free_port() -> int:

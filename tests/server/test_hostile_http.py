@@ -98,6 +98,12 @@ BAD = [
     ("POST", "/api/rooms", {"json": {"game": "coup", "name": "A", "seats": 2, "options": {"reformation": 1}}}, 400,
      "bad_message"),
     ("POST", "/api/rooms", {"content": b"{" * 70_000, "headers": JSON}, 413, "too_large"),
+    # the same without a Content-Length (chunked): before, 422 "body: not valid JSON" (the route's own reading
+    # turned the limit's refusal into its answer)
+    ("POST", "/api/rooms", {"content": [ROOM + b', "name": "', b"a" * 70_000 + b'"}'], "headers": JSON}, 413,
+     "too_large"),
+    ("POST", "/api/rooms/ZZZZ/join", {"content": [b'{"name": "' + b"a" * 70_000 + b'"}'], "headers": JSON}, 413,
+     "too_large"),
     ("POST", "/api/rooms/ZZZZ/leave", {"content": b'{"token": "\\udfff"}', "headers": JSON}, 422, "schema"),
     ("POST", "/api/rooms/" + "Z" * 3000 + "/join", {"json": {"name": "Zoe"}}, 404, "no_room"),
     ("POST", "/api/rooms/%ED%A0%80/join", {"json": {"name": "Zoe"}}, 404, "no_room"),
@@ -197,7 +203,9 @@ def test_a_second_player_with_the_same_24_character_name_gets_a_seat(server, htt
     assert http.get("/api/health", timeout=5).json()["ok"] is True
 
 
-@pytest.mark.parametrize("game, seats, word", [("werewolf", 6, "No one"), ("heist", 5, "Pass"), ("avalon", 5, "Approve")])
+@pytest.mark.parametrize("game, seats, word", [("werewolf", 6, "No one"), ("heist", 5, "Pass"), ("avalon", 5, "Approve"),
+                                               # rules in Python: their Pass was not reserved (joined as "Pass")
+                                               ("coup", 2, "Pass"), ("bang", 4, "Pass"), ("coup", 2, "NO ONE")])
 def test_a_player_cannot_take_the_name_of_an_option_of_the_game(http, game, seats, word):
     """Werewolf's night offers the players' names and "No one": a player named "No one" could not be
     told from it (the option named the player, and nobody could choose no one)."""
@@ -205,3 +213,19 @@ def test_a_player_cannot_take_the_name_of_an_option_of_the_game(http, game, seat
     joined = join(http, created["room"], word)
     seats = http.get(f"/api/rooms/{created['room']}").json()["seats"]
     assert [seats[0]["name"], seats[joined["seat"]]["name"]] == [f"{word} 2", f"{word} 3"]
+
+
+@pytest.mark.parametrize("path", ["/", "/room/ZZZZ", "/api/health", "/api/games", "/api/rooms", "/api/nothing",
+                                  "/static/room.js"])
+def test_head_answers_as_get_without_the_body(http, path):
+    """HTTP servers take HEAD wherever they take GET (a monitor's `HEAD /api/health`, `curl -I`): the
+    routes answered 405 method_not_allowed (the static files took it)."""
+    got, head = http.get(path), http.head(path)
+    assert head.status_code == got.status_code and head.content == b""
+    assert head.headers.get("content-type") == got.headers.get("content-type")
+    assert head.headers.get("content-length") == got.headers.get("content-length")
+
+
+def test_head_is_still_refused_where_get_is(http):
+    for path in ("/api/rooms/ZZZZ/join", "/api/rooms/ZZZZ/start"):
+        assert http.head(path).status_code == http.get(path).status_code == 405

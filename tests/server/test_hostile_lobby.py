@@ -104,3 +104,20 @@ def test_the_open_room_list_shows_every_change_at_once(server, http):
     agree()
     private = create_room(http, name="Aria", seats=2, private=True)
     assert private["room"] not in {r["room"] for r in http.get("/api/rooms").json()}
+
+
+def test_a_refused_room_option_is_explained_in_words(server, http):
+    """The refusal names each known option once (the timers were listed twice) and the kind of value
+    wanted in words ("must be a int", "must be a bool" before)."""
+    def refusal(options: dict) -> str:
+        answer = http.post("/api/rooms", json={"game": "coup", "name": "Aria", "seats": 2, "options": options})
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_message"
+        return answer.json()["error"]["message"]
+
+    known = refusal({"colour": "red"}).split("(known: ")[1].rstrip(")").split(", ")
+    assert sorted(known) == sorted(set(known)) and "turn_timer" in known and "reformation" in known
+    assert refusal({"reformation": "yes"}) == "option reformation must be true or false"
+    assert refusal({"characters": 1}) == "option characters must be a string"
+    answer = http.post("/api/rooms", json={"game": "bang", "name": "Aria", "seats": 3,
+                                           "options": {"character_choice": 1.5}})
+    assert answer.json()["error"]["message"] == "option character_choice must be a whole number"

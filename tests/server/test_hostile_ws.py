@@ -211,7 +211,8 @@ def test_a_player_who_stops_reading_is_disconnected_and_the_table_goes_on(tmp_pa
     # (presence unbounded: Aria's tab coming and going fills the lurker's outbox fast; test_hostile_presence.py
     # shows that a server with its defaults tells it only a few times a second)
     settings = Settings(bot_delay=0.0, room_quota=10_000, message_rate=100_000, message_burst=100_000,
-                        disconnect_grace=0.3, sockets_per_address=3, presence_rate=100_000, presence_burst=100_000)
+                        disconnect_grace=0.3, sockets_per_address=3, presence_rate=100_000, presence_burst=100_000,
+                        hello_rate=100_000, hello_burst=100_000)  # (and Aria's hellos unbounded too)
     with ServerThread(tmp_path / "lurk.db", settings) as small, small.http() as http:
         created = create_room(http, name="Aria of the long name xx", seats=10, private=True,
                               options={"turn_timer": None, "window_timer": None})

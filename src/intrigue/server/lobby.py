@@ -16,6 +16,10 @@ from .room import Room
 from .seats import Seat, token_hash
 from .settings import TIMER_OPTIONS, TIMER_RANGE, Settings, now_iso
 
+#: How a refusal names the type of a game option's value ("must be a int" read badly).
+OPTION_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+
+
 class ClusterHooks(Protocol):
     """What a lobby asks of its cluster node (:mod:`.node`); a single server has none."""
 
@@ -196,9 +200,10 @@ class Lobby:
             elif key in game.binding.options:
                 default = game.binding.options[key]
                 if default is not None and type(value) is not type(default):
-                    raise Refusal("bad_message", f"option {key} must be a {type(default).__name__}")
+                    kind = OPTION_KINDS.get(type(default), type(default).__name__)
+                    raise Refusal("bad_message", f"option {key} must be {kind}")
             else:
-                known = ", ".join(list(TIMER_OPTIONS) + list(game.binding.options))
+                known = ", ".join(dict.fromkeys([*TIMER_OPTIONS, *game.binding.options]))  # (the game lists the timers too)
                 raise Refusal("bad_message", f"unknown option {str(key)[:40]!r} for {game.id} (known: {known})")
             result[key] = value
         check = game.binding.option_check

@@ -38,7 +38,7 @@ from ..engine.timing import timeout_choice
 from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
-from .protocol import Bucket, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name, name_key
+from .protocol import Bucket, Deltas, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name, name_key
 from .seats import Seat, Sink, token_hash
 from .settings import TIMER_OPTIONS, now_iso
 from .timers import DecisionTimer
@@ -49,6 +49,9 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("intrigue.server")
 #: Chat lines replayed to every connection that says hello.
 RECENT_CHAT = 50
+#: Option words a game whose rules are Python offers without declaring them (Coup's and BANG!'s ``Pass``):
+#: no player is named one, in any game (``Game.option_words`` holds only a DSL phase's literal options).
+COMMON_OPTION_WORDS = ("Pass", "No one")
 
 
 class Room:
@@ -164,7 +167,7 @@ class Room:
         words (shortened to make room in 24 characters). Names are compared by what they draw
         (:func:`.protocol.name_key`): ``Аria`` with a Cyrillic ``А`` has the name ``Aria``."""
         taken = {name_key(s.name) for s in self.seats if s.taken and s.name} | {
-            name_key(word) for word in self.game.option_words()}
+            name_key(word) for word in (*self.game.option_words(), *COMMON_OPTION_WORDS)}
         if name_key(name) not in taken:
             return name
 
@@ -204,20 +207,26 @@ class Room:
         sinks, seat.sinks = seat.sinks, []
         if waiting:
             seat.address = None
-        for sink in sinks:
+        for sink in sinks:  # they watch now, and are told so (and the room as it is, below)
             sink.seat = None
             self.spectators.append(sink)
+            self._welcome(sink, None)
         if started is not None:
             self._begin(*started)
             return seat
         if waiting and self.status == "waiting":
-            self._seats_changed()
+            if not self._seats_changed():
+                for sink in sinks:
+                    sink.send({"type": "room", **self.public()})
         else:
             self.broadcast_room()
         if self.status == "closed":
             self.lobby.forget(self)
         elif self.after_change():
             self.broadcast_views()
+        elif self.match is not None:
+            for sink in sinks:  # the spectator's view, instead of the seat's they held
+                self.send_view(sink)
         return seat
 
     def start(self, token: str) -> None:
@@ -246,9 +255,7 @@ class Room:
         for sink in self._all_sinks():
             if sink.seat is not None and mapping.get(sink.seat) != sink.seat:
                 sink.seat = mapping.get(sink.seat)
-                seat_now = self.seats[sink.seat] if sink.seat is not None else None
-                sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
-                           "name": seat_now.name if seat_now else None, "spectator": sink.seat is None})
+                self._welcome(sink, self.seats[sink.seat] if sink.seat is not None else None)
         self._begin(*started)
 
     def _rematch_due(self) -> bool:
@@ -317,12 +324,7 @@ class Room:
             seat.sinks.append(sink)
         else:
             self.spectators.append(sink)
-        sink.send({"type": "welcome", "room": self.code, "seat": sink.seat,
-                   "name": seat.name if seat else None, "spectator": seat is None})
-        if self.recent_chat is None:
-            self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
-        for chat in self.recent_chat:
-            sink.send({"type": "chat", "from": chat.name, "seat": chat.seat, "text": chat.text, "at": chat.at})
+        self._welcome(sink, seat)
         changed = connected != [s.connected for s in self.seats]
         timer = self.after_change()  # a grace timer ends when its player is back: everyone is told
         # A watcher, or another tab of a seat, changes nothing anyone sees (and a hello costs one message).
@@ -332,6 +334,23 @@ class Room:
         if self.match is not None and not (told and timer):
             self.send_view(sink)
         return seat
+
+    def _welcome(self, sink: Sink, seat: Seat | None) -> None:
+        """Tell a connection which seat it holds (``seat``; ``None``: a spectator), then the recent chat, as
+        after every ``welcome``: a client starts its chat afresh on one (the room page empties its list)."""
+        if getattr(sink, "deltas", None) is not None:  # the first view after a welcome has the whole log
+            sink.deltas = Deltas()  # (the lines a seat read are not all a watcher's)
+        sink.send({"type": "welcome", "room": self.code, "seat": seat.seat if seat else None,
+                   "name": seat.name if seat else None, "spectator": seat is None})
+        if self.recent_chat is None:
+            self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
+        if self.recent_chat:
+            # A line names its writer's seat now: the seats were renumbered at the start, and a seat freed
+            # before it may have been taken by someone else (names are unique at a table).
+            seated = {s.name: s.seat for s in self.seats if s.name is not None}
+            for chat in self.recent_chat:
+                sink.send({"type": "chat", "from": chat.name, "seat": seated.get(chat.name), "text": chat.text,
+                           "at": chat.at})
 
     def detach(self, sink: Sink, announce: bool = True) -> None:
         changed = False
@@ -347,14 +366,15 @@ class Room:
             # A grace timer starts for a pending player who left: everyone is told.
             self._announce(True, self.after_change())
 
-    def _seats_changed(self) -> None:
+    def _seats_changed(self) -> bool:
         """A seat taken or freed before the start: the lobby's lists know at once, the room's connections
         as they learn who is connected (:meth:`_announce`): a script joining and leaving over the HTTP
-        routes, 500 times a second, made two messages for every connection of the room each time."""
+        routes, 500 times a second, made two messages for every connection of the room each time. True if
+        they were told now."""
         self.lobby.changed()
         if self.lobby.cluster is not None:
             self.lobby.cluster.room_changed(self)
-        self._announce(True, False)
+        return self._announce(True, False)
 
     def _announce(self, room: bool, views: bool) -> bool:
         """Tell everyone that who is connected changed (``room``) and that the timer did (``views``): now,

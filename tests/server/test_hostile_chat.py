@@ -1,0 +1,89 @@
+"""Chat lines and the seats they name, written from docs/protocol.md: a `chat` carries the speaker's `seat`
+(the room page colours a line by it), and "empty seats are removed from the table and the seats renumbered"
+when the match starts. The recent chat a `hello` brings must name the seats as they are then."""
+
+from __future__ import annotations
+
+from ..security.table import hang_up
+from .support import Client, create_room, join
+
+
+def test_the_recent_chat_names_each_speaker_by_their_seat_after_the_start(server, http):
+    created = create_room(http, seats=4, bots=[{"kind": "random"}], private=True)
+    code = created["room"]
+    blake = join(http, code, "Blake")
+    cass = join(http, code, "Cass")
+    for joined, text in ((blake, "Blake was here"), (cass, "Cass before the start")):
+        client = Client(server.ws_url, code, joined["token"])
+        client.until(lambda m: m["type"] == "room")
+        client.send({"type": "chat", "token": joined["token"], "text": text})
+        client.until(lambda m: m["type"] == "chat" and m["text"] == text)
+        hang_up(client)
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
+    watcher = Client(server.ws_url, code)
+    view = watcher.until(lambda m: m["type"] == "view")["view"]
+    assert view["players"] == ["Aria", "Cass", "Ada"]  # Blake's empty seat 1 is gone: Cass is seat 1, Ada 2
+    lines = {m["text"]: m["seat"] for m in watcher.messages if m["type"] == "chat"}
+    # Before the fix: Cass's line said seat 2 (Ada's now: the page coloured it as the bot's) and Blake's
+    # seat 1 (Cass's now).
+    assert lines == {"Cass before the start": 1, "Blake was here": None}
+    hang_up(watcher)
+
+
+def test_every_welcome_is_followed_by_the_recent_chat_also_at_the_start_renumbering(server, http):
+    """A client starts its chat afresh on a `welcome` (the room page empties its list: the recent chat
+    follows). The new `welcome` of a connection whose seat the start renumbered came alone: Cass's chat
+    emptied when the match started."""
+    created = create_room(http, seats=4, bots=[{"kind": "random"}], private=True)
+    code = created["room"]
+    blake = join(http, code, "Blake")
+    cass = join(http, code, "Cass")
+    client = Client(server.ws_url, code, cass["token"])
+    client.until(lambda m: m["type"] == "room")
+    client.send({"type": "chat", "token": cass["token"], "text": "ready when you are"})
+    client.until(lambda m: m["type"] == "chat")
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    seen = len(client.messages)
+    assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
+    client.until(lambda m: m["type"] == "view")
+    after = client.messages[seen:]
+    after = after[[m["type"] for m in after].index("welcome"):]  # (after the room message of Blake's leaving)
+    assert [m["type"] for m in after][:3] == ["welcome", "chat", "room"]
+    assert after[0]["seat"] == 1 and after[1] == {**after[1], "text": "ready when you are", "seat": 1}
+    hang_up(client)
+
+
+def test_a_seat_that_leaves_is_told_its_connections_watch_now(server, http):
+    """"The connections of that seat become spectators": they are told so by a `welcome` (as a connection
+    whose seat the start renumbered is), with what follows every welcome, and during a match the
+    spectator's view. Before, they were told nothing: a second tab went on believing it held the seat
+    (before the start, the seat Dana took next)."""
+    created = create_room(http, seats=3, bots=[{"kind": "random"}], private=True,
+                          options={"turn_timer": None, "window_timer": None})
+    code = created["room"]
+    blake = join(http, code, "Blake")
+    tab = Client(server.ws_url, code, blake["token"])
+    tab.until(lambda m: m["type"] == "room")
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    welcome = tab.until(lambda m: m["type"] == "welcome")
+    assert welcome == {"type": "welcome", "room": code, "seat": None, "name": None, "spectator": True}
+    assert tab.until(lambda m: m["type"] == "room")["seats"][1]["name"] is None
+    # During a match: the seat stays at the table (left), its tab watches from the next message on.
+    blake = join(http, code, "Blake")
+    tab = Client(server.ws_url, code, blake["token"], log_deltas=True)
+    tab.until(lambda m: m["type"] == "room")
+    assert http.post(f"/api/rooms/{code}/start", json={"token": created["token"]}).status_code == 200
+    assert tab.until(lambda m: m["type"] == "view")["view"]["seat"] == 1
+    seen = len(tab.messages)
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    assert tab.until(lambda m: m["type"] == "welcome")["spectator"] is True
+    told = len(tab.messages)
+    message = tab.until(lambda m: m["type"] == "view")
+    view = message["view"]
+    assert view["seat"] is None and view["you"] is None
+    assert message["log_after"] is None  # the first view after a welcome has the whole log, as after a hello
+    tab.drain(0.2)
+    assert all(m["view"]["seat"] is None for m in tab.messages[told:] if m["type"] == "view")
+    assert sum(m["type"] == "welcome" for m in tab.messages[seen:]) == 1
+    hang_up(tab)
