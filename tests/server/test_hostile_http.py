@@ -8,10 +8,11 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ..security.table import hang_up, snapshot
-from .support import FAST, Client, ServerThread, create_room, join
+from .support import FAST, Client, ServerProcess, ServerThread, create_room, join
 
 DOCS = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
 
@@ -197,7 +198,7 @@ def test_a_second_player_with_the_same_24_character_name_gets_a_seat(server, htt
     assert len(name) == 24
     created = create_room(http, seats=4, name=name)
     seats = [http.post(f"/api/rooms/{created['room']}/join", json={"name": name}, timeout=5) for _ in range(3)]
-    assert [answer.status_code for answer in seats] == [200, 200, 200]
+    assert [answer.status_code for answer in seats] == [201, 201, 201]
     names = [s["name"] for s in http.get(f"/api/rooms/{created['room']}").json()["seats"]]
     assert names == [name, "Alexandria Quintesse 2", "Alexandria Quintesse 3", "Alexandria Quintesse 4"]
     assert http.get("/api/health", timeout=5).json()["ok"] is True
@@ -229,3 +230,23 @@ def test_head_answers_as_get_without_the_body(http, path):
 def test_head_is_still_refused_where_get_is(http):
     for path in ("/api/rooms/ZZZZ/join", "/api/rooms/ZZZZ/start"):
         assert http.head(path).status_code == http.get(path).status_code == 405
+
+
+def _rooms_made_with_forged_addresses(tmp_path: Path, args: list[str]) -> list[int]:
+    """Statuses of three room creations from this machine, each naming another client in X-Forwarded-For,
+    against ``intrigue serve --room-quota 2`` and ``args``."""
+    tmp_path.mkdir()
+    server = ServerProcess(tmp_path / "forged.db", args=["--room-quota", "2", *args]).start()
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+            return [http.post("/api/rooms", json={"game": "coup", "name": "Aria", "seats": 2},
+                              headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code for n in range(3)]
+    finally:
+        server.stop()
+
+
+def test_a_forged_forwarded_for_escapes_no_quota(tmp_path):
+    """A client naming another address in X-Forwarded-For is still counted as itself: the header is
+    believed only from a proxy named by --proxy-from (as a cluster's nodes name their front proxy)."""
+    assert _rooms_made_with_forged_addresses(tmp_path / "plain", []) == [201, 201, 429]
+    assert _rooms_made_with_forged_addresses(tmp_path / "proxied", ["--proxy-from", "127.0.0.1"]) == [201, 201, 201]

@@ -75,6 +75,7 @@ class LocalCluster:
         log = self.folder / f"node-{name}.log"
         command = [sys.executable, "-m", "intrigue.cli", "serve", "--host", HOST, "--port", str(port),
                    "--node", name, "--store", self.store, "--redis", self.redis, "--lease", str(self.lease),
+                   "--proxy-from", HOST,  # the front proxy runs here: its X-Forwarded-For names the client
                    *self.extra, *(extra or [])]
         with open(log, "ab") as out:
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

@@ -82,6 +82,10 @@ def register(app: typer.Typer) -> None:
                                                             "in bursts of ten times as many."),
               seats_per_address: int = typer.Option(30, help="Seats one address may join in rooms not started."),
               max_rooms: int = typer.Option(2000, help="Rooms the server holds at once (waiting and playing)."),
+              proxy_from: str = typer.Option("", "--proxy-from", help="Addresses of reverse proxies (comma-"
+                                             "separated, e.g. 127.0.0.1) whose X-Forwarded-For header names "
+                                             "the client; by default the header is ignored and every quota "
+                                             "counts the connection's own address."),
               message_rate: float = typer.Option(10.0, help="WebSocket messages per second one connection may "
                                                             "send (with a burst of four seconds' worth)."),
               synchronous: str = typer.Option("full", help="SQLite synchronous mode: 'full' survives power "
@@ -157,8 +161,12 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"Intrigue on http://{host}:{port}/ ({where}store {getattr(store, 'path', location)})", err=True)
         # loop "auto": uvloop where it is installed (a dependency on CPython off Windows): less of the
         # event loop's CPU per message than asyncio's own loop (docs/performance.md)
+        # X-Forwarded-For is believed only from the proxies named: without them a client could name any
+        # address in it and escape every per-address quota (docs/security.md).
+        proxies = [address.strip() for address in proxy_from.split(",") if address.strip()]
         uvicorn.run(application, host=host, port=port, ws_max_size=1024 * 1024, log_level="warning",
-                    ws_per_message_deflate=False, loop="auto")
+                    ws_per_message_deflate=False, loop="auto", proxy_headers=bool(proxies),
+                    forwarded_allow_ips=proxies or None)
 
     @app.command()
     def backup(db: Path = typer.Argument(..., metavar="DB", help="The database to copy (a server may be using it)."),
