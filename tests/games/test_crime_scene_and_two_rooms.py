@@ -184,3 +184,15 @@ def test_two_rooms_random_games_end_and_a_card_is_seen_only_where_it_was_shared(
         endings["shares"] += len(shown)
     assert endings["Red"] > 20 and endings["Blue"] > 20 and endings["shares"] > 100, endings
     assert hidden_choices > 500, hidden_choices
+
+
+def test_a_demo_of_two_rooms_ends_though_its_talk_phases_may_always_be_answered(capsys):
+    """Every player may always offer a share, and a share routes back to the talk: the demo lets the
+    clock run out now and then, as the server's would, so the match reaches its reveal."""
+    from intrigue.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["demo", str(EXAMPLES / "two_rooms.yaml"), "--players", "7", "--seed", "3"])
+    assert done.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert "takes" in out and " aside." in out and "is in the" in out and "Winners: " in out
