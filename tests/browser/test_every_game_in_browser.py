@@ -110,6 +110,11 @@ def test_game_plays_to_the_end_with_bots(server, browser, game):
                 assert_accessible(page, f"{game} at the table")
                 if viewport["width"] <= 390:
                     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            if game == "heist" and "question" not in seen:
+                # The question is the phase's player text, not "Your choice".
+                seen.add("question")
+                expect(page.locator("#decision-prompt")).to_have_text(
+                    re.compile(r"Accuse a free player of being the thief|Is the accused the thief"))
             if game == "bang" and "cards" not in seen and page.locator(f"{PANEL} .pool .pick-card").count():
                 _cards_are_picked_as_cards(page)
                 shot(page, f"{game}-pick-a-card")

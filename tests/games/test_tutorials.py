@@ -18,8 +18,9 @@ from .table_strings import placeholders
 TAUGHT = sorted(g for g in games.installed() if tutorials.has(games.get(g)))
 
 
-def test_coup_bang_avalon_and_werewolf_have_a_guided_first_game():
-    assert {"coup", "bang", "avalon", "werewolf"} <= set(TAUGHT)
+def test_every_installed_game_has_a_guided_first_game():
+    assert TAUGHT == sorted(games.installed())
+    assert {"coup", "bang", "avalon", "werewolf", "dsfgs", "heist"} <= set(TAUGHT)
 
 
 @pytest.mark.parametrize("game_id", TAUGHT)
@@ -86,8 +87,44 @@ def test_werewolf_tells_the_story_its_steps_tell():
     assert cards == {("Zoe", "Seer"), ("Ada", "werewolves")}
 
 
+def test_heist_tells_the_story_its_steps_tell():
+    done = walk(games.get("heist"))
+    assert {p["name"]: p["role"] for p in done.match.players} == \
+        {"Zoe": "Guard", "Ada": "Guard", "Basil": "Guard", "Cleo": "Thief"}
+    log = [line["text"] for line in done.views[-1]["log"]]
+    assert log == ["Zoe — role: Guard", "Cleo starts. Jail the thief before round 3 ends!",
+                   "Cleo accuses Basil. Guilty or innocent?", "Guilty: 1 of 4.",
+                   "Zoe accuses Cleo. Guilty or innocent?", "Guilty: 3 of 4.",
+                   "Cleo goes to jail. They were a Thief.", "The thief is caught. The guards win!"]
+    assert [done.match.names[s] for s in done.match.winners] == ["Zoe", "Ada", "Basil"]
+    # Before the verdict the Guard knows only her own role; Basil, spared, is still free.
+    before = next(v for v in done.views if v["phase"]["name"] == "Accuse or Pass" and v["decision"])
+    assert [p["role"] for p in before["state"]["players"]] == ["Guard", None, None, None]
+    assert all(p["is_alive"] for p in before["state"]["players"])
+
+
+def test_dsfgs_tells_the_story_its_steps_tell():
+    done = walk(games.get("dsfgs"))
+    assert {p["name"]: p["role"] for p in done.match.players} == \
+        {"Zoe": "Agent", "Ada": "Agent", "Basil": "Agent", "Cleo": "Mole"}
+    log = [line["text"] for line in done.views[-1]["log"]]
+    for line in ("Zoe takes the first turn.", "Zoe peeks at Cleo.", "Cleo — role: Mole, team: bravo", "Ada chooses Pass.",
+                 "Basil chooses Reveal Self.", "Basil — role: Agent, team: alpha", "Cleo accuses Zoe.",
+                 "Support Reveal: 2 of 4.", "Accusation of Zoe: 2 supported; revealed: no.", "Zoe's turn (round 2 of 5).",
+                 "Zoe accuses Cleo.", "Support Reveal: 3 of 4.", "Accusation of Cleo: 3 supported; revealed: yes.",
+                 "Every Mole is exposed: the Agents win."):
+        assert line in log, line
+    assert [done.match.names[s] for s in done.match.winners] == ["Zoe", "Ada", "Basil"]
+    # After her peek the Agent sees Cleo's role, and only hers; the others saw only whom she peeked at.
+    seen = next(v for v in done.views if v["version"] == 2)
+    assert [p["role"] for p in seen["state"]["players"]] == ["Agent", None, None, "Mole"]
+    peeked = [line for line in done.match.observe(1)["log"] if line["text"] == "Cleo — role: Mole, team: bravo"]
+    assert [line["version"] for line in peeked] == [16]      # Ada learns it only when Cleo is exposed
+
+
 @pytest.mark.parametrize("game_id,step,instead", [("coup", "challenge", "Pass"), ("bang", "bang", "BANG! 3D at Cleo"),
-                                                  ("avalon", "propose", "Zoe, Ada"), ("werewolf", "vote", "Cleo")])
+                                                  ("avalon", "propose", "Zoe, Ada"), ("werewolf", "vote", "Cleo"),
+                                                  ("heist", "accuse", "Pass"), ("dsfgs", "turn", "Reveal Self")])
 def test_a_newcomer_who_leaves_the_script_is_told_the_game_went_its_own_way(game_id, step, instead):
     done = walk(games.get(game_id), instead={step: instead})
     assert done.astray is not None
@@ -145,5 +182,5 @@ def test_intrigue_tutorial_prints_the_story_and_fails_when_the_guide_goes_astray
     assert "All 12 steps reached." in told.output
     other = CliRunner().invoke(app, ["tutorial", "avalon", "--seed", "3"])  # another deal: Zoe does not lead
     assert other.exit_code == 1 and "goes astray at step 'propose'" in " ".join(other.output.split())
-    none = CliRunner().invoke(app, ["tutorial", "heist"])
-    assert none.exit_code == 1 and "heist has no tutorial.json" in none.output
+    none = CliRunner().invoke(app, ["tutorial", "docs/examples/games/skull.yaml"])
+    assert none.exit_code == 1 and "skull has no tutorial.json" in none.output
