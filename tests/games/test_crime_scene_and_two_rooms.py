@@ -125,7 +125,8 @@ def test_two_rooms_random_games_end_and_a_card_is_seen_only_where_it_was_shared(
     Gambler with the team they bet on). A seat sees another's card or colour only after that
     player showed it to them or a share between them was accepted (a colour share: the colour
     alone); the East Room leader's choice of hostages changes no other seat's view before the
-    West Room's leader has chosen too, nor does a vote for a leader before the vote closes; the rooms always hold everyone, split as dealt."""
+    West Room's leader has chosen too, nor does a vote for a leader before the vote closes; the
+    rooms always hold everyone, split as dealt."""
     assert validate_file(EXAMPLES / "two_rooms.yaml").problems == []
     endings, hidden_choices = Counter(), 0
     for seed in range(100):
