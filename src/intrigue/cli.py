@@ -216,7 +216,9 @@ def demo(named: Optional[str] = typer.Argument(None, metavar="[GAME]", help="The
         match = Match(loaded, player_names(players), seed)
         rng = random.Random(seed)
         while not match.over:
-            if not match.pending:  # a timer phase: in a demo its time runs out at once
+            # a timer phase: its time runs out at once when nobody may answer, else one time in four
+            # (a talk phase that players may always answer, and which routes back to itself, ends)
+            if not match.pending or (match.clock is not None and rng.random() < 0.25):
                 for move in list(expiry(match)):
                     match.choose(*move)
             else:

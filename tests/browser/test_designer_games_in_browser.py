@@ -1,4 +1,4 @@
-"""Hanabi, Mascarade, Love Letter and Guildhall (docs/examples/games, served with ``--games``) at a table against bots:
+"""Hanabi, Mascarade, Love Letter, Guildhall, Crime Scene and Two Rooms (docs/examples/games, served with ``--games``) at a table against bots:
 on your turn the decision panel asks the phase's question ("Give a clue to another player, discard
 a card or play one."), so buttons named only "Ada" or "Basil" say what pressing them does; and the
 phase is named for what is done in it, not "Your Turn" (which it also read during a bot's turn)."""
@@ -26,6 +26,8 @@ def designer_server(tmp_path_factory):
      "Swap (or pretend to) with a player, look at your card, or announce a role."),
     ("love_letter", 2, "Play a Card", "Play one of your two cards."),
     ("guildhall", 2, "Choose a Character", "Keep one character in secret and pass the rest to your left."),
+    ("crime_scene", 4, "The Means", "Murderer, choose the means of the murder from your means cards."),
+    ("two_rooms", 6, "Choose Leaders", "Who leads your room this round?"),
 ])
 def test_your_turn_in_a_designer_game_says_what_the_buttons_do(designer_server, browser, game, seats, phase, question):
     joined = designer_server.post("/api/rooms", {"game": game, "name": "Zoe", "seats": seats,

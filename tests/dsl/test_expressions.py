@@ -47,6 +47,17 @@ def test_count_of_an_item_needs_a_list_where_types_are_known():
     assert expression.problems == [("count(list, x) counts in a list, not a number", 7)]
 
 
+def test_plus_joins_two_texts_and_refuses_a_text_and_a_number():
+    """A tile and its marker as one line of the table ('Weather: Foggy'); a number is not text."""
+    assert ev("player.team + ': ' + 'one'") == "alpha: one"
+    joined = compile_expression("player.team + ': '", player_fields={"team": "text"})
+    assert joined.problems == []
+    mixed = compile_expression("player.team + player.coins", player_fields={"team": "text", "coins": "num"})
+    assert mixed.problems == [("'+' works on numbers, not text (in 'player.team')", 1)]
+    with pytest.raises(Exception, match="is not a number"):
+        ev("player.team + 1")
+
+
 @pytest.mark.parametrize("text, message, column", [
     ("__import__('os')", "names starting with '_' are not allowed: '__import__'", 1),
     ("player.__class__", "names starting with '_' are not allowed: '__class__'", 1),

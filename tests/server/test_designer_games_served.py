@@ -1,5 +1,5 @@
-"""Liar's Dice, One Night, Mascarade, Hanabi and Guildhall (docs/examples/games) played to the end through a
-real server, each seat a WebSocket client acting on its own views only: no view any seat receives
+"""Liar's Dice, One Night, Mascarade, Hanabi, Guildhall and Crime Scene (docs/examples/games) played to the
+end through a real server, each seat a WebSocket client acting on its own views only: no view any seat receives
 ever holds another seat's dice, a card it was not shown, (Hanabi) its own hand or (Guildhall) a hand of characters passed to
 another, and a night
 phase shows every seat waiting."""
@@ -183,3 +183,33 @@ def test_guildhall_through_the_server_the_passed_characters_reach_their_holder_a
         best = max(row["score"] for row in rows)
         assert final["winners"] == [row["name"] for row in rows if row["score"] == best]
         assert [row["built"] for row in rows] == [p["built"] for p in room.match.players]
+
+
+def test_crime_scene_through_the_server_only_the_scientist_and_the_murderer_know_the_murder(served):
+    """Four seats (no accomplice, no witness): the scientist's role is seen by all, another role by
+    the scientist alone once the murder is chosen; the murder is told to the scientist and the
+    murderer alone; every seat appears to act while the murderer chooses; the game ends (badges run
+    out, or the murder is solved)."""
+    with served.http() as http:
+        clients = seated(served, http, "crime_scene", 4)
+        room = served.app.state.lobby.rooms[clients[0].room]
+        roles = [p["role"] for p in room.match.players]
+        phases = set()
+
+        def check(seat, view):
+            assert not {"murder_means", "key_evidence", "means_pile", "clue_pile", "scene_pile"} & set(view["state"])
+            told = [line["text"] for line in view["log"] if line["text"].startswith("The murder:")]
+            assert not told or roles[seat] in ("Forensic Scientist", "Murderer"), (seat, told)
+            if view["over"]:
+                return
+            phases.add(view["phase"]["name"])
+            if view["phase"]["name"] in ("The Means", "The Key Evidence"):
+                assert set(view["waiting"]) | {NAMES[seat]} == set(NAMES), (seat, view["waiting"])
+            for owner, row in enumerate(view["state"]["players"]):
+                if owner != seat and roles[seat] != "Forensic Scientist":
+                    assert row["role"] in (None, "Forensic Scientist"), (seat, owner, row)
+                    assert row["role"] is None or roles[owner] == "Forensic Scientist"
+
+        final = play(clients, check, seed=3)
+        assert {"The Means", "Mark a Tile", "Accuse a Player"} <= phases
+        assert final["over"] and final["winners"]

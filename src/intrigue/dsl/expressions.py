@@ -506,8 +506,14 @@ class _Checker:
                         self.type_error(f"'+' joins two lists, not a list and {describe(got)} "
                                         f"(in {self.span(item)!r})", item.column)
                 return (LIST, _common(item_type(k) for k in kinds if base(k) == LIST))
+            if node.op == "+" and any(base(k) == TEXT for k in kinds) and not any(base(k) == NUM for k in kinds):
+                for item, got in zip(node.items, kinds):
+                    if base(got) not in (TEXT, ANY):
+                        self.type_error(f"'+' joins two texts, not a text and {describe(got)} "
+                                        f"(in {self.span(item)!r})", item.column)
+                return TEXT
             if node.op == "+" and all(base(k) == ANY for k in kinds):
-                return ANY  # two values of unknown type (table entries): numbers or lists
+                return ANY  # two values of unknown type (table entries): numbers, texts or lists
             for item, got in zip(node.items, kinds):
                 if base(got) not in (NUM, ANY):
                     self.type_error(f"'{node.op}' works on numbers, not {describe(got)} (in {self.span(item)!r})",
@@ -789,8 +795,9 @@ def _arith(node: Node) -> Callable[[Scope], Any]:
         a, b = left(scope), right(scope)
         if a is None or b is None:
             raise EvaluationError(f"a value is null in '{operator}'")
-        if operator == "+" and isinstance(a, list) and isinstance(b, list):
-            return a + b
+        if operator == "+" and ((isinstance(a, list) and isinstance(b, list))
+                                or (isinstance(a, str) and isinstance(b, str))):
+            return a + b  # two lists joined, or two texts
         a, b = _number(a, operator), _number(b, operator)
         if operator == "+":
             return a + b

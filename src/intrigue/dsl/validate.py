@@ -1002,7 +1002,7 @@ class _Semantics:
             self.audience(effect.to, path + ("to",))
         elif statement == "say":
             assert effect.say is not None
-            secret_reads = []
+            secret_reads, reads_player = [], False
             for expression in TEMPLATE.findall(effect.say):
                 compiled = decision_expr(expression.strip(), path + ("say",))
                 if compiled is not None and base(compiled.type) == PLAYER:
@@ -1010,6 +1010,13 @@ class _Semantics:
                                                   f"all: name one field ({{{expression.strip()}.name}})")
                 if compiled is not None:
                     secret_reads += [n[0] for n in compiled.names if n[0] in ("actor", "chosen", "choice")]
+                    reads_player = reads_player or bool(compiled.player_fields)
+            if reads_player and effect.where is None:
+                # a line per player needs `where`; without it `player` is the last chooser (null at the start)
+                self.problem(path + ("say",), "without 'where', player here is the player who answered last "
+                                              "(actor), so this is one line, empty when nobody has answered: add "
+                                              "`where:` for one line per matching player, or write actor.<field>",
+                             "warning")
             self.audience(effect.to, path + ("to",))
             if secret_reads and effect.to in (None, "everyone", "others") and effect.where is None:
                 for phase in sorted(p for p in context if p is not None):

@@ -262,8 +262,18 @@ def createTextDisplay(match: "Match") -> None:  # noqa: N802
 
 
 def createVotingPanel(match: "Match") -> None:  # noqa: N802
-    match.canvas.show("options", Audience.of(match.targets), key="options",
+    match.canvas.show("options", Audience.of(_asked(match)), key="options",
                       prompt=player_text(match.phase) or match.phase.name)
+
+
+def _asked(match: "Match") -> list[int]:
+    """Who the question goes to: the players asked, and in a secret phase everyone in its cover
+    (each of them appears to act, so the same question to all of them tells nothing)."""
+    targets = match.targets
+    plan = match.game.plans.get(match.phase_id)
+    if plan is None or not plan.secret or plan.cover is None:
+        return targets
+    return sorted({*targets, *match.seats_where(plan.cover)})
 
 
 def createCharacterCard(match: "Match") -> None:  # noqa: N802
