@@ -28,6 +28,14 @@ def test_python_examples_run(index, capsys):
     assert out.startswith("["), out  # the winners, or the returns
 
 
+def test_the_pettingzoo_example_plays_at_random_to_a_winner(capsys):
+    """Its policy is random over the masks: one generator drawn from, not a fresh one each step, which always
+    took the same place among the legal actions and looped Coup to the truncation cap, printing no winner."""
+    exec(compile(PYTHON_BLOCKS[0], "docs/agents.md example 1", "exec"), {})  # noqa: S102
+    winners = capsys.readouterr().out.strip().splitlines()[-1]
+    assert winners not in ("[]", ""), "the random policy's match was truncated: nobody won"
+
+
 def test_bench_env_command_runs():
     commands = re.findall(r"^\.venv/bin/intrigue bench env .*$", DOC + "\n" + PERFORMANCE, re.M)
     assert len(commands) == 3
