@@ -18,14 +18,25 @@ PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", DOC.split("## Remote bot: a s
 
 
 def test_the_doc_has_its_examples():
-    assert len(PYTHON_BLOCKS) == 3
+    assert len(PYTHON_BLOCKS) == 4
 
 
 @pytest.mark.parametrize("index", range(len(PYTHON_BLOCKS)))
 def test_python_examples_run(index, capsys):
     exec(compile(PYTHON_BLOCKS[index], f"docs/agents.md example {index + 1}", "exec"), {})
-    out = capsys.readouterr().out.strip().splitlines()[-1]
-    assert out.startswith("["), out  # the winners, or the returns
+    if "print(" in PYTHON_BLOCKS[index]:  # the PettingZoo test raises if it fails, and prints nothing
+        out = capsys.readouterr().out.strip().splitlines()[-1]
+        assert out.startswith("["), out  # the winners, or the returns
+
+
+def test_every_pettingzoo_test_the_page_names_is_run_on_every_game():
+    """The page says which of PettingZoo's tests pass: tests/env/test_pettingzoo.py runs each of them (it lacked
+    parallel_seed_test, which a developer running PettingZoo's tests met failing on the default environment)."""
+    sentence = DOC[DOC.index("Both pass PettingZoo's"):].split("(`tests/env/test_pettingzoo.py`)")[0]
+    named = set(re.findall(r"`(\w+_test)`", sentence))
+    assert {"api_test", "parallel_seed_test", "max_cycles_test"} <= named
+    run = (ROOT / "tests" / "env" / "test_pettingzoo.py").read_text(encoding="utf-8")
+    assert all(f"{name}(" in run for name in named), named
 
 
 def test_the_pettingzoo_example_plays_at_random_to_a_winner(capsys):

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, seed_test
 from pettingzoo.utils import parallel_to_aec
 
 from intrigue import games
@@ -47,6 +47,13 @@ def test_parallel_api_and_max_cycles(game):
     parallel_api_test(parallel(), num_cycles=100)
     max_cycles_test(SimpleNamespace(parallel_env=parallel,
                                     env=lambda max_cycles: parallel_to_aec(parallel(max_cycles))))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parallel_seed_test(game):
+    """PettingZoo's parallel seed test samples actions without the masks: it runs with illegal="timeout",
+    as docs/agents.md shows."""
+    parallel_seed_test(lambda: parallel_env(game, seed=1, illegal="timeout"))
 
 
 def play_random(env, seed):
