@@ -68,3 +68,14 @@ def test_extra_install_line_names_the_env_extra():
     assert "pip install -e '.[env]'" in DOC
     extras = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", (ROOT / "Makefile").read_text(encoding="utf-8"))
     assert extras and {"test", "env"} <= set(extras.group(1).split(","))
+
+
+def test_the_action_space_sizes_the_page_gives_are_the_environments():
+    """`Discrete(n)` counts `(wait)` too: BANG!'s was given as 719 (its labels), the space is 720."""
+    from intrigue.env import make
+
+    sizes = re.findall(r"\*\*(Coup|BANG!)\*\*.*?\((\d+) actions at (\d+) players", DOC, re.S)
+    assert [game for game, _, _ in sizes] == ["Coup", "BANG!"]
+    for game, size, players in sizes:
+        env = make({"Coup": "coup", "BANG!": "bang"}[game], players=int(players), seed=1)
+        assert env.action_space(env.possible_agents[0]).n == int(size), game
