@@ -79,3 +79,11 @@ def test_the_action_space_sizes_the_page_gives_are_the_environments():
     for game, size, players in sizes:
         env = make({"Coup": "coup", "BANG!": "bang"}[game], players=int(players), seed=1)
         assert env.action_space(env.possible_agents[0]).n == int(size), game
+
+
+def test_the_ismcts_example_plays_its_match_to_a_winner(capsys):
+    """With a cap of 30 decisions the example's match was always truncated: it printed [0.0, 0.0, 0.0]."""
+    block = next(code for code in PYTHON_BLOCKS if "ISMCTSBot" in code)
+    exec(compile(block, "docs/agents.md ISMCTS example", "exec"), {})  # noqa: S102
+    returns = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert sorted(returns)[-1] == 1.0 and -1.0 in returns, returns
