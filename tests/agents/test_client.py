@@ -200,3 +200,18 @@ def test_intrigue_agent_plays_a_game_served_from_a_folder_given_the_folder(serve
         else:
             assert agent.returncode == 0, agent.stderr
             assert re.search(r"match \d+: (won|lost)", agent.stdout)
+
+
+def test_intrigue_agent_takes_no_seat_in_a_waiting_room_whose_game_it_cannot_play(server, http, monkeypatch):
+    """Without --game-dir the agent refuses a designer's game before joining: it used to take the seat, wait for
+    the start, and only then stop, leaving its seat to the timers for the whole match."""
+    from intrigue import games
+
+    monkeypatch.setitem(games._EXTRA, "skull", ROOT / "docs" / "examples" / "games" / "skull.yaml")
+    room = create_room(http, game="skull", seats=3)
+    agent = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", f"{server.url}/room/{room['room']}"],
+                           capture_output=True, text=True, timeout=30)
+    assert agent.returncode == 2
+    assert "the room plays 'skull', which is not installed here" in agent.stderr
+    seats = http.get(f"/api/rooms/{room['room']}").json()["seats"]
+    assert [seat["name"] for seat in seats][1:] == [None, None]

@@ -76,9 +76,7 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
 
     def game_of(view: dict[str, Any]) -> Game:
         if view["game"] not in loaded:
-            if view["game"] not in game_registry.installed():
-                raise ValueError(f"the room plays {view['game']!r}, which is not installed here: if the server "
-                                 "serves it with 'serve --games DIR', give the agent '--game-dir DIR'")
+            require_installed(view["game"])
             loaded[view["game"]] = game_registry.get(view["game"])
         return loaded[view["game"]]
 
@@ -175,6 +173,13 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
         for task in (reader, state.thinking):
             if task is not None and not task.done():
                 task.cancel()
+
+
+def require_installed(game: str) -> None:
+    """The bot plays with the game's rules: a room playing a game not installed here is refused."""
+    if game not in game_registry.installed():
+        raise ValueError(f"the room plays {game!r}, which is not installed here: if the server "
+                         "serves it with 'serve --games DIR', give the agent '--game-dir DIR'")
 
 
 def _choose(bot: Bot, view: SeatView) -> str | None:
