@@ -71,3 +71,25 @@ def test_the_test_endpoint_serves_on_its_own_for_an_llm_seat_without_a_model(tmp
         endpoint.wait(10)
     assert done.returncode == 0, done.stderr
     assert "3 matches" in done.stdout and "│ llm " in done.stdout
+
+
+def test_the_terminal_plays_a_game_file_in_the_seat_counted_from_one():
+    """The page gives `--seat` counted from 1 (the protocol counts from 0) and plays a game's YAML file too."""
+    assert "intrigue play docs/examples/games/skull.yaml --players 3 --bots ismcts:fast" in DOC
+    assert "`--seat` counts from 1" in DOC
+    root = Path(__file__).parents[2]
+    child = pexpect.spawn(sys.executable, ["-m", "intrigue.cli", "play", "docs/examples/games/skull.yaml", "--players",
+                                           "3", "--bots", "random", "--seat", "2", "--seed", "1"], encoding="utf-8",
+                          timeout=60, cwd=str(root), env={"TERM": "dumb", "COLUMNS": "120"})
+    child.expect(r"you are (\w+)")
+    you = child.match.group(1)
+    child.expect(r"player +cards")
+    child.expect(r"Your choice \(1-\d+\): ")
+    board = [line.split()[0] for line in child.before.splitlines() if line[:1].isalpha()]
+    assert len(board) == 3 and board[1] == you and you not in (board[0], board[2])  # the second seat
+    child.sendline("1")
+    while child.expect([r"Your choice \(1-\d+\): ", r"Winner"]) == 0:
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
