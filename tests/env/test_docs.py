@@ -87,3 +87,23 @@ def test_the_ismcts_example_plays_its_match_to_a_winner(capsys):
     exec(compile(block, "docs/agents.md ISMCTS example", "exec"), {})  # noqa: S102
     returns = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert sorted(returns)[-1] == 1.0 and -1.0 in returns, returns
+
+
+@pytest.mark.parametrize("game", ["coup", "bang", "heist"])
+def test_openspiel_and_pettingzoo_share_the_action_ids(game):
+    """The page says so (it did not say how OpenSpiel's ids relate to the PettingZoo ones): the same space."""
+    import numpy as np
+    import pyspiel
+
+    import intrigue.env.openspiel  # noqa: F401
+    from intrigue.env import make
+
+    assert "PettingZoo environment's, id for id" in DOC
+    env = make(game, players=4, seed=1)
+    spiel = pyspiel.load_game(f"python_intrigue_{game}(players=4)")
+    assert spiel.num_distinct_actions() == env.action_space(env.possible_agents[0]).n
+    state, rng = spiel.new_initial_state(), np.random.default_rng(0)
+    while state.is_chance_node():
+        actions, probabilities = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probabilities)))
+    assert state.legal_actions() and 0 not in state.legal_actions()
