@@ -230,3 +230,26 @@ def test_a_secret_decision_s_cover_presses_its_acknowledgement_through_the_envir
             env.step(action)
         assert env.table.match.over and env.table.match.winners
     assert pressed["Continue"] >= 10  # two guests acknowledge the spy's secret plot in every game
+
+
+def test_game_options_are_played_and_bad_ones_refused():
+    """docs/agents.md: `options=` plays a variant; a typo or a value the game refuses was silently ignored (the
+    default game was played), where the lobby and `intrigue simulate -o` refuse it."""
+    env = make("coup", players=4, seed=1, options={"characters": "inquisitor"}, infos=True)
+    env.reset(seed=1)
+    assert any(label.startswith("Examine") for label in env.last()[-1]["actions"].values())
+    for bad, words in [({"characters": "bogus"}, "must be ambassador or inquisitor"),
+                       ({"charakters": "inquisitor"}, "unknown option 'charakters'"),
+                       ({"reformation": "yes"}, "takes a bool")]:
+        with pytest.raises(EnvError, match=words):
+            make("coup", players=4, options=bad)
+        with pytest.raises(EnvError, match=words):
+            parallel_env("coup", 4, options=bad)
+
+
+def test_render_modes_are_the_spectator_text():
+    env = make("heist", players=4, seed=1, render_mode="ansi")
+    env.reset(seed=1)
+    assert env.render().startswith("Heist — spectator.")
+    with pytest.raises(ValueError, match="render_mode"):
+        make("heist", render_mode="rgb_array")
