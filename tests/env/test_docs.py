@@ -107,3 +107,15 @@ def test_openspiel_and_pettingzoo_share_the_action_ids(game):
         actions, probabilities = zip(*state.chance_outcomes())
         state.apply_action(int(rng.choice(actions, p=probabilities)))
     assert state.legal_actions() and 0 not in state.legal_actions()
+
+
+def test_the_default_player_counts_are_the_pages():
+    import pyspiel
+
+    import intrigue.env.openspiel  # noqa: F401
+    from intrigue.env import make
+
+    assert "4, or the nearest count the game takes (5 for Avalon,\n  6 for Werewolf)" in DOC
+    for game, players in [("coup", 4), ("avalon", 5), ("werewolf", 6), ("heist", 4)]:
+        assert make(game).possible_agents == [f"player_{i}" for i in range(players)]
+        assert pyspiel.load_game(f"python_intrigue_{game}").num_players() == players
