@@ -253,3 +253,20 @@ def test_render_modes_are_the_spectator_text():
     assert env.render().startswith("Heist — spectator.")
     with pytest.raises(ValueError, match="render_mode"):
         make("heist", render_mode="rgb_array")
+
+
+def test_seeds_are_what_the_page_says():
+    """reset(seed=S) deals match S; make(seed=S) seeds the sequence of unseeded resets (docs/agents.md)."""
+    def deals(env, resets):
+        out = []
+        for _ in range(resets):
+            env.reset()
+            out.append(env.table.match.players)
+        return out
+
+    env = make("coup", players=3, seed=7)
+    env.reset(seed=7)
+    assert env.table.match.players == Match(games.get("coup"), env.table.names, 7, headless=True).players
+    assert deals(make("coup", players=3, seed=7), 3) == deals(make("coup", players=3, seed=7), 3)
+    first, second = deals(make("coup", players=3, seed=7), 2)
+    assert first != second
