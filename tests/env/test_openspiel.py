@@ -227,3 +227,20 @@ def test_the_regeneration_command_writes_a_reproducible_playthrough_of_every_gam
         text = path.read_text(encoding="utf-8")
         assert "IsTerminal() = True" in text
         assert playthroughs.replay(text) == text
+
+
+def test_openspiel_s_sampling_cfr_solvers_run():
+    """docs/agents.md: outcome- and external-sampling MCCFR run on these games (a short run, a policy out)."""
+    from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
+
+    game = load("heist", players=3, max_decisions=30)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(50):
+        solver.iteration()
+    state, rng = game.new_initial_state(), np.random.default_rng(0)
+    while state.is_chance_node():
+        chance_step(state, rng)
+    probabilities = solver.average_policy().action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions()) and abs(sum(probabilities.values()) - 1) < 1e-9
+    external = external_sampling_mccfr.ExternalSamplingSolver(game, external_sampling_mccfr.AverageType.SIMPLE)
+    external.iteration()
