@@ -244,3 +244,11 @@ def test_openspiel_s_sampling_cfr_solvers_run():
     assert set(probabilities) == set(state.legal_actions()) and abs(sum(probabilities.values()) - 1) < 1e-9
     external = external_sampling_mccfr.ExternalSamplingSolver(game, external_sampling_mccfr.AverageType.SIMPLE)
     external.iteration()
+
+
+def test_full_tree_cfr_runs_on_a_game_cut_to_a_few_decisions():
+    from open_spiel.python.algorithms import cfr
+
+    solver = cfr.CFRSolver(load("heist", players=3, max_decisions=3))
+    solver.evaluate_and_update_policy()
+    assert solver.average_policy().action_probability_array.size
