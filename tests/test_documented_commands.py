@@ -23,12 +23,31 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 COMMAND = re.compile(r"^(?:\$ )?(?:\S+=\S+ )*(?:nice (?:-n \d+ )?)?(?:\.venv/bin/)?intrigue (.*)$")
 
 
+SHELL = {"", "sh", "bash", "shell", "console"}
+
+
+def shell_blocks(text: str) -> list[str]:
+    """The page's fenced blocks in a shell language (or none), read fence by fence: a regex from one ``` to the
+    next fell out of step after a ```python or ```json block and read the prose between blocks instead."""
+    blocks, language, lines = [], None, []
+    for line in text.splitlines():
+        fence = re.match(r"^\s*```(\w*)", line)
+        if fence and language is None:
+            language, lines = fence.group(1), []
+        elif fence:
+            if language in SHELL:
+                blocks.append("\n".join(lines))
+            language = None
+        elif language is not None:
+            lines.append(line)
+    return blocks
+
+
 def documented() -> list[tuple[str, str]]:
     found = []
     for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for block in re.findall(r"```(?:sh|bash|shell|console)?\n(.*?)```", text, re.S):
-            for line in block.splitlines():
+        for block in shell_blocks(page.read_text(encoding="utf-8")):
+            for line in re.sub(r"\\\n\s*", " ", block).splitlines():  # a line continued with \ is one line
                 match = COMMAND.match(line.strip())
                 if match:
                     found.append((str(page.relative_to(ROOT)), match.group(1)))
@@ -49,7 +68,10 @@ def words_of(rest: str) -> list[str]:
 
 def test_the_pages_document_commands():
     pages = {page for page, _ in COMMANDS}
-    assert {"README.md", "docs/performance.md", "docs/writing-a-game.md", "docs/scaling.md"} <= pages, pages
+    assert {"README.md", "docs/performance.md", "docs/writing-a-game.md", "docs/scaling.md", "docs/agents.md",
+            "docs/bots.md"} <= pages, pages
+    agents = [rest for page, rest in COMMANDS if page == "docs/agents.md"]
+    assert "play heist --players 5 --bots ismcts:fast --seat 3 --seed 7" in agents  # after its ```python blocks
     assert len(COMMANDS) > 40
 
 
@@ -68,6 +90,11 @@ def test_the_command_line_parses(cli, page, rest):
         assert sub is not None, f"{page}: `intrigue {rest}`: no command {args[0]!r} under {' '.join(path)}"
         path.append(args.pop(0))
         command = sub
+    if "[--" in rest:  # a synopsis (`arena GAME --agents A,B,… [--deals N]`): every option it names exists
+        known = {name for param in command.params for name in getattr(param, "opts", [])}
+        named = set(re.findall(r"(?<![\w-])--[\w-]+", rest))
+        assert named <= known, f"{page}: `intrigue {rest}`: no option {sorted(named - known)}"
+        return
     try:
         command.make_context(" ".join(path), list(args))
     except Exception as error:  # noqa: BLE001 - the parser's own (vendored) exception classes

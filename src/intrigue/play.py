@@ -144,4 +144,7 @@ def _read_choice(console: Console, ask: Callable[[str], str], options: list[str]
             return options[int(line) - 1]
         if line in options:
             return line
-        console.print(f"[red]Type a number from 1 to {len(options)}.[/]")
+        same = [option for option in options if option.casefold() == line.casefold()]
+        if len(same) == 1:  # "pass" for Pass, as a person types it
+            return same[0]
+        console.print(f"[red]Type a number from 1 to {len(options)}, or an option as listed.[/]")

@@ -19,6 +19,9 @@ OpenAI-compatible endpoint would. Its *model* decides how it behaves:
   talk (``SAY: <the whole prompt>``); otherwise answers ``1``.
 
 Every request is kept (``requests``: headers and body) for the tests to inspect.
+
+``python -m tests.agents.chat_server [--port N]`` serves it on its own (until Ctrl-C), so that an ``llm`` seat
+can be tried without a language model (docs/agents.md).
 """
 
 from __future__ import annotations
@@ -49,8 +52,8 @@ def completion(content: str) -> bytes:
 
 
 class ChatServer:
-    def __init__(self) -> None:
-        self.port = _free_port()
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or _free_port()
         self.requests: list[dict[str, Any]] = []
         self.malformed = 0
         self.lock = threading.Lock()
@@ -161,3 +164,23 @@ class ChatServer:
                 handler.reply(200, completion("1\nSAY: nothing to see"))
         else:
             handler.reply(404, json.dumps({"error": {"message": f"no model {model!r}"}}).encode())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve the test endpoint on its own, printing its URL, until interrupted."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.agents.chat_server", description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=None, help="the port on 127.0.0.1 (default: a free one)")
+    port = parser.parse_args(argv).port
+    with ChatServer(port) as server:
+        print(f"INTRIGUE_LLM_URL={server.url}  (models: player, first, slow, drip, malformed, hostile, gullible)",
+              flush=True)
+        try:
+            server.thread.join()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

@@ -137,3 +137,17 @@ def test_bad_lineups_are_refused_before_anything_is_played(agents, message):
                            "--agents", agents, "--deals", "1"], capture_output=True, text=True)
     assert done.returncode == 2
     assert (message or "not made for heist") in done.stderr
+    if message is None:  # the bots one may pick instead: not the tutorial bot, which only tutorial rooms seat
+        assert "(bots that play it: random, ismcts)" in done.stderr
+
+
+def test_the_page_names_every_field_of_the_json_report():
+    """docs/agents.md lists the report's keys (a developer reads --json): `ms/dec` / `ms_per_decision`, `draws`,
+    `order` and the row order were not described."""
+    doc = (Path(__file__).parents[2] / "docs" / "agents.md").read_text(encoding="utf-8")
+    output = doc[doc.index("- **Output.**"):].split("\n\n")[0]
+    report = run(COUP, ["random", "heuristic"], deals=1, seed=2)
+    named = {key for key in [*report, *report["agents"][0]] if f"`{key}`" in output}
+    assert named == {*report, *report["agents"][0]}, {*report, *report["agents"][0]} - named
+    assert [row["agent"] for row in report["agents"]] == ["random", "heuristic"]  # in --agents order
+    assert "`ms/dec`" in output and all(row["ms_per_decision"] is not None for row in report["agents"])

@@ -116,6 +116,31 @@ def test_a_wrong_token_or_room_is_an_error_not_a_hang(server):
     asyncio.run(scenario())
 
 
+def test_your_own_bot_with_choose_alone_plays_a_seat(server):
+    """docs/bots.md: a bot is an object with choose(view) -> option. play_seat called its talk() after every
+    choice (and hear() on chat), so such a bot failed with an AttributeError at its first decision."""
+    class Incomer:
+        def choose(self, view):
+            return "Income" if "Income" in view.options else view.options[-1]
+
+    async def scenario():
+        host = await create(server.url, "coup", "Aria", 2)
+        guest = await join(host.invite.link, "Blake")
+        aria, blake = Client(host.invite, host.token), Client(guest.invite, guest.token)
+        await aria.connect()
+        await blake.connect()
+        await aria.start()
+        await blake.say("I hold the Duke.")
+        played = await asyncio.wait_for(asyncio.gather(play_seat(aria, Incomer()),
+                                                       play_seat(blake, make("random", seed=2))), 120)
+        await aria.close()
+        await blake.close()
+        return played
+
+    (mine,), (theirs,) = asyncio.run(scenario())
+    assert mine.choices > 0 and mine.winners == theirs.winners and mine.won != theirs.won
+
+
 def test_bots_play_whole_matches_and_rematches_over_the_protocol(server):
     async def scenario():
         host = await create(server.url, "coup", "Aria", 3)
@@ -200,3 +225,18 @@ def test_intrigue_agent_plays_a_game_served_from_a_folder_given_the_folder(serve
         else:
             assert agent.returncode == 0, agent.stderr
             assert re.search(r"match \d+: (won|lost)", agent.stdout)
+
+
+def test_intrigue_agent_takes_no_seat_in_a_waiting_room_whose_game_it_cannot_play(server, http, monkeypatch):
+    """Without --game-dir the agent refuses a designer's game before joining: it used to take the seat, wait for
+    the start, and only then stop, leaving its seat to the timers for the whole match."""
+    from intrigue import games
+
+    monkeypatch.setitem(games._EXTRA, "skull", ROOT / "docs" / "examples" / "games" / "skull.yaml")
+    room = create_room(http, game="skull", seats=3)
+    agent = subprocess.run([sys.executable, "-m", "intrigue.cli", "agent", f"{server.url}/room/{room['room']}"],
+                           capture_output=True, text=True, timeout=30)
+    assert agent.returncode == 2
+    assert "the room plays 'skull', which is not installed here" in agent.stderr
+    seats = http.get(f"/api/rooms/{room['room']}").json()["seats"]
+    assert [seat["name"] for seat in seats][1:] == [None, None]

@@ -125,3 +125,18 @@ def test_a_silent_endpoint_never_stalls_a_room_or_the_server(server, http, chat_
         aria.settle(lambda v: v["version"] >= 3, timeout=15)
     finally:
         configure(None)
+
+
+def test_a_model_named_per_seat_needs_only_the_url(chat_server, monkeypatch):
+    """docs/agents.md: `llm:MODEL` picks the model per seat. With INTRIGUE_LLM_URL set and no INTRIGUE_LLM_MODEL,
+    `--agents llm:first,llm:player,…` was refused for want of a model although every seat named one."""
+    configure(None)
+    monkeypatch.setenv("INTRIGUE_LLM_URL", chat_server.url)
+    monkeypatch.delenv("INTRIGUE_LLM_MODEL", raising=False)
+    view = bots.SeatView.of(Match(registry.get("coup"), ["A", "B"], 1), 0)
+    first = bots.make("llm:first", seed=1)
+    assert first.config.model == "first" and first.choose(view) == view.options[0]
+    assert chat_server.requests[-1]["body"]["model"] == "first"
+    with pytest.raises(ValueError, match=r"llm:MODEL"):
+        bots.make("llm")  # no model anywhere
+    assert "llm" not in [kind["kind"] for kind in bots.kinds()]  # the lobby offers it only when configured

@@ -81,3 +81,19 @@ def test_a_timer_phase_nobody_can_end_runs_out_and_the_game_goes_on(tmp_path):
     match = play(registry.load_path(path), 3, "random", 1, Console(file=out, width=120), lambda prompt: "1")
     assert match.over and match.winners  # the spy wins: the Pause phase passed, the game reached its end
     assert "Pause: the time runs out." in out.getvalue()
+
+
+def test_an_option_is_typed_as_a_person_types_it():
+    """docs/agents.md: a number, or the option itself; `pass` for Pass was refused ("Type a number")."""
+    from rich.console import Console
+
+    from intrigue.play import _read_choice
+
+    typed = iter(["steal aria", "STEAL BLAKE", "Pass"])
+    console = Console(record=True, width=120)
+    options = ["Income", "Steal Aria", "Steal Blake", "Pass"]
+    assert [_read_choice(console, lambda _: next(typed), options, {}, "Robin") for _ in range(3)] == \
+        ["Steal Aria", "Steal Blake", "Pass"]
+    typed = iter(["steal", "/quit"])
+    assert _read_choice(console, lambda _: next(typed), options, {}, "Robin") is None
+    assert "Type a number from 1 to 4, or an option as listed." in console.export_text()

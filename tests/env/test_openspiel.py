@@ -158,6 +158,35 @@ def test_resampling_keeps_the_players_information_and_deals_again(game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_states_serialize_and_pickle_as_their_history(game_id):
+    """OpenSpiel's own serialization check (random_sim_test with serialize=True) and pickle: a match holds the
+    rules' functions, which pickle could not write, so every state of every game failed to serialize."""
+    import pickle
+
+    game = load(game_id)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    assert pickle.loads(pickle.dumps(game)).get_parameters() == game.get_parameters()
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            chance_step(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    for copy in (pickle.loads(pickle.dumps(state)), pyspiel.deserialize_game_and_state(
+            pyspiel.serialize_game_and_state(game, state))[1]):
+        assert copy.history() == state.history() and str(copy) == str(state)
+        assert all(copy.information_state_string(p) == state.information_state_string(p)
+                   for p in range(game.num_players()))
+    if not state.is_terminal() and not state.is_chance_node():
+        sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        with pytest.raises(pyspiel.SpielError, match="resampled state cannot be serialized"):
+            pickle.dumps(sample)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_openspiel_ismcts_and_mcts_play_it(game_id):
     """OpenSpiel's ISMCTS (resampling through our determinizer) plays seat 0 and MCTS
     seat 1 (MCTS searches the true state: it is a perfect-information algorithm, here only
@@ -198,3 +227,28 @@ def test_the_regeneration_command_writes_a_reproducible_playthrough_of_every_gam
         text = path.read_text(encoding="utf-8")
         assert "IsTerminal() = True" in text
         assert playthroughs.replay(text) == text
+
+
+def test_openspiel_s_sampling_cfr_solvers_run():
+    """docs/agents.md: outcome- and external-sampling MCCFR run on these games (a short run, a policy out)."""
+    from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
+
+    game = load("heist", players=3, max_decisions=30)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(50):
+        solver.iteration()
+    state, rng = game.new_initial_state(), np.random.default_rng(0)
+    while state.is_chance_node():
+        chance_step(state, rng)
+    probabilities = solver.average_policy().action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions()) and abs(sum(probabilities.values()) - 1) < 1e-9
+    external = external_sampling_mccfr.ExternalSamplingSolver(game, external_sampling_mccfr.AverageType.SIMPLE)
+    external.iteration()
+
+
+def test_full_tree_cfr_runs_on_a_game_cut_to_a_few_decisions():
+    from open_spiel.python.algorithms import cfr
+
+    solver = cfr.CFRSolver(load("heist", players=3, max_decisions=3))
+    solver.evaluate_and_update_policy()
+    assert solver.average_policy().action_probability_array.size

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, seed_test
 from pettingzoo.utils import parallel_to_aec
 
 from intrigue import games
@@ -47,6 +47,13 @@ def test_parallel_api_and_max_cycles(game):
     parallel_api_test(parallel(), num_cycles=100)
     max_cycles_test(SimpleNamespace(parallel_env=parallel,
                                     env=lambda max_cycles: parallel_to_aec(parallel(max_cycles))))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parallel_seed_test(game):
+    """PettingZoo's parallel seed test samples actions without the masks: it runs with illegal="timeout",
+    as docs/agents.md shows."""
+    parallel_seed_test(lambda: parallel_env(game, seed=1, illegal="timeout"))
 
 
 def play_random(env, seed):
@@ -223,3 +230,43 @@ def test_a_secret_decision_s_cover_presses_its_acknowledgement_through_the_envir
             env.step(action)
         assert env.table.match.over and env.table.match.winners
     assert pressed["Continue"] >= 10  # two guests acknowledge the spy's secret plot in every game
+
+
+def test_game_options_are_played_and_bad_ones_refused():
+    """docs/agents.md: `options=` plays a variant; a typo or a value the game refuses was silently ignored (the
+    default game was played), where the lobby and `intrigue simulate -o` refuse it."""
+    env = make("coup", players=4, seed=1, options={"characters": "inquisitor"}, infos=True)
+    env.reset(seed=1)
+    assert any(label.startswith("Examine") for label in env.last()[-1]["actions"].values())
+    for bad, words in [({"characters": "bogus"}, "must be ambassador or inquisitor"),
+                       ({"charakters": "inquisitor"}, "unknown option 'charakters'"),
+                       ({"reformation": "yes"}, "takes a bool")]:
+        with pytest.raises(EnvError, match=words):
+            make("coup", players=4, options=bad)
+        with pytest.raises(EnvError, match=words):
+            parallel_env("coup", 4, options=bad)
+
+
+def test_render_modes_are_the_spectator_text():
+    env = make("heist", players=4, seed=1, render_mode="ansi")
+    env.reset(seed=1)
+    assert env.render().startswith("Heist — spectator.")
+    with pytest.raises(ValueError, match="render_mode"):
+        make("heist", render_mode="rgb_array")
+
+
+def test_seeds_are_what_the_page_says():
+    """reset(seed=S) deals match S; make(seed=S) seeds the sequence of unseeded resets (docs/agents.md)."""
+    def deals(env, resets):
+        out = []
+        for _ in range(resets):
+            env.reset()
+            out.append(env.table.match.players)
+        return out
+
+    env = make("coup", players=3, seed=7)
+    env.reset(seed=7)
+    assert env.table.match.players == Match(games.get("coup"), env.table.names, 7, headless=True).players
+    assert deals(make("coup", players=3, seed=7), 3) == deals(make("coup", players=3, seed=7), 3)
+    first, second = deals(make("coup", players=3, seed=7), 2)
+    assert first != second

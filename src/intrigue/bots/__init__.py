@@ -95,7 +95,7 @@ def check(spec: str, game_id: str) -> None:
     the bots that are."""
     make(spec)  # an unknown kind or personality, named
     if not suits(spec, game_id):
-        fit = [kind for kind in REGISTRY if suits(kind, game_id)]
+        fit = [k["kind"] for k in kinds() if suits(k["kind"], game_id)]  # those one may pick: not tutorial
         raise ValueError(f"bot {spec!r} is not made for {game_id} (bots that play it: {', '.join(fit)})")
 
 

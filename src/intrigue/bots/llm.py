@@ -58,8 +58,10 @@ class LLMConfig:
         return self.url.rstrip("/") + "/chat/completions"
 
     @classmethod
-    def from_env(cls) -> "LLMConfig | None":
-        url, model = os.environ.get("INTRIGUE_LLM_URL", "").strip(), os.environ.get("INTRIGUE_LLM_MODEL", "").strip()
+    def from_env(cls, model: str | None = None) -> "LLMConfig | None":
+        """The environment's endpoint; ``model`` (a seat's ``llm:MODEL``) stands in for ``INTRIGUE_LLM_MODEL``."""
+        url = os.environ.get("INTRIGUE_LLM_URL", "").strip()
+        model = model or os.environ.get("INTRIGUE_LLM_MODEL", "").strip()
         if not url or not model:
             return None
         timeout = float(os.environ.get("INTRIGUE_LLM_TIMEOUT", "20") or 20)
@@ -96,9 +98,10 @@ class LLMBot(Bot):
 
     def __init__(self, seed: int | str = 0, personality: str | None = None, config: LLMConfig | None = None):
         super().__init__(seed, personality)
-        config = config or configured()
+        config = config or configured() or (LLMConfig.from_env(personality) if personality else None)
         if config is None:
-            raise ValueError("the llm bot needs an endpoint: set INTRIGUE_LLM_URL and INTRIGUE_LLM_MODEL "
+            raise ValueError("the llm bot needs an endpoint: set INTRIGUE_LLM_URL and INTRIGUE_LLM_MODEL, or "
+                             "INTRIGUE_LLM_URL and name the model per seat (llm:MODEL) "
                              "(or intrigue serve --llm-url URL --llm-model MODEL)")
         self.config = replace(config, model=personality) if personality else config
         self.heard: list[tuple[str, str]] = []

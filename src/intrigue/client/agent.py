@@ -68,7 +68,10 @@ def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 async def play_seat(client: Client, bot: Bot, games: int = 1,
                     on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Play the connected seat with ``bot`` until ``games`` matches are over (voting rematches between them)."""
+    """Play the connected seat with ``bot`` until ``games`` matches are over (voting rematches between them).
+
+    ``bot`` is any object with ``choose(view)`` (a :class:`SeatView` in, an option or ``None`` out); its
+    ``hear(speaker, text)`` and ``talk()`` are used when it has them, as the built-in bots do."""
     state = _State()
     outcomes: list[Outcome] = []
     loaded: dict[str, Game] = {}
@@ -76,9 +79,7 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
 
     def game_of(view: dict[str, Any]) -> Game:
         if view["game"] not in loaded:
-            if view["game"] not in game_registry.installed():
-                raise ValueError(f"the room plays {view['game']!r}, which is not installed here: if the server "
-                                 "serves it with 'serve --games DIR', give the agent '--game-dir DIR'")
+            require_installed(view["game"])
             loaded[view["game"]] = game_registry.get(view["game"])
         return loaded[view["game"]]
 
@@ -96,7 +97,8 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
     async def thought(option: str | None) -> None:
         basis, latest = state.thought_on, client.view
         state.thinking, state.thought_on = None, None
-        for line in bot.talk()[:1]:  # at most one line of table talk a decision
+        talk = getattr(bot, "talk", None)  # your own bot may be an object with choose() alone
+        for line in (talk() if talk else [])[:1]:  # at most one line of table talk a decision
             if line.strip():
                 await client.say(line[:300])
         if basis is None or latest is None or not _same_decision(basis, latest):
@@ -130,8 +132,9 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
         elif kind == "welcome":
             state.pongs = 0  # after a reconnection: the full view follows
         elif kind == "chat":
-            if not message.get("replayed") and message.get("seat") != client.seat:
-                bot.hear(str(message.get("from", "")), str(message.get("text", "")))
+            hear = getattr(bot, "hear", None)
+            if hear and not message.get("replayed") and message.get("seat") != client.seat:
+                hear(str(message.get("from", "")), str(message.get("text", "")))
         elif kind == "view":
             view = message["view"]
             if view.get("over"):
@@ -175,6 +178,13 @@ async def play_seat(client: Client, bot: Bot, games: int = 1,
         for task in (reader, state.thinking):
             if task is not None and not task.done():
                 task.cancel()
+
+
+def require_installed(game: str) -> None:
+    """The bot plays with the game's rules: a room playing a game not installed here is refused."""
+    if game not in game_registry.installed():
+        raise ValueError(f"the room plays {game!r}, which is not installed here: if the server "
+                         "serves it with 'serve --games DIR', give the agent '--game-dir DIR'")
 
 
 def _choose(bot: Bot, view: SeatView) -> str | None:

@@ -64,10 +64,11 @@ def agent(
 
 
 async def _one_room(player, link: str, name: str, token: str | None, games: int) -> None:  # noqa: ANN001
-    from .agent import play_seat
-    from .session import Client, join, parse_invite
+    from .agent import play_seat, require_installed
+    from .session import Client, join, parse_invite, room_info
 
     invite = parse_invite(link)
+    require_installed(str((await room_info(invite)).get("game")))  # before taking a seat it could not play
     if token is None:
         ticket = await join(invite, name)
         token = ticket.token

@@ -103,6 +103,24 @@ async def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+async def room_info(link: str | Invite) -> dict[str, Any]:
+    """The room behind an invite link, as ``GET /api/rooms/{room}`` shows it (its game, seats, status)."""
+    invite = link if isinstance(link, Invite) else parse_invite(link)
+    async with httpx.AsyncClient(base_url=invite.base, trust_env=False, timeout=10) as http:
+        try:
+            answer = await http.get(f"/api/rooms/{invite.room}")
+        except httpx.HTTPError as exc:
+            raise ClientError("unreachable", f"{invite.base}: {exc}") from None
+    try:
+        data = answer.json()
+    except ValueError:
+        raise ClientError("http", f"/api/rooms/{invite.room} answered {answer.status_code} without JSON") from None
+    if answer.status_code >= 400:
+        error = data.get("error", {}) if isinstance(data, dict) else {}
+        raise ClientError(str(error.get("code", "http")), str(error.get("message", answer.text[:200])))
+    return data
+
+
 async def join(link: str | Invite, name: str) -> SeatTicket:
     """Take the first free seat of the room behind an invite link (``POST /api/rooms/{room}/join``)."""
     invite = link if isinstance(link, Invite) else parse_invite(link)

@@ -23,6 +23,8 @@ that player's information, its hidden part dealt by the game's determinizer
 (``binding.determinize``) from the player's own observation only: the resampled
 state keeps the player's information state and knows nothing else of the real
 one. OpenSpiel's Python ISMCTS calls it (``open_spiel.python.algorithms.ismcts``).
+
+A state serializes (``pyspiel.serialize_game_and_state``, ``pickle``) as its history, replayed when read back.
 """
 
 from __future__ import annotations
@@ -61,6 +63,27 @@ class _Spec:
     def __deepcopy__(self, memo: dict) -> "_Spec":
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by name: the game's rules are code, found again in the registered games."""
+        return _spec_of, (PREFIX + self.game.id, self.players, self.max_decisions)
+
+
+def _spec_of(name: str, players: int, max_decisions: int) -> _Spec:
+    key = (name, players, max_decisions)
+    if key not in _SPECS:
+        if name not in _FACTORIES:
+            raise pyspiel.SpielError(f"{name} is not registered in this process (intrigue.env.openspiel.register)")
+        _SPECS[key] = _Spec(_FACTORIES[name].game, players, max_decisions)
+    return _SPECS[key]
+
+
+_SPECS: dict[tuple[str, int, int], _Spec] = {}
+
+
+class _Unbuilt:
+    """A pickled state's core, rebuilt from the state's history on first use: a match holds the rules'
+    own functions, which pickle cannot write (``pyspiel.serialize_game_and_state``, ``pickle``)."""
+
 
 class _Core:
     """A state's match, the step waiting for chance, and each player's memory."""
@@ -91,6 +114,12 @@ class _Core:
         other.marks = list(self.marks)
         other.taken = [list(row) for row in self.taken]
         return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.sampled:
+            raise pyspiel.SpielError("a resampled state cannot be serialized: its hidden part is the "
+                                     "determinizer's guess, not a history of actions")
+        return _Unbuilt, ()
 
     # -- the machine ---------------------------------------------------------------------
     @property
@@ -250,9 +279,14 @@ class IntrigueState(pyspiel.State):
 
     @property
     def _core(self) -> _Core:
-        if self._c is None:
-            self._c = _Core(self._spec)
-        return self._c
+        core = self._c
+        if core.__class__ is _Core:
+            return core
+        core = _Core(self._spec)  # new, or unpickled: the history replayed
+        for action in self.history():
+            core.apply(action)
+        self._c = core
+        return core
 
     def current_player(self) -> int:
         core = self._core
@@ -408,6 +442,7 @@ def register(game: str | Path | Game) -> str:
         factory = type(f"Intrigue_{loaded.id}", (IntrigueGame,), {"game": loaded, "kind": game_type(loaded)})
         pyspiel.register_game(factory.kind, factory)
         _FACTORIES[name] = factory
+        globals()[factory.__name__] = factory  # where pickle looks a game's class up
     return name
 
 

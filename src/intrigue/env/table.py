@@ -58,6 +58,24 @@ def default_players(game: Game) -> int:
     return max(game.min_players, min(4, game.max_players))
 
 
+def checked_options(game: Game, options: dict[str, Any], players: int) -> dict[str, Any]:
+    """The game's options (variants) as the lobby takes them: an unknown key, a value of another type than
+    the default's, or one the game's own check refuses is an ``EnvError``, not a silent default game."""
+    known = game.binding.options
+    for key, value in options.items():
+        if key not in known:
+            raise EnvError(f"unknown option {key!r} for {game.id} (known: {', '.join(known) or 'none'})")
+        default = known[key]
+        if default is not None and value is not None and type(value) is not type(default) \
+                and not (isinstance(default, float) and type(value) is int):
+            raise EnvError(f"option {key} takes a {type(default).__name__}, not {value!r}")
+    check = game.binding.option_check
+    problems = check({**game.option_defaults(), **options}, players) if check else []
+    if problems:
+        raise EnvError("; ".join(problems))
+    return options
+
+
 class Table:
     """A seeded match, its action space and its encoder. See the module docstring."""
 
@@ -73,7 +91,7 @@ class Table:
             raise EnvError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         self.players = count
         self.names = player_names(count)
-        self.options = dict(options or {})
+        self.options = checked_options(self.game, dict(options or {}), count)
         self.space = ActionSpace(self.game, self.names)
         self.encoder = encoder_for(self.game, count)
         self.max_decisions = max_decisions or DECISIONS_PER_PLAYER * count
