@@ -135,7 +135,9 @@ export class Outcomes {
       h("button", {type: "button", class: "quiet banner-close", "aria-label": t("banner.close"),
         onclick: () => node.remove()}, "×"));
     this.slot.appendChild(node);
-    while (this.slot.children.length > 3) this.slot.firstChild.remove();
+    // On a phone the banner floats over the top of the screen, one at a time (the strip lists them all).
+    const room = matchMedia("(max-width: 899px)").matches ? 1 : 3;
+    while (this.slot.children.length > room) this.slot.firstChild.remove();
     setTimeout(() => node.remove(), 6000);
   }
 
