@@ -3,7 +3,7 @@
 - on a 390×844 phone your cards are in sight above the decision panel stuck to the bottom
   of the screen (it covered them), the recent-events strip above them (the scroll to them
   hid it), and a long card name fits its card ("Ambassadeur");
-- when the match ends the winner and the rematch vote are in sight, and a rematch starts
+- when the match ends the winner and the rematch vote are in sight, no banner over them, and a rematch starts
   without the last match's banners;
 - a chat line said while the chat is far below the table peeks at the top of the screen;
 - a player whose tab closed is marked offline on their tile until they come back;
@@ -112,6 +112,8 @@ def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sig
     expect(vote).to_be_visible()
     wait_until(lambda: _in_sight(page, "#room-bar") and _in_sight(page, "[data-kind=result]"), 5,
                "the winner and the rematch vote in sight", page)
+    # No outcome banner floats over them (the strip above says how it ended).
+    expect(page.locator("#banners [data-banner]")).to_have_count(0)
     shot(page, "phone-match-over")
     vote.click()
     expect(page.locator("#table")).to_have_attribute("data-over", "false", timeout=15_000)
