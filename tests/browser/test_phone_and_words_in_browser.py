@@ -294,3 +294,17 @@ def test_the_invite_link_and_its_copy_button_stay_inside_the_seats_panel_in_germ
     button = copy.bounding_box()
     panel = page.locator("#share-link").locator("xpath=ancestor::section[1]").bounding_box()
     assert button["x"] + button["width"] <= panel["x"] + panel["width"] - 4, (button, panel)
+
+
+def test_on_a_narrow_phone_a_long_game_name_wraps_and_the_room_code_stays_whole(server, browser):
+    """"The Resistance: Avalon · Room 7KQ2" is wider than a 360 px top bar: it was cut ("Loup-Garou · Sa…")."""
+    joined = server.post("/api/rooms", {"game": "avalon", "name": "Aria", "seats": 5, "bots": [{"kind": "random"}] * 4,
+                                        "options": {}, "private": True})
+    context, page = open_page(browser, NARROW, is_mobile=True, has_touch=True)
+    sit_down(page, server, joined)
+    title = page.locator("#room-title")
+    expect(title).to_have_text(f"The Resistance: Avalon · Room {joined['room']}")
+    expect(title.locator(".room-code")).to_be_in_viewport(ratio=1)
+    assert title.evaluate("n => n.scrollWidth <= n.clientWidth && n.querySelector('.room-code').getClientRects().length == 1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    context.close()

@@ -246,8 +246,9 @@ function titles() {
   state.baseTitle = `${title} · ${code} · Intrigue`;
   document.title = state.baseTitle;
   const heading = $("#room-title");
-  heading.textContent = t("room.title", {game: title, code});
-  heading.title = heading.textContent;
+  // "{game} · Room {code}" in two pieces: a phone wraps a long name between them, never inside the code.
+  fill(heading, h("span", {class: "room-game"}, title), " · ", h("span", {class: "room-code"}, t("room.code", {code})));
+  heading.title = t("room.title", {game: title, code});
 }
 
 function seatLabel(seat) {
