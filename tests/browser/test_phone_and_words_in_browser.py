@@ -3,7 +3,8 @@
 - on a 390×844 phone your cards are in sight above the decision panel stuck to the bottom
   of the screen (it covered them), the recent-events strip above them (the scroll to them
   hid it), and a long card name fits its card ("Ambassadeur");
-- when the match ends the winner and the rematch vote are in sight, no banner over them, and a rematch starts
+- when the match ends the winner and "Play again" (the rematch vote, yours alone against bots) are in sight,
+  beside the way to another game, no banner over them, and a rematch starts
   without the last match's banners;
 - a chat line said while the chat is far below the table peeks at the top of the screen;
 - a player whose tab closed is marked offline on their tile until they come back;
@@ -108,8 +109,10 @@ def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sig
             break
         aria.click(pick(options, set()))
     expect(page.locator("#table")).to_have_attribute("data-over", "true")
-    vote = page.get_by_role("button", name="Voter pour une revanche (0/1)")
+    # Against bots alone the vote is yours: "Play again"; beside it, the way to another game.
+    vote = page.get_by_role("button", name="Rejouer")
     expect(vote).to_be_visible()
+    expect(page.get_by_role("link", name="Choisir un autre jeu")).to_have_attribute("href", "/")
     wait_until(lambda: _in_sight(page, "#room-bar") and _in_sight(page, "[data-kind=result]"), 5,
                "the winner and the rematch vote in sight", page)
     # No outcome banner floats over them (the strip above says how it ended).
