@@ -225,7 +225,7 @@ def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
     sit_down(page, server, joined)
     page.get_by_role("button", name="Start the game").click()
     aria = Player("Aria", page)
-    playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled])")
+    playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled]):not([aria-disabled=true])")
 
     def a_card_to_play():
         if playable.count():
