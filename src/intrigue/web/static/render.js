@@ -30,7 +30,8 @@ function indicators(view, byKind, x) {
   // The heading agrees with the tile marked "turn": a turn indicator drawn in an earlier phase
   // may still name the last player (Skull's "Ada's turn" over Basil's tile marked turn).
   const active = byKind("board").flatMap((b) => b.players || []).filter((row) => row.active);
-  const turnName = turn && turn.player ? (active.length === 1 ? active[0].name : turn.player) : null;
+  // A game that sends no turn indicator (Liar's Dice, Spyfall) still marks one tile "turn": say it above the table too.
+  const turnName = active.length === 1 ? active[0].name : turn && turn.player ? turn.player : null;
   const phaseName = (phase && phase.name) || (view.phase && view.phase.name) || "";
   // Whose turn first, then what happens in it: "Your turn · Choose an action" reads as a heading.
   return h("div", {class: "indicators"},
