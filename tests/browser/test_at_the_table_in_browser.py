@@ -147,3 +147,25 @@ def test_a_shared_role_is_not_shown_and_counts_read_singular_or_plural(server, b
                     "Aria perd 2 vies (1 restante).", "Choisissez 1 joueur", "2 sur 2 choisies"]
     assert not page.js_errors
     context.close()
+
+
+def test_at_six_seats_on_a_laptop_the_newest_log_line_is_in_sight(server, browser):
+    """Beside the table the log came below the seats: with six players its newest lines (what just
+    happened) were under the bottom of a 1280×720 screen. During a match it comes first."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Aria", "seats": 6, "bots": [{"kind": "heuristic"}] * 5,
+                                        "options": {"turn_timer": 120, "window_timer": 60}, "private": True})
+    context, page = open_page(browser, {"width": 1280, "height": 720})
+    sit_down(page, server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    # Enough turns for the log to fill its panel (Aria takes Income and lets everything pass).
+    while len(aria.log()) < 14 and not aria.over():
+        options = wait_until(lambda: aria.options() or aria.over(), 60, "a decision or the end", page)
+        if options is True:
+            break
+        aria.click("Income" if "Income" in options else "Pass" if "Pass" in options else options[0])
+    page.evaluate("scrollTo(0, 0)")
+    newest = page.locator("#log li").last
+    expect(newest).to_be_in_viewport(ratio=1)
+    assert not page.js_errors
+    context.close()

@@ -142,6 +142,7 @@ async function handle(message) {
       state.chatBacklog = false;
       if (state.room && state.room.match !== message.match) state.voted = false;
       state.room = message;
+      document.body.dataset.status = message.status;  // during a match the log comes first beside the table
       await loadGame(message.game);
       titles();
       renderSeats();
