@@ -1,7 +1,7 @@
 """What a first browser trial noticed at the table, checked as a person sees it:
 
 - on a desktop, outcome banners do not push the board and your cards under the decision
-  panel (they float over the seats), and the heading says whose turn it is, then what to do;
+  panel (they float over the top of the side column), and the heading says whose turn it is, then what to do;
 - choosing a card to lose, the hint says "Tap a card, then “Lose”" (not "see what you can
   do with it"), and the lost card shows once, on your tile, not again under "Your cards";
 - a role every player shares ("Player" in Skull) is not shown on every tile; the heading
