@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .pages import sit_down
+from .pages import assert_accessible, sit_down
 from .players import expect_seat
 
 
@@ -137,6 +137,7 @@ def test_back_in_the_lobby_your_private_game_against_bots_is_one_click_away(serv
     mine = page.locator("#mine")
     expect(mine).to_be_visible()
     expect(mine.locator(f"[data-room='{joined['room']}']")).to_contain_text(f"Coup · {joined['room']}")
+    assert_accessible(page, "the lobby with Your games")
     mine.get_by_role("link", name="Back to the table").click()
     expect(page).to_have_url(server.base + joined["url"])
     expect_seat(page, "Gus")
