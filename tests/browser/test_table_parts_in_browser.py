@@ -7,7 +7,7 @@ module in Chromium from views written to the protocol's contracts (docs/protocol
   whom the table waits for without marking anyone as the actor;
 - a DSL timer phase (``timer.kind == "phase"``): the countdown says the phase ends;
 - the end: under the winner, how it ended (the log's last lines, an empty value as "—"), and not the
-  table's last line, out of date by then.
+  table's last line, out of date by then; your cards, face up on your tile, not again under "Your cards".
 """
 
 from __future__ import annotations
@@ -99,12 +99,18 @@ def test_the_end_says_how_it_ended_not_the_last_claim(server, browser):
            {"version": 6, "text": "Blake — hand: Flower, stack: ", "key": "{player} — hand: {hand}, stack: {stack}",
             "args": {"player": "Blake", "hand": "Flower", "stack": ""}},
            {"version": 7, "text": "Aria wins.", "key": "{player} wins.", "args": {"player": "Aria"}}]
-    view = _view(over=True, winners=["Aria"], waiting=[], log=log, components=_view()["components"] + [
+    board = _view()["components"][1]
+    board["players"][0]["cards"] = [{"label": "Duke", "lost": False}, {"label": "Captain", "lost": True}]
+    view = _view(over=True, winners=["Aria"], waiting=[], log=log, components=[_view()["components"][0], board] + [
+        {"key": "hand-0", "kind": "hand", "player": "Aria", "cards": ["Duke"], "lost": ["Captain"]},
         {"key": "said", "kind": "text", "text": "Aria bids 3."},
         {"key": "result", "kind": "result", "title": "Game Over", "winners": ["Aria"]}])
     page.evaluate(RENDER, [view, None])
     ending = page.locator("#probe-table [data-kind=result] [data-kind=ending] li")
     expect(ending).to_have_text(["Blake meets a skull.", "Blake — hand: Flower, stack: —", "Aria wins."])
     expect(page.locator("#probe-table [data-kind=text]")).to_have_count(0)
+    # Aria's Duke, face up on her tile for everyone now, is not shown again under "Your cards".
+    expect(page.locator("#probe-table [data-kind=board] .player[data-player=Aria] .card")).to_have_count(2)
+    expect(page.locator("#probe-table [data-kind=hand]")).to_have_count(0)
     assert not page.js_errors
     context.close()

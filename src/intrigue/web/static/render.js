@@ -265,8 +265,11 @@ export function renderView(root, view, ctx = {}) {
   const myRow = boardRows.find((r) => r.name === view.you);
   const lostOnTile = Boolean(myHand && myRow && (myRow.cards || []).filter((c) => c.lost).length >= (myHand.lost || []).length);
   const lostOf = (c) => (c === myHand && lostOnTile ? [] : c.lost || []);
+  // Once the match is over every card lies face up on the tiles, yours too: not again under "Your cards".
+  const faceUpOnTile = myRow ? (myRow.cards || []).filter((c) => c.label !== null && !c.lost).map((c) => c.label) : [];
   const handViews = hands.filter((c) => {
     if (choose && sameMultiset(c.cards || [], choose)) return false;
+    if (c === myHand && view.over && (c.cards || []).length && sameMultiset(c.cards, faceUpOnTile)) return false;
     if (c === myHand && pickingFromHand && !lostOf(c).length) return false;
     if (c.title && panel && panel.querySelector && (c.cards || []).length &&
         (c.cards || []).every((label) => panel.querySelector(`.pool [data-card="${CSS.escape(label)}"]`))) return false;
