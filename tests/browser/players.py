@@ -90,7 +90,7 @@ class Player:
                 panel.locator(f"[data-option={css_string(option)}]").first.click(timeout=2000)
                 return
         # A card to play: tap a card and see whether it offers this option.
-        for card in panel.locator(".pool .pick-card:not([disabled])").all():
+        for card in panel.locator(".pool .pick-card:not([disabled]):not([aria-disabled=true])").all():
             card.click(timeout=2000)
             wanted = panel.locator(f"[data-option={css_string(option)}]")
             if wanted.count():

@@ -1,7 +1,7 @@
 """What a first browser trial noticed at the table, checked as a person sees it:
 
 - on a desktop, outcome banners do not push the board and your cards under the decision
-  panel (they float over the seats), and the heading says whose turn it is, then what to do;
+  panel (they float over the top of the side column), and the heading says whose turn it is, then what to do;
 - choosing a card to lose, the hint says "Tap a card, then “Lose”" (not "see what you can
   do with it"), and the lost card shows once, on your tile, not again under "Your cards";
 - a role every player shares ("Player" in Skull) is not shown on every tile; the heading
@@ -145,5 +145,27 @@ def test_a_shared_role_is_not_shown_and_counts_read_singular_or_plural(server, b
     }""")
     assert said == ["Défausse : vide · pioche : 1 carte", "Défausse : vide · pioche : 3 cartes",
                     "Aria perd 2 vies (1 restante).", "Choisissez 1 joueur", "2 sur 2 choisies"]
+    assert not page.js_errors
+    context.close()
+
+
+def test_at_six_seats_on_a_laptop_the_newest_log_line_is_in_sight(server, browser):
+    """Beside the table the log came below the seats: with six players its newest lines (what just
+    happened) were under the bottom of a 1280×720 screen. During a match it comes first."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Aria", "seats": 6, "bots": [{"kind": "heuristic"}] * 5,
+                                        "options": {"turn_timer": 120, "window_timer": 60}, "private": True})
+    context, page = open_page(browser, {"width": 1280, "height": 720})
+    sit_down(page, server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    aria = Player("Aria", page)
+    # Enough turns for the log to fill its panel (Aria takes Income and lets everything pass).
+    while len(aria.log()) < 14 and not aria.over():
+        options = wait_until(lambda: aria.options() or aria.over(), 60, "a decision or the end", page)
+        if options is True:
+            break
+        aria.click("Income" if "Income" in options else "Pass" if "Pass" in options else options[0])
+    page.evaluate("scrollTo(0, 0)")
+    newest = page.locator("#log li").last
+    expect(newest).to_be_in_viewport(ratio=0.5)
     assert not page.js_errors
     context.close()

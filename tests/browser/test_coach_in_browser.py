@@ -146,6 +146,13 @@ def test_a_newcomer_learns_coup_with_the_guided_game_and_the_coach(server, brows
     show_me_then_enter(page, "Block Duke")
     at_step(page, "blocked")
     expect(card.locator(".tutorial-text")).to_have_text(step_text(lang, "blocked", basil="Basil"))
+    if viewport is PHONE:  # the block's banner floats over the top of the screen, alone: the guide stays put
+        expect(page.locator("#banners [data-banner]")).to_have_count(1)
+        expect(page.locator("#banners [data-banner]")).to_be_in_viewport()
+        gap = page.evaluate("() => { scrollTo(0, 0); return document.querySelector('#table-overlay')"
+                            ".getBoundingClientRect().top - document.querySelector('#recent').getBoundingClientRect().bottom; }")
+        assert gap < 20, f"{gap} px between the recent-events strip and the guide"
+        shot(page, f"coach-blocked-{tag}")
     press(page, card.locator(".tutorial-next"))
 
     # 8-9. A bluff, called: losing a card.

@@ -244,6 +244,11 @@ def test_three_people_play_coup_to_a_win_then_rematch(server, browser):
     winner_text = aria_page.locator("[data-kind=result] h2").inner_text()
     assert "wins" in winner_text.lower() or "winner" in winner_text.lower(), winner_text
     assert aria_page.locator(".badge-turn").count() == 0  # the winner keeps no "turn" badge
+    # Under the winner, what ended the match: the log's last lines, not the table's last claim
+    # ("Blake declares Tax" read as if it came after the end).
+    expect(aria_page.locator("[data-kind=result] [data-kind=ending]")).to_contain_text("How it ended")
+    expect(aria_page.locator("[data-kind=ending] li").last).to_have_text(aria_page.locator("#log li").last.inner_text())
+    expect(aria_page.locator("#table [data-kind=text]")).to_have_count(0)
     shot(aria_page, "coup-game-over-desktop")
     shot(casey_page, "coup-game-over-phone")
     assert_accessible(aria_page, "game over")

@@ -1,7 +1,8 @@
 """Hanabi, Mascarade, Love Letter, Guildhall, Crime Scene and Two Rooms (docs/examples/games, served with ``--games``) at a table against bots:
 on your turn the decision panel asks the phase's question ("Give a clue to another player, discard
 a card or play one."), so buttons named only "Ada" or "Basil" say what pressing them does; and the
-phase is named for what is done in it, not "Your Turn" (which it also read during a bot's turn)."""
+phase is named for what is done in it, not "Your Turn" (which it also read during a bot's turn); and whose turn it is
+is said above the table in a game that sends no turn indicator (Liar's Dice)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,21 @@ def test_your_turn_in_a_designer_game_says_what_the_buttons_do(designer_server, 
     expect(page.locator("#table [data-kind=phase]")).to_have_text(phase)
     shot(page, f"{game}-your-turn-desktop")
     assert not page.js_errors
+
+
+def test_whose_turn_is_said_above_the_table_in_a_game_without_a_turn_indicator(designer_server, browser):
+    """Liar's Dice sends no turn indicator, only the tile marked "turn": the heading said nothing of whose turn it was."""
+    joined = designer_server.post("/api/rooms", {"game": "liars_dice", "name": "Zoe", "seats": 2,
+                                                 "bots": [{"kind": "random"}], "options": {}, "private": True})
+    context, page = open_page(browser, DESKTOP)
+    sit_down(page, designer_server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    # The heading and the tile agree, read at once (the bot may move the turn on between two reads).
+    page.wait_for_function("""() => {
+        const tile = document.querySelector('#table .player:has(.badge-turn)');
+        const pill = document.querySelector('#table .indicators .turn');
+        return Boolean(tile && pill) && pill.textContent === (tile.dataset.player === 'Zoe' ? 'Your turn'
+            : `${tile.dataset.player}'s turn`);
+    }""", timeout=20_000)
+    assert not page.js_errors
+    context.close()

@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .pages import sit_down
+from .pages import assert_accessible, sit_down
 from .players import expect_seat
 
 
@@ -120,4 +120,25 @@ def test_the_lobby_speaks_the_browsers_language_and_passes_the_audit(server, bro
     expect(page.locator("h1")).to_have_text("Partidas terminadas")
     assert_accessible(page, "history in Spanish")
     assert page.js_errors == []
+    context.close()
+
+
+def test_back_in_the_lobby_your_private_game_against_bots_is_one_click_away(server, browser):
+    """A private room is listed nowhere: a newcomer who went back to the lobby mid-game could not
+    find their game again. The lobby lists the rooms this browser holds a seat in, not yet over."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Gus", "seats": 2, "bots": [{"kind": "random"}],
+                                        "options": {"turn_timer": None, "window_timer": None}, "private": True})
+    context = browser.new_context()
+    page = context.new_page()
+    sit_down(page, server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#table[data-version]")).to_be_visible()
+    page.get_by_role("link", name="Intrigue").click()
+    mine = page.locator("#mine")
+    expect(mine).to_be_visible()
+    expect(mine.locator(f"[data-room='{joined['room']}']")).to_contain_text(f"Coup · {joined['room']}")
+    assert_accessible(page, "the lobby with Your games")
+    mine.get_by_role("link", name="Back to the table").click()
+    expect(page).to_have_url(server.base + joined["url"])
+    expect_seat(page, "Gus")
     context.close()

@@ -3,7 +3,8 @@
 - on a 390×844 phone your cards are in sight above the decision panel stuck to the bottom
   of the screen (it covered them), the recent-events strip above them (the scroll to them
   hid it), and a long card name fits its card ("Ambassadeur");
-- when the match ends the winner and the rematch vote are in sight, and a rematch starts
+- when the match ends the winner and "Play again" (the rematch vote, yours alone against bots) are in sight,
+  beside the way to another game, no banner over them, and a rematch starts
   without the last match's banners;
 - a chat line said while the chat is far below the table peeks at the top of the screen;
 - a player whose tab closed is marked offline on their tile until they come back;
@@ -108,10 +109,14 @@ def test_on_a_phone_your_cards_show_above_the_decision_and_the_rematch_is_in_sig
             break
         aria.click(pick(options, set()))
     expect(page.locator("#table")).to_have_attribute("data-over", "true")
-    vote = page.get_by_role("button", name="Voter pour une revanche (0/1)")
+    # Against bots alone the vote is yours: "Play again"; beside it, the way to another game.
+    vote = page.get_by_role("button", name="Rejouer")
     expect(vote).to_be_visible()
+    expect(page.get_by_role("link", name="Choisir un autre jeu")).to_have_attribute("href", "/")
     wait_until(lambda: _in_sight(page, "#room-bar") and _in_sight(page, "[data-kind=result]"), 5,
                "the winner and the rematch vote in sight", page)
+    # No outcome banner floats over them (the strip above says how it ended).
+    expect(page.locator("#banners [data-banner]")).to_have_count(0)
     shot(page, "phone-match-over")
     vote.click()
     expect(page.locator("#table")).to_have_attribute("data-over", "false", timeout=15_000)
@@ -220,7 +225,7 @@ def test_keyboard_only_a_card_goes_on_to_what_it_can_do(server, browser):
     sit_down(page, server, joined)
     page.get_by_role("button", name="Start the game").click()
     aria = Player("Aria", page)
-    playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled])")
+    playable = page.locator("#table .decision.mine .pool .pick-card:not([disabled]):not([aria-disabled=true])")
 
     def a_card_to_play():
         if playable.count():
@@ -292,3 +297,17 @@ def test_the_invite_link_and_its_copy_button_stay_inside_the_seats_panel_in_germ
     button = copy.bounding_box()
     panel = page.locator("#share-link").locator("xpath=ancestor::section[1]").bounding_box()
     assert button["x"] + button["width"] <= panel["x"] + panel["width"] - 4, (button, panel)
+
+
+def test_on_a_narrow_phone_a_long_game_name_wraps_and_the_room_code_stays_whole(server, browser):
+    """"The Resistance: Avalon · Room 7KQ2" is wider than a 360 px top bar: it was cut ("Loup-Garou · Sa…")."""
+    joined = server.post("/api/rooms", {"game": "avalon", "name": "Aria", "seats": 5, "bots": [{"kind": "random"}] * 4,
+                                        "options": {}, "private": True})
+    context, page = open_page(browser, NARROW, is_mobile=True, has_touch=True)
+    sit_down(page, server, joined)
+    title = page.locator("#room-title")
+    expect(title).to_have_text(f"The Resistance: Avalon · Room {joined['room']}")
+    expect(title.locator(".room-code")).to_be_in_viewport(ratio=1)
+    assert title.evaluate("n => n.scrollWidth <= n.clientWidth && n.querySelector('.room-code').getClientRects().length == 1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    context.close()

@@ -5,7 +5,9 @@ module in Chromium from views written to the protocol's contracts (docs/protocol
   sends the chosen names in seat order joined by ", ";
 - a secret decision: ``waiting`` names every player who could be acting, and the page says
   whom the table waits for without marking anyone as the actor;
-- a DSL timer phase (``timer.kind == "phase"``): the countdown says the phase ends.
+- a DSL timer phase (``timer.kind == "phase"``): the countdown says the phase ends;
+- the end: under the winner, how it ended (the log's last lines, an empty value as "—"), and not the
+  table's last line, out of date by then; your cards, face up on your tile, not again under "Your cards".
 """
 
 from __future__ import annotations
@@ -86,4 +88,29 @@ def test_choose_n_players_secret_waiting_and_a_phase_timer(server, browser):
     expect(table.locator(".indicators .countdown")).to_be_visible()
     shot(page, "parts-timer-phase")
     assert page.js_errors == []
+    context.close()
+
+
+def test_the_end_says_how_it_ended_not_the_last_claim(server, browser):
+    context, page = open_page(browser, {"width": 1280, "height": 800})
+    page.goto(server.base + "/history")
+    log = [{"version": 5, "text": "Aria bids 3.", "key": "{player} bids {n}.", "args": {"player": "Aria", "n": 3}},
+           {"version": 6, "text": "Blake meets a skull.", "key": "{player} meets a skull.", "args": {"player": "Blake"}},
+           {"version": 6, "text": "Blake — hand: Flower, stack: ", "key": "{player} — hand: {hand}, stack: {stack}",
+            "args": {"player": "Blake", "hand": "Flower", "stack": ""}},
+           {"version": 7, "text": "Aria wins.", "key": "{player} wins.", "args": {"player": "Aria"}}]
+    board = _view()["components"][1]
+    board["players"][0]["cards"] = [{"label": "Duke", "lost": False}, {"label": "Captain", "lost": True}]
+    view = _view(over=True, winners=["Aria"], waiting=[], log=log, components=[_view()["components"][0], board] + [
+        {"key": "hand-0", "kind": "hand", "player": "Aria", "cards": ["Duke"], "lost": ["Captain"]},
+        {"key": "said", "kind": "text", "text": "Aria bids 3."},
+        {"key": "result", "kind": "result", "title": "Game Over", "winners": ["Aria"]}])
+    page.evaluate(RENDER, [view, None])
+    ending = page.locator("#probe-table [data-kind=result] [data-kind=ending] li")
+    expect(ending).to_have_text(["Blake meets a skull.", "Blake — hand: Flower, stack: —", "Aria wins."])
+    expect(page.locator("#probe-table [data-kind=text]")).to_have_count(0)
+    # Aria's Duke, face up on her tile for everyone now, is not shown again under "Your cards".
+    expect(page.locator("#probe-table [data-kind=board] .player[data-player=Aria] .card")).to_have_count(2)
+    expect(page.locator("#probe-table [data-kind=hand]")).to_have_count(0)
+    assert not page.js_errors
     context.close()

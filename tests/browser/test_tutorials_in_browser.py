@@ -132,7 +132,12 @@ def test_a_newcomer_learns_bang_with_the_guided_game(server, browser, viewport, 
     follow(page, "bang", lang, steps["barrel"],  # the Winchester is in play: range 5
            lambda p: expect(p.locator("[data-kind=board] .player[data-player='Zoe'] [data-stat=range] dd")).to_have_text("5"))
     follow(page, "bang", lang, steps["bang"])
-    follow(page, "bang", lang, steps["end"])
+    def missed_not_now(page):  # a Missed! cannot be played on your turn: tapped, it says what it does and why not
+        press(page, page.locator(f"{PANEL} .pick-card.unplayable[data-card^='Missed!']").first)
+        expect(page.locator(f"{PANEL} [data-hint=unplayable]")).to_have_text(ui["decision.cannotplay"])
+        expect(page.locator(f"{PANEL} .card-help")).to_contain_text(bang_word(lang, "Missed!"))
+
+    follow(page, "bang", lang, steps["end"], missed_not_now)
     follow(page, "bang", lang, steps["missed"])
     follow(page, "bang", lang, steps["duel"])
     follow(page, "bang", lang, steps["hit"])

@@ -222,6 +222,12 @@ function playCards(body, options, info, ctx) {
     }
     const uses = withCard.filter((o) => cardOf(o) === selected);
     const about = explain(table, selected);
+    if (!uses.length) {  // a card you hold but may not play now: what it does says when it is played
+      detail.replaceChildren(
+        h("p", {class: "card-help"}, h("strong", {}, gameWord(table, selected)), about ? ` — ${about}` : ""),
+        h("p", {class: "muted small", dataset: {hint: "unplayable"}}, t("decision.cannotplay")));
+      return;
+    }
     const range = ctx.prompt && ctx.prompt.range !== undefined ? t("decision.range", {n: ctx.prompt.range}) : null;
     const targeted = uses.filter((o) => info(o).target);
     detail.replaceChildren(
@@ -244,15 +250,16 @@ function playCards(body, options, info, ctx) {
   body.appendChild(h("div", {class: "pool cards big", role: "group", "aria-label": t("decision.yourcards")},
     pool.map((label) => {
       const playable = wanted.includes(label);
-      const button = h("button", {type: "button", class: "pick-card", "aria-pressed": "false", disabled: !playable,
-        dataset: {card: label},
+      // A card not playable now stays tappable (greyed): a tap says what it does and that it cannot be played now.
+      const button = h("button", {type: "button", class: "pick-card" + (playable ? "" : " unplayable"), "aria-pressed": "false",
+        "aria-disabled": playable ? null : "true", dataset: {card: label},
         onclick: (event) => {
           selected = selected === label ? null : label;
           show();
           // From the keyboard, go on to what the card can do (it is after the other cards).
           if (selected !== null && event.detail === 0) detail.querySelector("button:not(:disabled)")?.focus();
         }}, card(table, label, {tag: "span"}));
-      if (playable) buttons.push(button);
+      buttons.push(button);
       return button;
     })));
   body.appendChild(detail);

@@ -108,6 +108,9 @@ export class Outcomes {
       for (const timeout of timeouts) this.timeoutsSeen.add(`${matchId}:${timeout.version}:${timeout.player}`);
       return;
     }
+    // On a phone the banner would float over the winner and the rematch button: the result says it all.
+    const narrow = matchMedia("(max-width: 899px)").matches;
+    if (view.over && narrow) this.slot.replaceChildren();
     const said = [];
     for (const timeout of timeouts) {
       const key = `${matchId}:${timeout.version}:${timeout.player}`;
@@ -120,7 +123,7 @@ export class Outcomes {
       if (entry.version <= since) continue;
       const text = lineText(table, entry, view);
       if (entry.banner) {
-        this.show(table, view, entry.banner, text, entry.event || "outcome");
+        if (!(view.over && narrow)) this.show(table, view, entry.banner, text, entry.event || "outcome");
         said.push(text);
       }
     }
@@ -135,7 +138,9 @@ export class Outcomes {
       h("button", {type: "button", class: "quiet banner-close", "aria-label": t("banner.close"),
         onclick: () => node.remove()}, "×"));
     this.slot.appendChild(node);
-    while (this.slot.children.length > 3) this.slot.firstChild.remove();
+    // On a phone the banner floats over the top of the screen, one at a time (the strip lists them all).
+    const room = matchMedia("(max-width: 899px)").matches ? 1 : 3;
+    while (this.slot.children.length > room) this.slot.firstChild.remove();
     setTimeout(() => node.remove(), 6000);
   }
 

@@ -197,6 +197,7 @@ export function gameText(table, text, msg = null, names = null) {
   const messages = (table && table.messages) || {};
   const value = (v) => {
     if (Array.isArray(v)) return listOf(v.map((item) => gameWord(table, item, names)), "unit");
+    if (v === "") return "—";  // an empty list the game wrote out ("stack: " in Skull) reads as a dash, as on a tile
     if (typeof v === "boolean") return messages[v ? "yes" : "no"] ?? (v ? "yes" : "no");
     return gameWord(table, v, names);
   };

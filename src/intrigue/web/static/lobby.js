@@ -1,7 +1,7 @@
 // The lobby: list games and open rooms, create a room, join one.
 
 import {h, fill, $, toast} from "./dom.js";
-import {api, saveToken, savedName, saveName, saveTutorial, botWords} from "./api.js";
+import {api, saveToken, savedName, saveName, saveTutorial, botWords, forgetToken, tokenKey} from "./api.js";
 import {gameTable, gameText, hasString, setupI18n, t} from "./i18n.js";
 import {setupTools} from "./prefs.js";
 import {openSheet} from "./sheet.js";
@@ -183,6 +183,38 @@ function renderLearn() {
     "aria-label": t("lobby.learngame", {game: title(g)}), onclick: (event) => learn(g, event.currentTarget)}, title(g))));
 }
 
+/** The rooms this browser holds a seat in (their tokens are kept), not yet over: a private game against bots
+ * is listed nowhere else, and a newcomer who came back to the lobby could not find their way back to it. */
+async function renderMine() {
+  const prefix = tokenKey("");
+  const codes = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(prefix)) codes.push(key.slice(prefix.length));
+    }
+  } catch (err) {
+    return;
+  }
+  const rooms = (await Promise.all(codes.slice(0, 20).map(async (code) => {
+    try {
+      return await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+    } catch (err) {
+      if (err.status === 404) forgetToken(code);  // the room is closed: its seat is gone
+      return null;
+    }
+  }))).filter((room) => room && room.status !== "finished");
+  $("#mine").hidden = !rooms.length;
+  fill($("#my-rooms"), rooms.map((room) => {
+    const game = lobby.games.find((g) => g.id === room.game);
+    return h("li", {class: "room-item", dataset: {room: room.room}},
+      h("div", {},
+        h("strong", {}, `${game ? title(game) : room.title || room.game} · ${room.room}`),
+        h("span", {class: `badge status-${room.status}`}, t(`status.${room.status}`))),
+      h("a", {class: "button", href: `/room/${encodeURIComponent(room.room)}`}, t("lobby.back")));
+  }));
+}
+
 async function refreshRooms() {
   let rooms;
   try {
@@ -231,6 +263,7 @@ async function start() {
       h("a", {href: `/api/games/${encodeURIComponent(g.id)}/graph.svg`, target: "_blank", rel: "noopener"},
         t("lobby.graph")))));
   renderLearn();
+  renderMine();
   onGameChange();
   $("#game").addEventListener("change", onGameChange);
   $("#private").addEventListener("change", renderOptions);

@@ -7,7 +7,7 @@ import {card, cardColour, playerColour, playerName, term} from "./cards.js";
 import {decisionPanel} from "./decision.js";
 import {gameText, gameWord, listOf, t} from "./i18n.js";
 import {icon} from "./art.js";
-import {colourNames} from "./events.js";
+import {colourNames, logLines} from "./events.js";
 
 export {card};
 
@@ -30,7 +30,8 @@ function indicators(view, byKind, x) {
   // The heading agrees with the tile marked "turn": a turn indicator drawn in an earlier phase
   // may still name the last player (Skull's "Ada's turn" over Basil's tile marked turn).
   const active = byKind("board").flatMap((b) => b.players || []).filter((row) => row.active);
-  const turnName = turn && turn.player ? (active.length === 1 ? active[0].name : turn.player) : null;
+  // A game that sends no turn indicator (Liar's Dice, Spyfall) still marks one tile "turn": say it above the table too.
+  const turnName = active.length === 1 ? active[0].name : turn && turn.player ? turn.player : null;
   const phaseName = (phase && phase.name) || (view.phase && view.phase.name) || "";
   // Whose turn first, then what happens in it: "Your turn · Choose an action" reads as a heading.
   return h("div", {class: "indicators"},
@@ -49,6 +50,15 @@ function winnersLine(winners, x) {
     winners.map((name, i) => [i ? ", " : "", playerName(name, x.seatOf(name), "strong")]));
 }
 
+/** The last lines of the log, under the winner: what ended the match (the recent-events strip says it on a phone). */
+function ending(view, x) {
+  const lines = logLines(x.table, view).slice(-3);
+  if (!lines.length) return null;
+  return h("div", {class: "ending", dataset: {kind: "ending"}},
+    h("h3", {}, t("result.ending")),
+    h("ol", {}, lines.map((line) => h("li", {}, colourNames(line.text, view)))));
+}
+
 function results(view, byKind, x) {
   const finals = byKind("result").filter(() => view.over).map((r) =>
     h("section", {class: "result", dataset: {kind: "result"}},
@@ -56,10 +66,12 @@ function results(view, byKind, x) {
       r.text && !(r.roles || []).length ? h("p", {}, text(r, "text", x)) : null,
       (r.roles || []).length ? h("ul", {class: "roles"}, r.roles.map((row) =>
         h("li", {}, playerName(row.player, x.seatOf(row.player), "strong"), " ", term(x.table, row.role)))) : null,
-      winnersLine(r.winners && r.winners.length ? r.winners : view.winners, x)));
+      winnersLine(r.winners && r.winners.length ? r.winners : view.winners, x),
+      ending(view, x)));
   if (view.over && !finals.length) {
     finals.push(h("section", {class: "result", dataset: {kind: "result"}},
-      h("h2", {}, t("result.over")), winnersLine(view.winners, x) || h("p", {class: "winners"}, t("result.nowinner"))));
+      h("h2", {}, t("result.over")), winnersLine(view.winners, x) || h("p", {class: "winners"}, t("result.nowinner")),
+      ending(view, x)));
   }
   // Before the end a result is an interim outcome (the same tool shows both).
   const interim = byKind("result").filter(() => !view.over && (byKind("result")[0].title || byKind("result")[0].text)).map((r) =>
@@ -69,6 +81,9 @@ function results(view, byKind, x) {
 }
 
 function texts(view, byKind, x) {
+  // Once the match is over they are out of date ("Ada declares Tax" under "Basil wins!"): the result's
+  // last lines of the log say what ended it.
+  if (view.over) return null;
   // Each player in their colour, as in the log and the banners.
   const lines = byKind("text").filter((c) => c.text).map((c) =>
     h("p", {class: `line tone-${c.tone || "plain"}`, dataset: {kind: "text"}}, colourNames(text(c, "text", x), view)));
@@ -250,8 +265,11 @@ export function renderView(root, view, ctx = {}) {
   const myRow = boardRows.find((r) => r.name === view.you);
   const lostOnTile = Boolean(myHand && myRow && (myRow.cards || []).filter((c) => c.lost).length >= (myHand.lost || []).length);
   const lostOf = (c) => (c === myHand && lostOnTile ? [] : c.lost || []);
+  // Once the match is over every card lies face up on the tiles, yours too: not again under "Your cards".
+  const faceUpOnTile = myRow ? (myRow.cards || []).filter((c) => c.label !== null && !c.lost).map((c) => c.label) : [];
   const handViews = hands.filter((c) => {
     if (choose && sameMultiset(c.cards || [], choose)) return false;
+    if (c === myHand && view.over && (c.cards || []).length && sameMultiset(c.cards, faceUpOnTile)) return false;
     if (c === myHand && pickingFromHand && !lostOf(c).length) return false;
     if (c.title && panel && panel.querySelector && (c.cards || []).length &&
         (c.cards || []).every((label) => panel.querySelector(`.pool [data-card="${CSS.escape(label)}"]`))) return false;

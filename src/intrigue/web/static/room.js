@@ -142,6 +142,7 @@ async function handle(message) {
       state.chatBacklog = false;
       if (state.room && state.room.match !== message.match) state.voted = false;
       state.room = message;
+      document.body.dataset.status = message.status;  // during a match the log comes first beside the table
       await loadGame(message.game);
       titles();
       renderSeats();
@@ -246,8 +247,9 @@ function titles() {
   state.baseTitle = `${title} · ${code} · Intrigue`;
   document.title = state.baseTitle;
   const heading = $("#room-title");
-  heading.textContent = t("room.title", {game: title, code});
-  heading.title = heading.textContent;
+  // "{game} · Room {code}" in two pieces: a phone wraps a long name between them, never inside the code.
+  fill(heading, h("span", {class: "room-game"}, title), " · ", h("span", {class: "room-code"}, t("room.code", {code})));
+  heading.title = t("room.title", {game: title, code});
 }
 
 function seatLabel(seat) {
@@ -327,10 +329,14 @@ function renderBar() {
     const votes = (room.rematch.votes || []).length;
     const needed = (room.rematch.needed || []).length;
     const voted = (room.rematch.votes || []).includes(me) || state.voted;
+    // Against bots alone your vote is the only one: "Play again", not "Vote for a rematch (0/1)".
+    const alone = needed === 1 && (room.rematch.needed || []).includes(me);
     items.push(h("button", {type: "button", class: "primary", id: "rematch", disabled: voted,
       onclick: () => { if (send({type: "rematch", token: state.token, match: state.match})) { state.voted = true; renderBar(); } }},
-      voted ? t("room.voted", {votes, needed}) : t("room.rematch", {votes, needed})));
+      voted ? t("room.voted", {votes, needed}) : alone ? t("room.playagain") : t("room.rematch", {votes, needed})));
   }
+  // How to start something else: the lobby, for players and spectators alike.
+  if (isOver() && state.view) items.push(h("a", {class: "button", id: "new-game", href: "/"}, t("room.newgame")));
   const leaving = me !== null && room.status !== "finished"
     ? h("button", {type: "button", class: "quiet leave", id: "leave", onclick: leave},
       t(room.status === "waiting" ? "room.leave" : "room.leaveplaying")) : null;

@@ -172,7 +172,7 @@ function controls(panel, view, option) {
   for (const node of panel.querySelectorAll("button[data-option], button[data-group], button[data-card], button[data-pick]")) {
     if (node.dataset.option === option) found.push(node);
     else if (node.dataset.group && JSON.parse(node.dataset.options || "[]").includes(option)) found.push(node);
-    else if (card && node.dataset.card === card && !node.disabled) found.push(node);
+    else if (card && node.dataset.card === card && !node.disabled && node.getAttribute("aria-disabled") !== "true") found.push(node);
     else if (node.dataset.pick && picks.includes(node.dataset.pick)) found.push(node);
   }
   return found;
