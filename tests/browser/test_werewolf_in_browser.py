@@ -39,6 +39,11 @@ def test_two_friends_and_four_bots_play_werewolf_to_a_win(server, browser, shots
                 assert row["out"] or "role" not in row["stats"], f"{friend.name} sees a living player's role"
             options = look["options"]
             if options:
+                if "Night" in look["phase"]:
+                    # every seat reads the one question of the night (a heading per role would tell the role)
+                    expect(page.locator("#decision-prompt")).to_have_text(
+                        "Werewolves: choose your victim. Seer: look into a soul. Doctor: protect someone. "
+                        "Villagers: sleep.")
                 if "Night" in look["phase"] and not pictured:
                     page.screenshot(path=shots / "werewolf-night.png")
                     pictured = True
