@@ -47,7 +47,7 @@ from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
 from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court, court_size,
-                    decided, draw, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
+                    decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
                     revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
@@ -432,24 +432,50 @@ def set_claimed_action_and_character(m: Match) -> None:
     turn = state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
     chosen = m.last_decision.answers.get(seat)
-    verb, victim = parse_action(m, chosen)
-    claim = claims(m).get(verb, "")
-    turn["action"], turn["character"] = verb, claim
-    turn["target_player_id"] = victim + 1 if victim is not None else 0
+    options = m.options
+    # The option's verb, whom it names, what it claims and the declaration's template depend only on the
+    # option and the variant: worked out once (parse_action, claims and _declaration), shared read-only.
+    key = (chosen, options.get("characters"), options.get("reformation"))
+    found = _DECLARED.get(key)
+    if found is None:
+        found = _declared(m, chosen)
+        if len(_DECLARED) < 10_000:
+            _DECLARED[key] = found
+    verb, aimed, claim, template, named = found
+    names = m.names
+    victim_id = names.index(aimed) + 1 if aimed is not None else 0
+    turn["action"], turn["character"], turn["target_player_id"] = verb, claim, victim_id
     challenge, block, block_challenge = state["challenge"], state["block"], state["block_challenge"]
     challenge["challenger_id"], challenge["claim_true"] = 0, False
     block["blocker_id"], block["character"], block["failed"] = 0, "", False
     block_challenge["challenger_id"], block_challenge["claim_true"] = 0, False
     state["paid"] = 0
     player = m.players[seat]
-    player["claimed_action"], player["claimed_character"] = verb, claim
-    player["target_player_id"] = turn["target_player_id"]
-    template, args = _declaration(m.names, seat, verb, victim, claim)
+    player["claimed_action"], player["claimed_character"], player["target_player_id"] = verb, claim, victim_id
+    args = {"player": names[seat], "action": verb}  # _declaration's values, in its order
+    if aimed is not None:
+        args["target"] = aimed
+    if named:
+        args["character"] = claim
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
-    say(m, template, args, PUBLIC, {"event": "declare", "seat": seat, "action": verb, "character": claim,
-                                     "coins": player["coins"]})
+    # say(m, template, args, PUBLIC, data), with the line built whole: one declaration every turn
+    m.announce_later(english, (template, args), PUBLIC,
+                     {"key": template, "args": args, "event": "declare", "seat": seat, "action": verb,
+                      "character": claim, "coins": player["coins"]})
+
+
+#: By chosen option and variant (the fifth character, the Reformation): the verb, the name it targets,
+#: the character it claims (``""`` for none), the declaration's template and whether it names the claim.
+_DECLARED: dict[tuple[str, Any, Any], tuple[str, str | None, str, str, bool]] = {}
+
+
+def _declared(m: Match, option: str) -> tuple[str, str | None, str, str, bool]:
+    verb, victim = parse_action(m, option)
+    claim = claims(m).get(verb, "")
+    template, args = _declaration(m.names, actor(m), verb, victim, claim)
+    return verb, (m.names[victim] if victim is not None else None), claim, template, "character" in args
 
 
 def declaration(m: Match) -> tuple[str, dict[str, Any]]:
@@ -502,10 +528,12 @@ def validate_and_apply_action_costs(m: Match) -> None:
 
 @game.route(3)
 def after_action_declaration(m: Match) -> int:
-    verb = m.state["current_turn"]["action"]  # action(m), inline: routed every turn
-    if verb in claims(m):
+    """A claimed character opens the challenge window (``action(m) in claims(m)``, read off the
+    claim the declaration recorded: routed every turn)."""
+    turn = m.state["current_turn"]
+    if turn["character"]:
         return 4
-    return UNCLAIMED_NEXT[verb]
+    return UNCLAIMED_NEXT[turn["action"]]
 
 
 #: Where an action that claims nothing leads.
@@ -1046,13 +1074,10 @@ def clear_claimed_character(m: Match) -> None:
 # -- phase 23: eliminations and the win ------------------------------------------------------------------------------
 @game.tool
 def update_alive_statuses(m: Match) -> None:
-    for player in m.players:
-        for slot in player["influences"].values():
-            if not slot["revealed"]:
-                player["is_alive"] = True
-                break
-        else:
-            player["is_alive"] = False
+    """A player is alive while an influence is face down. Nothing is left to update here: the
+    flags are exact already, set when the match starts (``set_initial_turn_order``, for a
+    scenario's players out from the start) and when a card is lost (``lose_influence``, the
+    only way an influence is revealed for good), so this step of every turn reads no hand."""
 
 
 @game.tool
@@ -1065,21 +1090,22 @@ def announce_eliminations(m: Match) -> None:
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    alive = 0  # decided(m), inline: checked every turn
-    for player in m.players:
+    """One player left with influence wins (``decided``, inline: checked every turn, and it
+    stops at the second living player, which is most turns)."""
+    winner = None
+    for seat, player in enumerate(m.players):
         if player["is_alive"]:
-            alive += 1
-    if alive == 1:
-        m.finish(living(m))
+            if winner is not None:
+                return
+            winner = seat
+    if winner is not None:
+        m.finish([winner])
 
 
 @game.route(23)
 def after_check_eliminations(m: Match) -> int:
-    alive = 0  # decided(m), inline: routed every turn
-    for player in m.players:
-        if player["is_alive"]:
-            alive += 1
-    return 99 if alive == 1 else 24
+    """Game over once ``check_and_set_win_state`` has named the winner (only it ends a match)."""
+    return 99 if m.winners else 24
 
 
 # -- phase 24: next turn ----------------------------------------------------------------------------------------------------
