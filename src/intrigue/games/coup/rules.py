@@ -195,7 +195,8 @@ def notify_player_influences_privately(m: Match) -> None:
 
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
-    if not m.state["sets"]:
+    setup = m.setup  # empty in the usual match: every player dealt two cards face down, nobody out
+    if setup and not m.state["sets"]:
         for seat, player in enumerate(m.players):  # a scenario may start with players out
             for slot in player["influences"].values():
                 if not slot["revealed"]:
@@ -203,19 +204,19 @@ def set_initial_turn_order(m: Match) -> None:
             else:  # no card in hand
                 player["is_alive"] = False
                 pay(m, seat, player["coins"])
-    first = m.setup.get("first")
+    first = setup.get("first")
     if first and not m.players[m.names.index(first)]["is_alive"]:
         raise ValueError(f"setup refused: the first player {first} has no influence left")
     if first:
         seat = m.names.index(first)
-    elif all(p["is_alive"] for p in m.players):
+    elif not setup or all(p["is_alive"] for p in m.players):
         seat = m.rng.randrange(len(m.players))
     else:
         seat = m.rng.choice(living(m))
     m.state["current_turn"]["player_id"] = seat + 1
     if len(m.players) == 2:  # the common 2-player variant: the starter gets 1 coin
         pay(m, seat, 1)
-    coins = m.setup.get("coins") or {}
+    coins = setup.get("coins") or {}
     for player_name, amount in coins.items():
         who = m.names.index(player_name)
         if m.players[who]["is_alive"]:
@@ -223,7 +224,7 @@ def set_initial_turn_order(m: Match) -> None:
     if reformation(m):
 
         deal_allegiances(m, seat)
-    elif "allegiance" in m.setup or "reserve" in m.setup:
+    elif "allegiance" in setup or "reserve" in setup:
         raise ValueError("setup refused: setup.allegiance and setup.reserve need the option reformation: true")
     tell(m, "{player} takes the first turn.", player=m.names[seat])
 
@@ -276,7 +277,7 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
         return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
-    key = (tuple(m.names), seat, tuple([s for s, player in enumerate(players) if player["is_alive"]]),
+    key = (tuple(m.names), seat, tuple([player["is_alive"] for player in players]),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
            options.get("characters"))  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
@@ -592,12 +593,22 @@ AFTER_CLAIM = {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embez
 # -- phase 5: does the claimant hold the card? --------------------------------------------------------
 @game.tool
 def evaluate_action_claim_truth(m: Match) -> None:
-    challenger = m.last_decision.who_chose("Challenge")[0]
+    for challenger, answer in m.last_decision.answers.items():  # who_chose("Challenge")[0], without the list
+        if answer == "Challenge":
+            break
     state = m.state
     turn = state["current_turn"]
     claim = turn["character"]
     claimant = turn["player_id"] - 1  # actor(m), inline
-    truth = variants.holds(hand(m, claimant), claim)
+    if claim == NO_DUKE:  # the Reformation's Embezzle
+        truth = variants.holds(hand(m, claimant), claim)
+    else:  # variants.holds(hand(m, claimant), claim), inline: is the claimed card face down in the hand?
+        for slot in m.players[claimant]["influences"].values():
+            if slot["character"] == claim and not slot["revealed"]:
+                truth = True
+                break
+        else:
+            truth = False
     challenge = state["challenge"]
     challenge["challenger_id"], challenge["claim_true"] = challenger + 1, truth
     args = {"player": m.names[challenger], "claimant": m.names[claimant]}
@@ -608,7 +619,9 @@ def evaluate_action_claim_truth(m: Match) -> None:
         args["character"] = claim
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
-    say(m, template, args, PUBLIC, {"event": "challenge", "seat": challenger, "claimant": claimant})
+    # say(m, template, args, PUBLIC, data), the line built whole: a claim is challenged most turns
+    m.announce_later(english, (template, args), PUBLIC,
+                     {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": claimant})
 
 
 @game.route(5)
@@ -690,6 +703,8 @@ def offer_loss(m: Match, reason: str) -> None:
                  if not slot["revealed"]]  # hand(m, seat), inline
         if len(cards) == 2 and cards[0] != cards[1]:
             options = [LOSE[cards[0]], LOSE[cards[1]]] if cards[0] < cards[1] else [LOSE[cards[1]], LOSE[cards[0]]]
+        elif len(cards) == 1 or len(cards) == 2:  # one card, or a pair: one option
+            options = [LOSE[cards[0]]]
         else:
             options = [f"Lose {c}" for c in sorted(set(cards))]
         m.offer(seat, options)
@@ -750,14 +765,20 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
         raise StopIteration  # as the search for the card did before: no such card in hand
     lost["revealed"] = True
     title = LOSS_TITLES.get(m.phase_id, "A card is lost")
-    tell(m, "{player} loses an influence: {character}.", player=m.names[seat], character=character,
-         data={"event": "lose", "seat": seat, "banner": {"tone": "bad", "title": title, "card": character}})
+    who = m.names[seat]
+    # tell(m, template, data=..., player=..., character=...), each line built whole: a card is lost most turns
+    template = "{player} loses an influence: {character}."
+    args = {"player": who, "character": character}
+    m.announce_later(english, (template, args), PUBLIC,
+                     {"key": template, "args": args, "event": "lose", "seat": seat,
+                      "banner": {"tone": "bad", "title": title, "card": character}})
     if not left:
         player["is_alive"] = False
         pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
         m.state["eliminated"].append(seat + 1)
-        tell(m, "{player} is out of the game.", player=m.names[seat],
-             data={"banner": {"tone": "bad", "title": "Eliminated"}})
+        template, args = "{player} is out of the game.", {"player": who}
+        m.announce_later(english, (template, args), PUBLIC,
+                         {"key": template, "args": args, "banner": {"tone": "bad", "title": "Eliminated"}})
     if not m.headless:
         show_hands(m)
         show_board(m)
@@ -964,7 +985,7 @@ def apply_action_effects(m: Match) -> None:
         return
     else:
         return
-    tell(m, template, **args)
+    m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
     if not m.headless:  # a text component and the board: nobody sees them headless
         show_text(m, "outcome", template, **args)
         show_board(m)
@@ -1092,14 +1113,14 @@ def announce_eliminations(m: Match) -> None:
 def check_and_set_win_state(m: Match) -> None:
     """One player left with influence wins (``decided``, inline: checked every turn, and it
     stops at the second living player, which is most turns)."""
-    winner = None
-    for seat, player in enumerate(m.players):
+    alive = False
+    for player in m.players:
         if player["is_alive"]:
-            if winner is not None:
+            if alive:
                 return
-            winner = seat
-    if winner is not None:
-        m.finish([winner])
+            alive = True
+    if alive:
+        m.finish(living(m))
 
 
 @game.route(23)
