@@ -819,9 +819,12 @@ def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
     verb = action(m)
     characters, options, blocks = _blocks(m.options.get("characters"), verb)
-    aid = verb == "Foreign Aid"
+    # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
+    # always true without it): the condition is read once, not for every seat.
+    sides = verb == "Foreign Aid" and reformation(m)
+    taker = actor(m)
     for seat in m.targets:
-        if aid and not may_block_foreign_aid(m, seat, actor(m)):
+        if sides and not may_block_foreign_aid(m, seat, taker):
             continue
         m.offer(seat, options, closing=blocks)
     if m.headless:
@@ -1106,7 +1109,9 @@ def announce_eliminations(m: Match) -> None:
     """The log said who went out when it happened; the board now shows them out."""
     if not m.headless:
         show_board(m)
-    m.state["eliminated"] = []
+    state = m.state
+    if state["eliminated"]:  # (most turns nobody went out: the empty list stays)
+        state["eliminated"] = []
 
 
 @game.tool
@@ -1136,11 +1141,15 @@ def advance_to_next_player(m: Match) -> None:
     count = len(players)
     turn = m.state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
-    for step in range(1, count + 1):
-        candidate = (seat + step) % count
+    for candidate in _AFTER[count][seat]:  # the seats after this one, round the table
         if players[candidate]["is_alive"]:
             turn["player_id"] = candidate + 1
             return
+
+
+#: By the number of players and a seat: the seats after it in turn order, itself last.
+_AFTER = {count: tuple(tuple((seat + step) % count for step in range(1, count + 1)) for seat in range(count))
+          for count in range(1, 11)}
 
 
 @game.tool
