@@ -9,6 +9,7 @@ without an import circle.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
@@ -259,8 +260,8 @@ def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[
 
 def decided(m: Match) -> bool:
     """One player has influence left: the game is won, whatever remains of the turn."""
-    alive = 0
-    for player in m.players:
-        if player["is_alive"]:
-            alive += 1
-    return alive == 1
+    return sum(map(alive_flag, m.players)) == 1  # counted in C: checked every turn
+
+
+#: A player's ``is_alive`` flag (``map(alive_flag, m.players)`` reads every player's without a Python loop).
+alive_flag = itemgetter("is_alive")

@@ -46,9 +46,9 @@ from typing import Any
 from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
-from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court, court_size,
-                    decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
-                    revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, alive_flag, claims, court,
+                    court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt,
+                    return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
 from .two_player import official, prepare_sets, set_aside_view
@@ -277,7 +277,7 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
         return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
-    key = (tuple(m.names), seat, tuple([player["is_alive"] for player in players]),
+    key = (tuple(m.names), seat, tuple(map(alive_flag, players)),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
            options.get("characters"))  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
@@ -1116,15 +1116,7 @@ def announce_eliminations(m: Match) -> None:
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    """One player left with influence wins (``decided``, inline: checked every turn, and it
-    stops at the second living player, which is most turns)."""
-    alive = False
-    for player in m.players:
-        if player["is_alive"]:
-            if alive:
-                return
-            alive = True
-    if alive:
+    if decided(m):
         m.finish(living(m))
 
 
