@@ -9,7 +9,6 @@ without an import circle.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
@@ -259,9 +258,14 @@ def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[
 
 
 def decided(m: Match) -> bool:
-    """One player has influence left: the game is won, whatever remains of the turn."""
-    return sum(map(alive_flag, m.players)) == 1  # counted in C: checked every turn
+    """One player has influence left: the game is won, whatever remains of the turn.
 
-
-#: A player's ``is_alive`` flag (``map(alive_flag, m.players)`` reads every player's without a Python loop).
-alive_flag = itemgetter("is_alive")
+    Checked every turn: a loop that stops at the second living player (most turns) costs fewer
+    machine instructions than counting them all, in Python or in C (``sum(map(...))``)."""
+    alive = False
+    for player in m.players:
+        if player["is_alive"]:
+            if alive:
+                return False
+            alive = True
+    return alive

@@ -46,7 +46,7 @@ from typing import Any
 from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
-from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, alive_flag, claims, court,
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court,
                     court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt,
                     return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
 from .inquisitor import examined_view
@@ -277,7 +277,7 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
         return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
-    key = (tuple(m.names), seat, tuple(map(alive_flag, players)),
+    key = (tuple(m.names), seat, tuple([player["is_alive"] for player in players]),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
            options.get("characters"))  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
