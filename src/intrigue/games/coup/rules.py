@@ -1022,8 +1022,9 @@ def deal_exchange_cards_to_player(m: Match) -> None:
     else:
         tell(m, "{player} draws 2 cards from the court.", player=m.names[seat])
         tell(m, "You drew {first} and {second}.", Audience.of(seat), first=drawn[0], second=drawn[1])
-    m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
-                  cards=hand(m, seat) + drawn, title="Choose the cards to keep")
+    if not m.headless:  # the cards to choose from: nobody sees them headless
+        m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
+                      cards=hand(m, seat) + drawn, title="Choose the cards to keep")
 
 
 def exchange_draw(m: Match) -> int:
@@ -1082,8 +1083,9 @@ def finalize_exchange_and_shuffle(m: Match) -> None:
         slot["character"] = card
     m.state["exchange"]["drawn"] = []
     return_to_court(m, returned)
-    m.canvas.delete("exchange")
-    show_hands(m)
+    if not m.headless:
+        m.canvas.delete("exchange")
+        show_hands(m)
     if len(returned) == 1:
         tell(m, "{player} returns 1 card to the court.", player=m.names[seat])
     else:
