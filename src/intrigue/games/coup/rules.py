@@ -662,9 +662,11 @@ def update_influence_reveal_for_proof(m: Match) -> None:
     slot = next(key for key, s in m.players[seat]["influences"].items()
                 if not s["revealed"] and s["character"] == character)
     m.state["proof"].update(player_id=seat + 1, slot=slot, character=character)
-    tell(m, "{player} reveals {character}: the claim was true.", player=m.names[seat], character=character,
-         data={"event": "proof", "seat": seat,
-               "banner": {"tone": "good", "title": "The claim was true", "card": character}})
+    template = "{player} reveals {character}: the claim was true."
+    args = {"player": m.names[seat], "character": character}
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "event": "proof", "seat": seat,
+                      "banner": {"tone": "good", "title": "The claim was true", "card": character}})
 
 
 @game.tool
@@ -675,8 +677,9 @@ def replace_proof_with_deck_card(m: Match) -> None:
     slot = m.players[seat]["influences"][proof["slot"]]
     return_to_court(m, [slot["character"]])
     slot["character"] = draw(m)
-    tell(m, "{player} returns {character} to the court and draws a new card.", player=m.names[seat],
-         character=proof["character"])
+    template = "{player} returns {character} to the court and draws a new card."
+    args = {"player": m.names[seat], "character": proof["character"]}
+    m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
     tell(m, "You drew {character}.", Audience.of(seat), character=slot["character"])
     show_hands(m)
 
@@ -891,8 +894,9 @@ def display_block_announcement(m: Match) -> None:
     m.players[seat]["claimed_character"] = character
     args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
     template = "{player} claims {character} to block {actor}'s {action}."
-    tell(m, template, data={"event": "block", "seat": seat, "character": character,
-                            "banner": {"tone": "info", "title": "Blocked?", "card": character}}, **args)
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "event": "block", "seat": seat, "character": character,
+                      "banner": {"tone": "info", "title": "Blocked?", "card": character}})
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "block", template, **args)
 
@@ -923,10 +927,11 @@ def evaluate_block_claim_truth(m: Match) -> None:
     truth = m.state["block"]["character"] in hand(m, blocker)
     m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
     args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
+    template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
-    tell(m, "{player} challenges {claimant}'s {character}.", data={"event": "challenge", "seat": challenger,
-                                                                    "claimant": blocker}, **args)
+        show_text(m, "challenge", template, **args)
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": blocker})
 
 
 @game.route(14)
@@ -937,7 +942,9 @@ def after_evaluate_block_challenge(m: Match) -> int:
 @game.tool
 def mark_block_failed(m: Match) -> None:
     m.state["block"]["failed"] = True
-    tell(m, "The block fails: {player}'s {action} goes ahead.", player=name(m, actor(m)), action=action(m))
+    template, args = "The block fails: {player}'s {action} goes ahead.", {"player": name(m, actor(m)),
+                                                                          "action": action(m)}
+    m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
 
 
 @game.route(18)
@@ -951,11 +958,13 @@ UNBLOCKED_NEXT = {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}
 
 @game.tool
 def set_action_outcome_blocked(m: Match) -> None:
-    m.players[actor(m)]["last_action_outcome"] = "blocked"
+    seat = actor(m)
+    m.players[seat]["last_action_outcome"] = "blocked"
+    template, args = "{player}'s {action} is blocked.", {"player": m.names[seat], "action": action(m)}
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
-    tell(m, "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m),
-         data={"banner": {"tone": "info", "title": "Blocked"}})
+        show_text(m, "outcome", template, **args)
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "banner": {"tone": "info", "title": "Blocked"}})
 
 
 # -- phase 20: effects ---------------------------------------------------------------------------------------
