@@ -178,7 +178,7 @@ def deal_influences_randomly(m: Match) -> None:
 @game.tool
 def initialize_player_coins_and_status(m: Match) -> None:
     for player in m.players:
-        player.update(is_alive=True, coins=2)
+        player["is_alive"], player["coins"] = True, 2
     m.state["treasury"] = TREASURY - 2 * len(m.players)
 
 
@@ -661,7 +661,8 @@ def update_influence_reveal_for_proof(m: Match) -> None:
     character = option.removeprefix("Reveal ")
     slot = next(key for key, s in m.players[seat]["influences"].items()
                 if not s["revealed"] and s["character"] == character)
-    m.state["proof"].update(player_id=seat + 1, slot=slot, character=character)
+    proof = m.state["proof"]  # stores, not update(**keywords): no dict of keywords to make
+    proof["player_id"], proof["slot"], proof["character"] = seat + 1, slot, character
     template = "{player} reveals {character}: the claim was true."
     args = {"player": m.names[seat], "character": character}
     m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
@@ -680,14 +681,17 @@ def replace_proof_with_deck_card(m: Match) -> None:
     template = "{player} returns {character} to the court and draws a new card."
     args = {"player": m.names[seat], "character": proof["character"]}
     m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
-    tell(m, "You drew {character}.", Audience.of(seat), character=slot["character"])
+    template, args = "You drew {character}.", {"character": slot["character"]}
+    m.announce_later(english, (template, args), Audience.of(seat),  # tell(m, template, Audience.of(seat), ...)
+                     {"key": template, "args": args, "to": m.names[seat]})
     show_hands(m)
 
 
 @game.tool
 def return_card_to_deck_and_shuffle(m: Match) -> None:
     """The proof went back before the replacement was drawn; nothing is left to return."""
-    m.state["proof"].update(player_id=0, slot="", character="")
+    proof = m.state["proof"]
+    proof["player_id"], proof["slot"], proof["character"] = 0, "", ""
 
 
 @game.tool
@@ -890,7 +894,8 @@ def after_steal_block_window(m: Match) -> int:
 def display_block_announcement(m: Match) -> None:
     seat, option = next((s, a) for s, a in m.last_decision.answers.items() if a.startswith("Block "))
     character = option.removeprefix("Block ")
-    m.state["block"].update(blocker_id=seat + 1, character=character, failed=False)
+    block = m.state["block"]  # stores, not update(**keywords): no dict of keywords to make
+    block["blocker_id"], block["character"], block["failed"] = seat + 1, character, False
     m.players[seat]["claimed_character"] = character
     args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
     template = "{player} claims {character} to block {actor}'s {action}."
@@ -925,7 +930,8 @@ def evaluate_block_claim_truth(m: Match) -> None:
     challenger = m.last_decision.who_chose("Challenge")[0]
     blocker = seat_of_id(m.state["block"]["blocker_id"])
     truth = m.state["block"]["character"] in hand(m, blocker)
-    m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
+    block_challenge = m.state["block_challenge"]
+    block_challenge["challenger_id"], block_challenge["claim_true"] = challenger + 1, truth
     args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
     template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
