@@ -829,9 +829,8 @@ def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
     sides = verb == "Foreign Aid" and reformation(m)
-    taker = actor(m)
     for seat in m.targets:
-        if sides and not may_block_foreign_aid(m, seat, taker):
+        if sides and not may_block_foreign_aid(m, seat, actor(m)):
             continue
         m.offer(seat, options, closing=blocks)
     if m.headless:
@@ -1047,10 +1046,21 @@ def exchange_draw(m: Match) -> int:
     return 1 if variants.fifth(m.options) == "Inquisitor" else 2
 
 
-def keep_options(cards: list[str], keep: int) -> list[str]:
-    """One option per distinct multiset of ``keep`` cards, names in alphabetical order."""
-    kept = sorted({tuple(sorted(combo)) for combo in combinations(cards, keep)})
-    return ["Keep " + ", ".join(combo) for combo in kept]
+def keep_options(cards: list[str], keep: int) -> tuple[str, ...]:
+    """One option per distinct multiset of ``keep`` cards, names in alphabetical order (the same
+    cards in any order give the same options: made once, shared read-only; ``offer`` copies them)."""
+    key = (tuple(sorted(cards)), keep)
+    found = _KEEP.get(key)
+    if found is None:
+        kept = sorted({tuple(sorted(combo)) for combo in combinations(cards, keep)})
+        found = tuple("Keep " + ", ".join(combo) for combo in kept)
+        if len(_KEEP) < 10_000:
+            _KEEP[key] = found
+    return found
+
+
+#: ``keep_options`` by the sorted cards and how many are kept.
+_KEEP: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 
 @game.tool
