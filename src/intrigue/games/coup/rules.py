@@ -517,8 +517,8 @@ def validate_and_apply_action_costs(m: Match) -> None:
     turn = state["current_turn"]
     verb = turn["action"]
     if verb in TARGETED:
-        seat, victim = turn["player_id"] - 1, target(m)
-        if victim is None or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
+        seat, victim = turn["player_id"] - 1, turn["target_player_id"] - 1  # actor(m), target(m), inline
+        if victim < 0 or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
             # the offered options make this impossible
             raise AssertionError(f"{verb} needs a living opponent it may target")
     cost = COSTS.get(verb, 0)
@@ -579,7 +579,7 @@ def after_action_challenge_window(m: Match) -> int:
 
 
 def after_claim_stands(m: Match) -> int:
-    verb = action(m)
+    verb = m.state["current_turn"]["action"]  # action(m), inline: routed most turns
     if verb == "Examine":  # nothing to examine once the target is out (or the game is won)
         victim = target(m)
         return 31 if victim is not None and m.players[victim]["is_alive"] and not decided(m) else 23
@@ -926,7 +926,9 @@ def after_block_challenge_window(m: Match) -> int:
 
 @game.tool
 def evaluate_block_claim_truth(m: Match) -> None:
-    challenger = m.last_decision.who_chose("Challenge")[0]
+    for challenger, answer in m.last_decision.answers.items():  # who_chose("Challenge")[0], without the list
+        if answer == "Challenge":
+            break
     blocker = seat_of_id(m.state["block"]["blocker_id"])
     truth = m.state["block"]["character"] in hand(m, blocker)
     block_challenge = m.state["block_challenge"]
