@@ -205,7 +205,7 @@ def tell(m: Match, template: str, audience: Audience = PUBLIC, data: dict[str, A
     line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
     if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
         line["to"] = m.names[next(iter(audience.seats))]
-    m.announce_later(_format, (template, args), audience, line)
+    m.announce_later(english, (template, args), audience, line)
 
 
 def say(m: Match, template: str, args: dict[str, Any], audience: Audience = PUBLIC,
@@ -214,10 +214,10 @@ def say(m: Match, template: str, args: dict[str, Any], audience: Audience = PUBL
     line = {"key": template, "args": args, **data} if data else {"key": template, "args": args}
     if audience is not PUBLIC and not audience.public and len(audience.seats) == 1:
         line["to"] = m.names[next(iter(audience.seats))]
-    m.announce_later(_format, (template, args), audience, line)
+    m.announce_later(english, (template, args), audience, line)
 
 
-def _format(template: str, args: dict[str, Any]) -> str:
+def english(template: str, args: dict[str, Any]) -> str:
     """The English text; a list value (of names or cards) is joined by commas."""
     for value in args.values():
         if isinstance(value, list):
@@ -227,7 +227,7 @@ def _format(template: str, args: dict[str, Any]) -> str:
 
 def msg(template: str, **args: Any) -> tuple[str, dict[str, Any]]:
     """A component's text and its translation data: ``text, {"key": template, "args": args}``."""
-    return _format(template, args), {"key": template, "args": args}
+    return english(template, args), {"key": template, "args": args}
 
 
 def show_text(m: Match, key: str, template: str, audience: Audience = PUBLIC, tone: str | None = None,
@@ -258,9 +258,14 @@ def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[
 
 
 def decided(m: Match) -> bool:
-    """One player has influence left: the game is won, whatever remains of the turn."""
-    alive = 0
+    """One player has influence left: the game is won, whatever remains of the turn.
+
+    Checked every turn: a loop that stops at the second living player (most turns) costs fewer
+    machine instructions than counting them all, in Python or in C (``sum(map(...))``)."""
+    alive = False
     for player in m.players:
         if player["is_alive"]:
-            alive += 1
-    return alive == 1
+            if alive:
+                return False
+            alive = True
+    return alive

@@ -46,9 +46,9 @@ from typing import Any
 from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
-from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court, court_size,
-                    decided, draw, gain, game, hand, in_play, living, msg, name, pay, prompt, return_to_court,
-                    revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court,
+                    court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt,
+                    return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
 from .two_player import official, prepare_sets, set_aside_view
@@ -178,7 +178,7 @@ def deal_influences_randomly(m: Match) -> None:
 @game.tool
 def initialize_player_coins_and_status(m: Match) -> None:
     for player in m.players:
-        player.update(is_alive=True, coins=2)
+        player["is_alive"], player["coins"] = True, 2
     m.state["treasury"] = TREASURY - 2 * len(m.players)
 
 
@@ -195,7 +195,8 @@ def notify_player_influences_privately(m: Match) -> None:
 
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
-    if not m.state["sets"]:
+    setup = m.setup  # empty in the usual match: every player dealt two cards face down, nobody out
+    if setup and not m.state["sets"]:
         for seat, player in enumerate(m.players):  # a scenario may start with players out
             for slot in player["influences"].values():
                 if not slot["revealed"]:
@@ -203,19 +204,19 @@ def set_initial_turn_order(m: Match) -> None:
             else:  # no card in hand
                 player["is_alive"] = False
                 pay(m, seat, player["coins"])
-    first = m.setup.get("first")
+    first = setup.get("first")
     if first and not m.players[m.names.index(first)]["is_alive"]:
         raise ValueError(f"setup refused: the first player {first} has no influence left")
     if first:
         seat = m.names.index(first)
-    elif all(p["is_alive"] for p in m.players):
+    elif not setup or all(p["is_alive"] for p in m.players):
         seat = m.rng.randrange(len(m.players))
     else:
         seat = m.rng.choice(living(m))
     m.state["current_turn"]["player_id"] = seat + 1
     if len(m.players) == 2:  # the common 2-player variant: the starter gets 1 coin
         pay(m, seat, 1)
-    coins = m.setup.get("coins") or {}
+    coins = setup.get("coins") or {}
     for player_name, amount in coins.items():
         who = m.names.index(player_name)
         if m.players[who]["is_alive"]:
@@ -223,7 +224,7 @@ def set_initial_turn_order(m: Match) -> None:
     if reformation(m):
 
         deal_allegiances(m, seat)
-    elif "allegiance" in m.setup or "reserve" in m.setup:
+    elif "allegiance" in setup or "reserve" in setup:
         raise ValueError("setup refused: setup.allegiance and setup.reserve need the option reformation: true")
     tell(m, "{player} takes the first turn.", player=m.names[seat])
 
@@ -276,7 +277,7 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
         return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
-    key = (tuple(m.names), seat, tuple([s for s, player in enumerate(players) if player["is_alive"]]),
+    key = (tuple(m.names), seat, tuple([player["is_alive"] for player in players]),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
            options.get("characters"))  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
@@ -432,24 +433,50 @@ def set_claimed_action_and_character(m: Match) -> None:
     turn = state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
     chosen = m.last_decision.answers.get(seat)
-    verb, victim = parse_action(m, chosen)
-    claim = claims(m).get(verb, "")
-    turn["action"], turn["character"] = verb, claim
-    turn["target_player_id"] = victim + 1 if victim is not None else 0
+    options = m.options
+    # The option's verb, whom it names, what it claims and the declaration's template depend only on the
+    # option and the variant: worked out once (parse_action, claims and _declaration), shared read-only.
+    key = (chosen, options.get("characters"), options.get("reformation"))
+    found = _DECLARED.get(key)
+    if found is None:
+        found = _declared(m, chosen)
+        if len(_DECLARED) < 10_000:
+            _DECLARED[key] = found
+    verb, aimed, claim, template, named = found
+    names = m.names
+    victim_id = names.index(aimed) + 1 if aimed is not None else 0
+    turn["action"], turn["character"], turn["target_player_id"] = verb, claim, victim_id
     challenge, block, block_challenge = state["challenge"], state["block"], state["block_challenge"]
     challenge["challenger_id"], challenge["claim_true"] = 0, False
     block["blocker_id"], block["character"], block["failed"] = 0, "", False
     block_challenge["challenger_id"], block_challenge["claim_true"] = 0, False
     state["paid"] = 0
     player = m.players[seat]
-    player["claimed_action"], player["claimed_character"] = verb, claim
-    player["target_player_id"] = turn["target_player_id"]
-    template, args = _declaration(m.names, seat, verb, victim, claim)
+    player["claimed_action"], player["claimed_character"], player["target_player_id"] = verb, claim, victim_id
+    args = {"player": names[seat], "action": verb}  # _declaration's values, in its order
+    if aimed is not None:
+        args["target"] = aimed
+    if named:
+        args["character"] = claim
     if not m.headless:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
-    say(m, template, args, PUBLIC, {"event": "declare", "seat": seat, "action": verb, "character": claim,
-                                     "coins": player["coins"]})
+    # say(m, template, args, PUBLIC, data), with the line built whole: one declaration every turn
+    m.announce_later(english, (template, args), PUBLIC,
+                     {"key": template, "args": args, "event": "declare", "seat": seat, "action": verb,
+                      "character": claim, "coins": player["coins"]})
+
+
+#: By chosen option and variant (the fifth character, the Reformation): the verb, the name it targets,
+#: the character it claims (``""`` for none), the declaration's template and whether it names the claim.
+_DECLARED: dict[tuple[str, Any, Any], tuple[str, str | None, str, str, bool]] = {}
+
+
+def _declared(m: Match, option: str) -> tuple[str, str | None, str, str, bool]:
+    verb, victim = parse_action(m, option)
+    claim = claims(m).get(verb, "")
+    template, args = _declaration(m.names, actor(m), verb, victim, claim)
+    return verb, (m.names[victim] if victim is not None else None), claim, template, "character" in args
 
 
 def declaration(m: Match) -> tuple[str, dict[str, Any]]:
@@ -490,8 +517,8 @@ def validate_and_apply_action_costs(m: Match) -> None:
     turn = state["current_turn"]
     verb = turn["action"]
     if verb in TARGETED:
-        seat, victim = turn["player_id"] - 1, target(m)
-        if victim is None or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
+        seat, victim = turn["player_id"] - 1, turn["target_player_id"] - 1  # actor(m), target(m), inline
+        if victim < 0 or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
             # the offered options make this impossible
             raise AssertionError(f"{verb} needs a living opponent it may target")
     cost = COSTS.get(verb, 0)
@@ -502,10 +529,12 @@ def validate_and_apply_action_costs(m: Match) -> None:
 
 @game.route(3)
 def after_action_declaration(m: Match) -> int:
-    verb = m.state["current_turn"]["action"]  # action(m), inline: routed every turn
-    if verb in claims(m):
+    """A claimed character opens the challenge window (``action(m) in claims(m)``, read off the
+    claim the declaration recorded: routed every turn)."""
+    turn = m.state["current_turn"]
+    if turn["character"]:
         return 4
-    return UNCLAIMED_NEXT[verb]
+    return UNCLAIMED_NEXT[turn["action"]]
 
 
 #: Where an action that claims nothing leads.
@@ -550,7 +579,7 @@ def after_action_challenge_window(m: Match) -> int:
 
 
 def after_claim_stands(m: Match) -> int:
-    verb = action(m)
+    verb = m.state["current_turn"]["action"]  # action(m), inline: routed most turns
     if verb == "Examine":  # nothing to examine once the target is out (or the game is won)
         victim = target(m)
         return 31 if victim is not None and m.players[victim]["is_alive"] and not decided(m) else 23
@@ -564,12 +593,22 @@ AFTER_CLAIM = {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embez
 # -- phase 5: does the claimant hold the card? --------------------------------------------------------
 @game.tool
 def evaluate_action_claim_truth(m: Match) -> None:
-    challenger = m.last_decision.who_chose("Challenge")[0]
+    for challenger, answer in m.last_decision.answers.items():  # who_chose("Challenge")[0], without the list
+        if answer == "Challenge":
+            break
     state = m.state
     turn = state["current_turn"]
     claim = turn["character"]
     claimant = turn["player_id"] - 1  # actor(m), inline
-    truth = variants.holds(hand(m, claimant), claim)
+    if claim == NO_DUKE:  # the Reformation's Embezzle
+        truth = variants.holds(hand(m, claimant), claim)
+    else:  # variants.holds(hand(m, claimant), claim), inline: is the claimed card face down in the hand?
+        for slot in m.players[claimant]["influences"].values():
+            if slot["character"] == claim and not slot["revealed"]:
+                truth = True
+                break
+        else:
+            truth = False
     challenge = state["challenge"]
     challenge["challenger_id"], challenge["claim_true"] = challenger + 1, truth
     args = {"player": m.names[challenger], "claimant": m.names[claimant]}
@@ -580,7 +619,9 @@ def evaluate_action_claim_truth(m: Match) -> None:
         args["character"] = claim
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
-    say(m, template, args, PUBLIC, {"event": "challenge", "seat": challenger, "claimant": claimant})
+    # say(m, template, args, PUBLIC, data), the line built whole: a claim is challenged most turns
+    m.announce_later(english, (template, args), PUBLIC,
+                     {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": claimant})
 
 
 @game.route(5)
@@ -620,10 +661,13 @@ def update_influence_reveal_for_proof(m: Match) -> None:
     character = option.removeprefix("Reveal ")
     slot = next(key for key, s in m.players[seat]["influences"].items()
                 if not s["revealed"] and s["character"] == character)
-    m.state["proof"].update(player_id=seat + 1, slot=slot, character=character)
-    tell(m, "{player} reveals {character}: the claim was true.", player=m.names[seat], character=character,
-         data={"event": "proof", "seat": seat,
-               "banner": {"tone": "good", "title": "The claim was true", "card": character}})
+    proof = m.state["proof"]  # stores, not update(**keywords): no dict of keywords to make
+    proof["player_id"], proof["slot"], proof["character"] = seat + 1, slot, character
+    template = "{player} reveals {character}: the claim was true."
+    args = {"player": m.names[seat], "character": character}
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "event": "proof", "seat": seat,
+                      "banner": {"tone": "good", "title": "The claim was true", "card": character}})
 
 
 @game.tool
@@ -634,16 +678,20 @@ def replace_proof_with_deck_card(m: Match) -> None:
     slot = m.players[seat]["influences"][proof["slot"]]
     return_to_court(m, [slot["character"]])
     slot["character"] = draw(m)
-    tell(m, "{player} returns {character} to the court and draws a new card.", player=m.names[seat],
-         character=proof["character"])
-    tell(m, "You drew {character}.", Audience.of(seat), character=slot["character"])
+    template = "{player} returns {character} to the court and draws a new card."
+    args = {"player": m.names[seat], "character": proof["character"]}
+    m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
+    template, args = "You drew {character}.", {"character": slot["character"]}
+    m.announce_later(english, (template, args), Audience.of(seat),  # tell(m, template, Audience.of(seat), ...)
+                     {"key": template, "args": args, "to": m.names[seat]})
     show_hands(m)
 
 
 @game.tool
 def return_card_to_deck_and_shuffle(m: Match) -> None:
     """The proof went back before the replacement was drawn; nothing is left to return."""
-    m.state["proof"].update(player_id=0, slot="", character="")
+    proof = m.state["proof"]
+    proof["player_id"], proof["slot"], proof["character"] = 0, "", ""
 
 
 @game.tool
@@ -662,6 +710,8 @@ def offer_loss(m: Match, reason: str) -> None:
                  if not slot["revealed"]]  # hand(m, seat), inline
         if len(cards) == 2 and cards[0] != cards[1]:
             options = [LOSE[cards[0]], LOSE[cards[1]]] if cards[0] < cards[1] else [LOSE[cards[1]], LOSE[cards[0]]]
+        elif len(cards) == 1 or len(cards) == 2:  # one card, or a pair: one option
+            options = [LOSE[cards[0]]]
         else:
             options = [f"Lose {c}" for c in sorted(set(cards))]
         m.offer(seat, options)
@@ -722,14 +772,20 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
         raise StopIteration  # as the search for the card did before: no such card in hand
     lost["revealed"] = True
     title = LOSS_TITLES.get(m.phase_id, "A card is lost")
-    tell(m, "{player} loses an influence: {character}.", player=m.names[seat], character=character,
-         data={"event": "lose", "seat": seat, "banner": {"tone": "bad", "title": title, "card": character}})
+    who = m.names[seat]
+    # tell(m, template, data=..., player=..., character=...), each line built whole: a card is lost most turns
+    template = "{player} loses an influence: {character}."
+    args = {"player": who, "character": character}
+    m.announce_later(english, (template, args), PUBLIC,
+                     {"key": template, "args": args, "event": "lose", "seat": seat,
+                      "banner": {"tone": "bad", "title": title, "card": character}})
     if not left:
         player["is_alive"] = False
         pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
         m.state["eliminated"].append(seat + 1)
-        tell(m, "{player} is out of the game.", player=m.names[seat],
-             data={"banner": {"tone": "bad", "title": "Eliminated"}})
+        template, args = "{player} is out of the game.", {"player": who}
+        m.announce_later(english, (template, args), PUBLIC,
+                         {"key": template, "args": args, "banner": {"tone": "bad", "title": "Eliminated"}})
     if not m.headless:
         show_hands(m)
         show_board(m)
@@ -770,9 +826,11 @@ def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
     verb = action(m)
     characters, options, blocks = _blocks(m.options.get("characters"), verb)
-    aid = verb == "Foreign Aid"
+    # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
+    # always true without it): the condition is read once, not for every seat.
+    sides = verb == "Foreign Aid" and reformation(m)
     for seat in m.targets:
-        if aid and not may_block_foreign_aid(m, seat, actor(m)):
+        if sides and not may_block_foreign_aid(m, seat, actor(m)):
             continue
         m.offer(seat, options, closing=blocks)
     if m.headless:
@@ -835,12 +893,14 @@ def after_steal_block_window(m: Match) -> int:
 def display_block_announcement(m: Match) -> None:
     seat, option = next((s, a) for s, a in m.last_decision.answers.items() if a.startswith("Block "))
     character = option.removeprefix("Block ")
-    m.state["block"].update(blocker_id=seat + 1, character=character, failed=False)
+    block = m.state["block"]  # stores, not update(**keywords): no dict of keywords to make
+    block["blocker_id"], block["character"], block["failed"] = seat + 1, character, False
     m.players[seat]["claimed_character"] = character
     args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
     template = "{player} claims {character} to block {actor}'s {action}."
-    tell(m, template, data={"event": "block", "seat": seat, "character": character,
-                            "banner": {"tone": "info", "title": "Blocked?", "card": character}}, **args)
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "event": "block", "seat": seat, "character": character,
+                      "banner": {"tone": "info", "title": "Blocked?", "card": character}})
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "block", template, **args)
 
@@ -866,15 +926,19 @@ def after_block_challenge_window(m: Match) -> int:
 
 @game.tool
 def evaluate_block_claim_truth(m: Match) -> None:
-    challenger = m.last_decision.who_chose("Challenge")[0]
+    for challenger, answer in m.last_decision.answers.items():  # who_chose("Challenge")[0], without the list
+        if answer == "Challenge":
+            break
     blocker = seat_of_id(m.state["block"]["blocker_id"])
     truth = m.state["block"]["character"] in hand(m, blocker)
-    m.state["block_challenge"].update(challenger_id=challenger + 1, claim_true=truth)
+    block_challenge = m.state["block_challenge"]
+    block_challenge["challenger_id"], block_challenge["claim_true"] = challenger + 1, truth
     args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
+    template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", "{player} challenges {claimant}'s {character}.", **args)
-    tell(m, "{player} challenges {claimant}'s {character}.", data={"event": "challenge", "seat": challenger,
-                                                                    "claimant": blocker}, **args)
+        show_text(m, "challenge", template, **args)
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": blocker})
 
 
 @game.route(14)
@@ -885,7 +949,9 @@ def after_evaluate_block_challenge(m: Match) -> int:
 @game.tool
 def mark_block_failed(m: Match) -> None:
     m.state["block"]["failed"] = True
-    tell(m, "The block fails: {player}'s {action} goes ahead.", player=name(m, actor(m)), action=action(m))
+    template, args = "The block fails: {player}'s {action} goes ahead.", {"player": name(m, actor(m)),
+                                                                          "action": action(m)}
+    m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
 
 
 @game.route(18)
@@ -899,11 +965,13 @@ UNBLOCKED_NEXT = {"Foreign Aid": 20, "Assassinate": 21, "Steal": 20}
 
 @game.tool
 def set_action_outcome_blocked(m: Match) -> None:
-    m.players[actor(m)]["last_action_outcome"] = "blocked"
+    seat = actor(m)
+    m.players[seat]["last_action_outcome"] = "blocked"
+    template, args = "{player}'s {action} is blocked.", {"player": m.names[seat], "action": action(m)}
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "outcome", "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m))
-    tell(m, "{player}'s {action} is blocked.", player=name(m, actor(m)), action=action(m),
-         data={"banner": {"tone": "info", "title": "Blocked"}})
+        show_text(m, "outcome", template, **args)
+    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
+                     {"key": template, "args": args, "banner": {"tone": "info", "title": "Blocked"}})
 
 
 # -- phase 20: effects ---------------------------------------------------------------------------------------
@@ -936,7 +1004,7 @@ def apply_action_effects(m: Match) -> None:
         return
     else:
         return
-    tell(m, template, **args)
+    m.announce_later(english, (template, args), PUBLIC, {"key": template, "args": args})  # say(m, template, args)
     if not m.headless:  # a text component and the board: nobody sees them headless
         show_text(m, "outcome", template, **args)
         show_board(m)
@@ -970,8 +1038,9 @@ def deal_exchange_cards_to_player(m: Match) -> None:
     else:
         tell(m, "{player} draws 2 cards from the court.", player=m.names[seat])
         tell(m, "You drew {first} and {second}.", Audience.of(seat), first=drawn[0], second=drawn[1])
-    m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
-                  cards=hand(m, seat) + drawn, title="Choose the cards to keep")
+    if not m.headless:  # the cards to choose from: nobody sees them headless
+        m.canvas.show("hand", Audience.of(seat), key="exchange", player=m.names[seat],
+                      cards=hand(m, seat) + drawn, title="Choose the cards to keep")
 
 
 def exchange_draw(m: Match) -> int:
@@ -979,10 +1048,21 @@ def exchange_draw(m: Match) -> int:
     return 1 if variants.fifth(m.options) == "Inquisitor" else 2
 
 
-def keep_options(cards: list[str], keep: int) -> list[str]:
-    """One option per distinct multiset of ``keep`` cards, names in alphabetical order."""
-    kept = sorted({tuple(sorted(combo)) for combo in combinations(cards, keep)})
-    return ["Keep " + ", ".join(combo) for combo in kept]
+def keep_options(cards: list[str], keep: int) -> tuple[str, ...]:
+    """One option per distinct multiset of ``keep`` cards, names in alphabetical order (the same
+    cards in any order give the same options: made once, shared read-only; ``offer`` copies them)."""
+    key = (tuple(sorted(cards)), keep)
+    found = _KEEP.get(key)
+    if found is None:
+        kept = sorted({tuple(sorted(combo)) for combo in combinations(cards, keep)})
+        found = tuple("Keep " + ", ".join(combo) for combo in kept)
+        if len(_KEEP) < 10_000:
+            _KEEP[key] = found
+    return found
+
+
+#: ``keep_options`` by the sorted cards and how many are kept.
+_KEEP: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 
 @game.tool
@@ -1030,8 +1110,9 @@ def finalize_exchange_and_shuffle(m: Match) -> None:
         slot["character"] = card
     m.state["exchange"]["drawn"] = []
     return_to_court(m, returned)
-    m.canvas.delete("exchange")
-    show_hands(m)
+    if not m.headless:
+        m.canvas.delete("exchange")
+        show_hands(m)
     if len(returned) == 1:
         tell(m, "{player} returns 1 card to the court.", player=m.names[seat])
     else:
@@ -1046,13 +1127,10 @@ def clear_claimed_character(m: Match) -> None:
 # -- phase 23: eliminations and the win ------------------------------------------------------------------------------
 @game.tool
 def update_alive_statuses(m: Match) -> None:
-    for player in m.players:
-        for slot in player["influences"].values():
-            if not slot["revealed"]:
-                player["is_alive"] = True
-                break
-        else:
-            player["is_alive"] = False
+    """A player is alive while an influence is face down. Nothing is left to update here: the
+    flags are exact already, set when the match starts (``set_initial_turn_order``, for a
+    scenario's players out from the start) and when a card is lost (``lose_influence``, the
+    only way an influence is revealed for good), so this step of every turn reads no hand."""
 
 
 @game.tool
@@ -1060,26 +1138,21 @@ def announce_eliminations(m: Match) -> None:
     """The log said who went out when it happened; the board now shows them out."""
     if not m.headless:
         show_board(m)
-    m.state["eliminated"] = []
+    state = m.state
+    if state["eliminated"]:  # (most turns nobody went out: the empty list stays)
+        state["eliminated"] = []
 
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    alive = 0  # decided(m), inline: checked every turn
-    for player in m.players:
-        if player["is_alive"]:
-            alive += 1
-    if alive == 1:
+    if decided(m):
         m.finish(living(m))
 
 
 @game.route(23)
 def after_check_eliminations(m: Match) -> int:
-    alive = 0  # decided(m), inline: routed every turn
-    for player in m.players:
-        if player["is_alive"]:
-            alive += 1
-    return 99 if alive == 1 else 24
+    """Game over once ``check_and_set_win_state`` has named the winner (only it ends a match)."""
+    return 99 if m.winners else 24
 
 
 # -- phase 24: next turn ----------------------------------------------------------------------------------------------------
@@ -1089,11 +1162,15 @@ def advance_to_next_player(m: Match) -> None:
     count = len(players)
     turn = m.state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
-    for step in range(1, count + 1):
-        candidate = (seat + step) % count
+    for candidate in _AFTER[count][seat]:  # the seats after this one, round the table
         if players[candidate]["is_alive"]:
             turn["player_id"] = candidate + 1
             return
+
+
+#: By the number of players and a seat: the seats after it in turn order, itself last.
+_AFTER = {count: tuple(tuple((seat + step) % count for step in range(1, count + 1)) for seat in range(count))
+          for count in range(1, 11)}
 
 
 @game.tool
