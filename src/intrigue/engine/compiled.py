@@ -135,6 +135,8 @@ def router_source(function: str, branches: list[tuple[int | None, Node | None, s
 
 #: The most phases one runner runs in a row (a phase and the fixed ``next_phase`` chain it enters).
 CHAIN = 6
+#: The most phases one runner may run in a row with the phases its routes enter too (its calls nest that deep).
+DEPTH = 12
 
 
 def _chain_of(plans: dict[Any, Any], phase_id: Any) -> tuple[Any, ...]:
@@ -161,7 +163,8 @@ OPENED = object()
 
 
 def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, str | None, Any]],
-                        headless: bool, then: tuple[Any, Callable[..., Any]] | None = None
+                        headless: bool, then: tuple[Any, Callable[..., Any]] | None = None,
+                        routed: dict[Any, tuple[Any, Callable[..., Any]]] | None = None
                         ) -> tuple[str, dict[str, Any]]:
     """``def function(match, tools, routers)``: one pass of the phase loop over this phase, straight-line.
 
@@ -175,6 +178,8 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
 
     ``then``: the next phase's plan and runner, for a fixed ``next_phase``: the runner enters it as the
     phase loop would (``Match._settle``) and runs it, instead of returning to the loop in between.
+    ``routed``: the same for the phases a conditional ``next_phase`` may route to, by phase (the others
+    are returned to the loop).
     """
     namespace: dict[str, Any] = {"OPENED": OPENED, "_plan": plan}
     lines = [f"def {function}(match, tools, routers):",
@@ -229,17 +234,74 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             lines.append("    nxt = _route(match) if router is _declared else router(match)")
         else:
             lines.append("    nxt = router(match)")
-        lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
+        lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)"]
+        for number, (target, (target_plan, target_runner)) in enumerate((routed or {}).items()):
+            suffix = target if type(target) is int else f"n{number}"  # a name made of digits only
+            namespace[f"_plan_{suffix}"], namespace[f"_run_{suffix}"] = target_plan, target_runner
+            lines += [f"    if nxt == {target!r}:",
+                      *_entry_lines(target, f"_plan_{suffix}", f"_run_{suffix}", headless, "        ")]
+        if routed:
+            namespace.update(PHASE_START=PHASE_START, QUIET_START=QUIET_START)
+        lines.append("    return nxt")
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
         namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
-        lines += [f"    match.phase_id = {plan.fixed_next!r}",
-                  "    match._plan = _then_plan",
-                  *([] if headless else ["    match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
-                  "    match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
-                  "    return _then(match, tools, routers)"]
+        lines += _entry_lines(plan.fixed_next, "_then_plan", "_then", headless, "    ")
     return "\n".join(lines) + "\n", namespace
+
+
+def _entry_lines(phase_id: Any, plan: str, runner: str, headless: bool, indent: str) -> list[str]:
+    """Enter ``phase_id`` as the phase loop would (``Match._settle``'s bookkeeping of a new phase) and run it."""
+    return [f"{indent}match.phase_id = {phase_id!r}",
+            f"{indent}match._plan = {plan}",
+            *([] if headless else [f"{indent}match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
+            f"{indent}match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
+            f"{indent}return {runner}(match, tools, routers)"]
+
+
+def _routed_entries(plans: dict[Any, Any], fixed: dict[Any, Any]) -> dict[Any, list[Any]]:
+    """The phases each conditional phase's runner enters itself, of those its ``next_phase`` may name.
+
+    Runners call each other, so the graph of who enters whom (``fixed``: the fixed ``next_phase`` links a
+    runner enters) must have no cycle, and no path of more than :data:`DEPTH` phases: a route is taken
+    into it only if both stay true. The others go back to the phase loop, which counts them."""
+    edges: dict[Any, list[Any]] = {phase_id: ([fixed[phase_id]] if phase_id in fixed else []) for phase_id in plans}
+
+    def longest(start: Any, seen: dict[Any, int]) -> int:
+        """The most phases on a path of entries from ``start`` (1: itself)."""
+        found = seen.get(start)
+        if found is None:
+            found = seen[start] = 1 + max((longest(nxt, seen) for nxt in edges[start]), default=0)
+        return found
+
+    def reaches(start: Any, goal: Any) -> bool:
+        stack, seen = [start], set()
+        while stack:
+            here = stack.pop()
+            if here == goal:
+                return True
+            if here not in seen:
+                seen.add(here)
+                stack.extend(edges[here])
+        return False
+
+    routed: dict[Any, list[Any]] = {}
+    for phase_id, plan in plans.items():
+        if not plan.conditional:
+            continue
+        for ref in plan.phase.next_phase.values():
+            target = ref.id
+            if target is None or target not in plans or target == phase_id or target in routed.get(phase_id, ()) \
+                    or reaches(target, phase_id):
+                continue
+            edges[phase_id].append(target)
+            seen: dict[Any, int] = {}
+            if max(longest(start, seen) for start in plans) > DEPTH:
+                edges[phase_id].pop()
+                continue
+            routed.setdefault(phase_id, []).append(target)
+    return routed
 
 
 class CompiledGame:
@@ -284,6 +346,14 @@ class CompiledGame:
         suffixes = {phase_id: phase_id if type(phase_id) is int else f"n{number}"
                     for number, phase_id in enumerate(plans)}
         built: dict[tuple[Any, bool], tuple[Callable[..., Any], tuple[Any, ...]]] = {}
+        fixed: dict[Any, Any] = {}  # the fixed next phase each runner enters
+        for phase_id, plan in plans.items():
+            nxt = plan.fixed_next
+            if not plan.conditional and nxt is not None and nxt in plans and nxt != phase_id:
+                successor = _chain_of(plans, nxt)
+                if phase_id not in successor and len(successor) < CHAIN:
+                    fixed[phase_id] = nxt
+        routes = _routed_entries(plans, fixed)
 
         def runner(phase_id: Any, headless: bool) -> tuple[Callable[..., Any], tuple[Any, ...]]:
             """The runner and the phases it runs (itself first, then the chain it enters)."""
@@ -294,16 +364,15 @@ class CompiledGame:
             plan.phase_id = phase_id
             then = None
             chain: tuple[Any, ...] = (phase_id,)
-            nxt = plan.fixed_next
-            if not plan.conditional and nxt is not None and nxt in plans and nxt != phase_id:
-                successor = _chain_of(plans, nxt)
-                if phase_id not in successor and len(successor) < CHAIN:
-                    function, successor = runner(nxt, headless)
-                    then, chain = (plans[nxt], function), (phase_id, *successor)
+            nxt = fixed.get(phase_id)
+            if nxt is not None:
+                function, successor = runner(nxt, headless)
+                then, chain = (plans[nxt], function), (phase_id, *successor)
+            routed = {target: (plans[target], runner(target, headless)[0]) for target in routes.get(phase_id, ())}
             suffix = suffixes[phase_id]
             name = f"phase_{suffix}_headless" if headless else f"phase_{suffix}"
             source, namespace = phase_runner_source(name, plan, plan.headless_steps if headless else plan.steps,
-                                                    headless, then)
+                                                    headless, then, routed)
             function = build(source, namespace, name)
             if headless:
                 plan.run_headless = function

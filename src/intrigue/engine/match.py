@@ -788,12 +788,17 @@ class Match:
                 # The phase's generated runner: its steps, the decision, its effects and the next phase.
                 nxt = plan.run_headless(self, tools, routers) if headless else plan.run(self, tools, routers)
                 if nxt is OPENED:
+                    decision = self.decision
+                    if self._answered is decision and decision.__class__ is Decision and decision.offers:
+                        return  # a new plain decision nobody is answered in automatically: it waits
                     continue
                 if nxt is None:
                     self.over = True
                     self._targets = []
                     return
-                budget -= plan.passes  # the runner may have entered and run the phases after it
+                # The runner may have entered and run the phases after it: at least plan.passes of them
+                # (a fixed chain), more along the routes it enters (those never lead back to it).
+                budget -= plan.passes
                 if budget <= 0:
                     raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
                                       f"(last: {self.phase_id} {self.phase.name})")
