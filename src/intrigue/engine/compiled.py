@@ -182,6 +182,12 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     are returned to the loop).
     """
     namespace: dict[str, Any] = {"OPENED": OPENED, "_plan": plan}
+    # A decision no secret or joint choice shapes is opened inline (Match._open_decision does the rest).
+    plain = not plan.secret and plan.joint is None
+    if plain:
+        from .match import Decision  # noqa: PLC0415 - the match module imports this one
+
+        namespace.update(Decision=Decision, _new=object.__new__)
     lines = [f"def {function}(match, tools, routers):",
              f"    # {str(plan.phase.name)!r} ({'headless' if headless else 'with its UI'})"]
     count = len(steps)
@@ -196,10 +202,16 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             return out
         out.append(f"{indent}tools[{tool!r}](match)")
         if opening:  # the first step that offers something opens the decision
-            out += [f"{indent}if match._offers is not None:",
-                    f"{indent}    match._resume = {index + 1}",
-                    f"{indent}    match._open_decision()",
-                    f"{indent}    return OPENED"]
+            if plain:
+                out += [f"{indent}offers = match._offers",
+                        f"{indent}if offers is not None:",
+                        f"{indent}    match._resume = {index + 1}",
+                        *_open_lines(plan, indent + "    ")]
+            else:
+                out += [f"{indent}if match._offers is not None:",
+                        f"{indent}    match._resume = {index + 1}",
+                        f"{indent}    match._open_decision()",
+                        f"{indent}    return OPENED"]
         return out
 
     def guarded(opening: bool, indent: str) -> list[str]:
@@ -249,6 +261,32 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
         namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
         lines += _entry_lines(plan.fixed_next, "_then_plan", "_then", headless, "    ")
     return "\n".join(lines) + "\n", namespace
+
+
+def _open_lines(plan: Any, indent: str) -> list[str]:
+    """``match._open_decision()`` of a phase no secret or joint choice shapes, written out for the usual
+    case (``offers``: the phase's offers, nobody offered a player to name, nobody out offered anything,
+    one chooser of a ``single_player_choice``); anything else goes through the method and its checks."""
+    return [
+        f"{indent}if match._named is None and match._picks is None"
+        + (" and len(offers) == 1:" if plan.wait_for == "single_player_choice" else ":"),
+        f"{indent}    players = match.players",
+        f"{indent}    for seat in offers:",
+        f"{indent}        if players[seat].get('is_alive') is False:",
+        f"{indent}            break",
+        f"{indent}    else:",
+        f"{indent}        decision = _new(Decision)",
+        f"{indent}        decision.__dict__ = {{'phase_id': {plan.phase_id!r}, 'wait_for': {plan.wait_for!r}, "
+        "'offers': offers, 'closing': match._closing, 'manual': match._manual, 'answers': {}, "
+        "'closed_by': None, 'opened_at': match.version}",
+        f"{indent}        match.decision = decision",
+        f"{indent}        if not match._single:  # nobody has a single option: nothing to answer for anyone",
+        f"{indent}            match._answered = decision",
+        f"{indent}        match._stage = 'deciding'",
+        f"{indent}        match.decisions += 1",
+        f"{indent}        return OPENED",
+        f"{indent}match._open_decision()",
+        f"{indent}return OPENED"]
 
 
 def _entry_lines(phase_id: Any, plan: str, runner: str, headless: bool, indent: str) -> list[str]:

@@ -429,19 +429,26 @@ class Match:
                 or seat.__class__ is not int or self.over or decision.closed_by is not None \
                 or seat in decision.answers or option not in decision.offers.get(seat, ()):
             self.check(seat, option, version)
-        assert decision is not None
+            assert decision is not None
+            if seat == CLOCK:  # (never offered: only check() lets the clock through)
+                self._choices.append((seat, option, self.version))
+                self.version += 1
+                decision.timed_out = True
+                self._settle()
+                return
         self._choices.append((seat, option, self.version))  # a Choice once the log is read
         self.version += 1
-        if seat == CLOCK:
-            decision.timed_out = True
-            self._settle()
-            return
-        decision.answers[seat] = option
+        answers = decision.answers
+        answers[seat] = option
         if option in decision.closing.get(seat, ()):
             decision.closed_by = seat
-        elif len(decision.answers) < len(decision.offers) and self._answered is decision \
-                and decision.__class__ is Decision and not decision.complete:
-            return  # others still to answer (and its single options were answered): nothing to run
+        elif decision.__class__ is Decision and self._answered is decision:
+            # Its single options were answered, and every answer is a seat it offers to: it is complete
+            # once as many seats have answered as it offers to.
+            if len(answers) < len(decision.offers):
+                return  # others still to answer: nothing to run
+            self._settle(decision)
+            return
         self._settle()
 
     def _current(self, version: Any) -> bool:
@@ -748,10 +755,12 @@ class Match:
                 if options[0] in closing.get(seat, ()):
                     decision.closed_by = seat
 
-    def _settle(self) -> None:
+    def _settle(self, complete: Decision | None = None) -> None:
         """Run phases until a choice is needed or the match is over.
 
-        A failure of the rules is re-raised as :class:`RuleError`, naming the file, line and phase.
+        ``complete``: the open decision, when the caller knows it is complete and needs no automatic
+        answers (``choose``, after its last answer). A failure of the rules is re-raised as
+        :class:`RuleError`, naming the file, line and phase.
         """
         budget = MAX_PHASES_WITHOUT_DECISION
         game = self.game
@@ -767,18 +776,20 @@ class Match:
                 decision = self.decision
                 plan = self._plan
                 if decision is not None:
-                    if decision.automatic and self._answered is not decision:
-                        # once per decision: its offers never change, so a second pass finds nothing
-                        self._auto_answer()
-                        self._answered = decision
-                    if decision.__class__ is Decision:  # decision.complete, inline
-                        if decision.closed_by is None:
-                            answers = decision.answers
-                            for seat in decision.offers:
-                                if seat not in answers:
-                                    return
-                    elif not decision.complete:
-                        return
+                    if decision is not complete:
+                        if decision.automatic and self._answered is not decision:
+                            # once per decision: its offers never change, so a second pass finds nothing
+                            self._auto_answer()
+                            self._answered = decision
+                        if decision.__class__ is Decision:  # decision.complete, inline
+                            if decision.closed_by is None:
+                                answers = decision.answers
+                                for seat in decision.offers:
+                                    if seat not in answers:
+                                        return
+                        elif not decision.complete:
+                            return
+                    complete = None  # (a decision opened later is not known complete)
                     self.decision = None
                     self._stage = "after"
                     if decision.clock is None or plan.phase.completion_criteria.options:
