@@ -246,15 +246,14 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             lines.append("    nxt = _route(match) if router is _declared else router(match)")
         else:
             lines.append("    nxt = router(match)")
-        lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)"]
         for number, (target, (target_plan, target_runner)) in enumerate((routed or {}).items()):
             suffix = target if type(target) is int else f"n{number}"  # a name made of digits only
             namespace[f"_plan_{suffix}"], namespace[f"_run_{suffix}"] = target_plan, target_runner
-            lines += [f"    if nxt == {target!r}:",
+            lines += [f"    if nxt == {target!r}:  # (a phase the DSL lists)",
                       *_entry_lines(target, f"_plan_{suffix}", f"_run_{suffix}", headless, "        ")]
         if routed:
             namespace.update(PHASE_START=PHASE_START, QUIET_START=QUIET_START)
-        lines.append("    return nxt")
+        lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
