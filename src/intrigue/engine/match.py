@@ -55,11 +55,12 @@ class Event:
 
     @classmethod
     def later(cls, version: int, render: Callable[..., str], args: tuple[Any, ...], audience: Audience,
-              data: dict[str, Any]) -> "Event":
+              data: dict[str, Any] | None) -> "Event":
         """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
         (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
         event = cls.__new__(cls)
-        event.__dict__ = {"version": version, "audience": audience, "data": data, "_render": render, "_inputs": args}
+        event.__dict__ = {"version": version, "audience": audience, "data": {} if data is None else data,
+                          "_render": render, "_inputs": args}
         return event
 
     def __getattr__(self, name: str) -> Any:
@@ -302,6 +303,8 @@ class Match:
         self._answered: Decision | None = None  # the decision the engine last answered single options in
         self._single = False  # whether this phase offered someone a single option
         self._plan = game.plans[self.phase_id]
+        #: What the phase loop runs with (the game's, never replaced: a test may replace a tool in its table).
+        self._machine = (game.plans, game.headless_tools if headless else game.tools, game.binding.routers, headless)
         self._enter(self.phase_id)
         self._settle()
 
@@ -562,6 +565,44 @@ class Match:
             if standing:
                 self._standing = self._standing | {seat}
 
+    def offer_all(self, seats: Iterable[int], options: Iterable[str], *, closing: Iterable[str] = (),
+                  auto: bool = True) -> None:
+        """``offer(seat, options, closing=closing, auto=auto)`` for each of ``seats`` in order (a window
+        everyone answers: Challenge or Pass), with the options checked once instead of once per seat."""
+        seats = seats if seats.__class__ is list or seats.__class__ is tuple else list(seats)
+        if not seats:
+            return
+        offers = self._offers
+        if offers is None:
+            offers = self._offers = {}
+            self._closing = {}
+            self._manual = _NO_SEATS
+        unique = list(options)
+        count = len(unique)
+        if count > 2 and (options.__class__ is not tuple or options not in _DISTINCT):
+            unique = list(dict.fromkeys(unique))
+            if len(unique) == count and options.__class__ is tuple and len(_DISTINCT) < 20_000:
+                _DISTINCT.add(options)
+            count = len(unique)
+        elif count == 2 and unique[0] == unique[1]:
+            del unique[1]
+            count = 1
+        if not count:
+            return
+        if closing:
+            closes = self._closing
+            frozen = closing if closing.__class__ is frozenset else frozenset(closing)
+            for seat in seats:
+                offers[seat] = list(unique)  # each seat its own list, as offer() makes it
+                closes[seat] = frozen
+        else:
+            for seat in seats:
+                offers[seat] = list(unique)
+        if count == 1:
+            self._single = True
+        if not auto:
+            self._manual = self._manual | set(seats)
+
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
         if self._later:
             self.events  # noqa: B018 - the lines announced later become Events first: the log keeps its order
@@ -572,7 +613,7 @@ class Match:
         """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
         (``inputs`` must not change afterwards); ``data`` becomes the event's own. Not even the
         :class:`Event` is made until the log is read (:attr:`events`)."""
-        self._later.append((self.version, render, inputs, audience, {} if data is None else data))
+        self._later.append((self.version, render, inputs, audience, data))  # (None: the Event makes its {})
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
@@ -763,13 +804,7 @@ class Match:
         :class:`RuleError`, naming the file, line and phase.
         """
         budget = MAX_PHASES_WITHOUT_DECISION
-        game = self.game
-        plans = game.plans
-        routers = game.binding.routers
-        headless = self.headless
-        tools = game.headless_tools if headless else game.tools
-        canvas = self.canvas
-        begin = None if canvas.__class__ is _NullCanvas else canvas.begin_phase  # nothing to begin headless
+        plans, tools, routers, headless = self._machine
         state = self.__dict__
         try:
             while not self.over:
@@ -818,8 +853,8 @@ class Match:
                     raise EngineError(f"phase {nxt} does not exist")
                 self.phase_id = nxt
                 self._plan = plan
-                if begin is not None:
-                    begin()
+                if not headless:  # (a headless match's canvas does nothing)
+                    self.canvas.begin_phase()
                 state.update(PHASE_START if self._offers is not None else QUIET_START)
         except (RuleError, Refused):
             raise
