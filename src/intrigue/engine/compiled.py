@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..dsl.codegen import Writer, build
 from ..dsl.expressions import Expression, Node, closure_of, compile_expression
 from .errors import EngineError
-from .scope import _SPECIAL, Scope, outcome
+from .scope import _EMPTY, _SPECIAL, Scope, outcome
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -29,17 +29,20 @@ if TYPE_CHECKING:  # pragma: no cover
 SeatFilter = Callable[..., list[int]]
 
 
-def _hoisting_writer(subscript: bool = False) -> tuple[Writer, list[str]]:
+def _hoisting_writer(subscript: bool = False, choice: str | None = None) -> tuple[Writer, list[str]]:
     """A writer reading each plain game-level name once per call (``_n<K>`` before the loop).
 
     Only names that are no built-in name (``choice``, ``answer``, ...) are hoisted: they are pure
     reads of the game state, which nothing changes while the players are walked, written out as
-    ``Scope.lookup`` walks a path of the state (a key of a dict, else null).
+    ``Scope.lookup`` walks a path of the state (a key of a dict, else null). ``choice``: how the
+    source reads the built-in ``choice`` without a scope (``found.choice``), if it may.
     """
     hoisted: dict[tuple[str, ...], str] = {}
     lines: list[str] = []
 
     def name(path: tuple[str, ...]) -> str:
+        if choice is not None and path == ("choice",):
+            return choice
         if path[0] in _SPECIAL:
             writer.uses_scope = True
             return f"scope.lookup({path!r})"
@@ -111,26 +114,31 @@ def seat_filter(expression: Expression) -> SeatFilter:
     return found
 
 
-def router_source(function: str, branches: list[tuple[int | None, Node | None, str | None]]) -> tuple[str, dict[str, Any]]:
+def router_source(function: str, branches: list[tuple[int | None, Node | None, str | None]],
+                  shadowed: frozenset[str] = frozenset()) -> tuple[str, dict[str, Any]]:
     """``def function(match)``: the phase of the first branch whose ``when`` holds (one without
-    ``when`` is the fallback), read in the scope of the decision that closed last."""
-    writer = Writer(closure_of)
-    lines = [
-        f"def {function}(match):",
-        "    found = outcome(match)",
-        "    actor = found.actor",
-        "    scope = Scope(match, match.players[actor] if actor is not None else None, None, found)",
-        "    player = scope.player",
-    ]
+    ``when`` is the fallback), read in the scope of the decision that closed last.
+
+    Game-level names are read from the state before the first test (pure reads, as the seat filters
+    hoist them), ``choice`` from the outcome; a :class:`Scope` is made only for what needs one (another
+    built-in name, a closure). ``shadowed``: the built-in names a game-level name hides (``game.shadowed``)."""
+    writer, hoisted = _hoisting_writer(choice=None if "choice" in shadowed else "found.choice")
+    body: list[str] = []
     for target, tree, text in branches:
         if tree is None:
-            lines.append(f"    return {target!r}")
+            body.append(f"    return {target!r}")
             break
-        lines += [f"    # {text!r}", f"    if {writer.test(tree)}:", f"        return {target!r}"]
+        body += [f"    # {text!r}", f"    if {writer.test(tree)}:", f"        return {target!r}"]
     else:
-        lines.append("    raise EngineError(\"no 'when' holds and there is no fallback\")")
-    writer.namespace.update(Scope=Scope, outcome=outcome, EngineError=EngineError)
-    return "\n".join(lines) + "\n", writer.namespace
+        body.append("    raise EngineError(\"no 'when' holds and there is no fallback\")")
+    lines = [f"def {function}(match):", "    found = outcome(match)", "    actor = found.actor"]
+    if writer.uses_scope:
+        lines += ["    scope = Scope(match, match.players[actor] if actor is not None else None, None, found)",
+                  "    player = scope.player"]
+    else:
+        lines.append("    player = match.players[actor] if actor is not None else _EMPTY")
+    writer.namespace.update(Scope=Scope, outcome=outcome, EngineError=EngineError, _EMPTY=_EMPTY)
+    return "\n".join(lines + hoisted + body) + "\n", writer.namespace
 
 
 #: The most phases one runner runs in a row (a phase and the fixed ``next_phase`` chain it enters).
@@ -368,7 +376,7 @@ class CompiledGame:
                     branches.append((ref.id, when.tree if when is not None else None,
                                      when.text if when is not None else None))
                 name = f"route_{suffix}"
-                source, namespace = router_source(name, branches)
+                source, namespace = router_source(name, branches, game.shadowed)
                 self.routers[phase_id] = build(source, namespace, name)
                 parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: next phase\n{source}")
         self.parts = parts
