@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..dsl.codegen import Writer, build
 from ..dsl.expressions import Expression, Node, closure_of, compile_expression
+from .decision import Decision
 from .errors import EngineError
 from .scope import _EMPTY, _SPECIAL, Scope, outcome
 
@@ -193,8 +194,6 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
     # A decision no secret or joint choice shapes is opened inline (Match._open_decision does the rest).
     plain = not plan.secret and plan.joint is None
     if plain:
-        from .match import Decision  # noqa: PLC0415 - the match module imports this one
-
         namespace.update(Decision=Decision, _new=object.__new__)
     lines = [f"def {function}(match, tools, routers):",
              f"    # {str(plan.phase.name)!r} ({'headless' if headless else 'with its UI'})"]
