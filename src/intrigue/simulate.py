@@ -76,13 +76,54 @@ def player_names(count: int) -> list[str]:
 
 
 def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
-    """Play random legal choices to the end; returns the number of choices made."""
+    """Play random legal choices to the end; returns the number of choices made.
+
+    Each move reads who is pending, picks a seat and then one of its options with ``rng.choice``'s
+    draws (written out for the standard generator: no Python call per pick), and chooses it."""
     made = 0
-    choice, choose = rng.choice, match.choose
+    choose = match.choose
+    if rng.__class__ is not random.Random:
+        return _random_play(match, rng, limit)
+    bits = rng.getrandbits  # rng.choice(seq) written out: seq[r] with r = _randbelow(len(seq)), the same draws
     while not match.over:
         decision = match.decision
         pending = decision.pending if decision is not None else None  # match.pending, one call fewer
         if not pending:  # a timer phase waiting for its clock: its time runs out now
+            for move in list(expiry(match)):
+                choose(*move)
+            continue
+        count = len(pending)
+        if count == 1:
+            seat = pending[0]
+        else:
+            size = count.bit_length()
+            drawn = bits(size)
+            while drawn >= count:
+                drawn = bits(size)
+            seat = pending[drawn]
+        options = decision.offers[seat]
+        count = len(options)
+        if not count:
+            raise IndexError("Cannot choose from an empty sequence")  # as choice() would
+        size = count.bit_length()  # (a single option is drawn too, as choice() draws it)
+        drawn = bits(size)
+        while drawn >= count:
+            drawn = bits(size)
+        choose(seat, options[drawn])
+        made += 1
+        if made >= limit:
+            raise RuntimeError(f"no end after {limit} choices (seed {match.seed})")
+    return made
+
+
+def _random_play(match: Match, rng: random.Random, limit: int) -> int:
+    """:func:`random_play` with a generator of another class: its own ``choice``."""
+    made = 0
+    choice, choose = rng.choice, match.choose
+    while not match.over:
+        decision = match.decision
+        pending = decision.pending if decision is not None else None
+        if not pending:
             for move in list(expiry(match)):
                 choose(*move)
             continue

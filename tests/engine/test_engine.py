@@ -95,6 +95,23 @@ def test_single_option_is_taken_automatically(tiny):
     assert m.log == []  # auto-taken options are not choices
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_offering_a_window_to_everyone_at_once_plays_as_offering_it_seat_by_seat(tiny, seed):
+    binding = _copy_binding(tiny)
+
+    @binding.tool(name="offer_challenge")
+    def offer_to_all(m):
+        m.offer_all(m.targets, ["Challenge", "Pass", "Pass"], closing=("Challenge",))
+
+    together = Match(load(binding), ["Ann", "Bob", "Cid", "Dee"], seed)
+    one_by_one = new(tiny, ("Ann", "Bob", "Cid", "Dee"), seed)
+    random_play(together, random.Random(seed))
+    random_play(one_by_one, random.Random(seed))
+    assert [(c.seat, c.option) for c in together.log] == [(c.seat, c.option) for c in one_by_one.log]
+    assert [e.text for e in together.events] == [e.text for e in one_by_one.events]
+    assert together.state == one_by_one.state and together.winners == one_by_one.winners
+
+
 def test_router_must_return_a_listed_phase(tiny):
     binding = _copy_binding(tiny)
     binding.route(2)(lambda m: 99)

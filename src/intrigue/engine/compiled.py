@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..dsl.codegen import Writer, build
 from ..dsl.expressions import Expression, Node, closure_of, compile_expression
+from .decision import Decision
 from .errors import EngineError
-from .scope import _SPECIAL, Scope, outcome
+from .scope import _EMPTY, _SPECIAL, Scope, outcome
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -29,17 +30,20 @@ if TYPE_CHECKING:  # pragma: no cover
 SeatFilter = Callable[..., list[int]]
 
 
-def _hoisting_writer(subscript: bool = False) -> tuple[Writer, list[str]]:
+def _hoisting_writer(subscript: bool = False, choice: str | None = None) -> tuple[Writer, list[str]]:
     """A writer reading each plain game-level name once per call (``_n<K>`` before the loop).
 
     Only names that are no built-in name (``choice``, ``answer``, ...) are hoisted: they are pure
     reads of the game state, which nothing changes while the players are walked, written out as
-    ``Scope.lookup`` walks a path of the state (a key of a dict, else null).
+    ``Scope.lookup`` walks a path of the state (a key of a dict, else null). ``choice``: how the
+    source reads the built-in ``choice`` without a scope (``found.choice``), if it may.
     """
     hoisted: dict[tuple[str, ...], str] = {}
     lines: list[str] = []
 
     def name(path: tuple[str, ...]) -> str:
+        if choice is not None and path == ("choice",):
+            return choice
         if path[0] in _SPECIAL:
             writer.uses_scope = True
             return f"scope.lookup({path!r})"
@@ -111,30 +115,37 @@ def seat_filter(expression: Expression) -> SeatFilter:
     return found
 
 
-def router_source(function: str, branches: list[tuple[int | None, Node | None, str | None]]) -> tuple[str, dict[str, Any]]:
+def router_source(function: str, branches: list[tuple[int | None, Node | None, str | None]],
+                  shadowed: frozenset[str] = frozenset()) -> tuple[str, dict[str, Any]]:
     """``def function(match)``: the phase of the first branch whose ``when`` holds (one without
-    ``when`` is the fallback), read in the scope of the decision that closed last."""
-    writer = Writer(closure_of)
-    lines = [
-        f"def {function}(match):",
-        "    found = outcome(match)",
-        "    actor = found.actor",
-        "    scope = Scope(match, match.players[actor] if actor is not None else None, None, found)",
-        "    player = scope.player",
-    ]
+    ``when`` is the fallback), read in the scope of the decision that closed last.
+
+    Game-level names are read from the state before the first test (pure reads, as the seat filters
+    hoist them), ``choice`` from the outcome; a :class:`Scope` is made only for what needs one (another
+    built-in name, a closure). ``shadowed``: the built-in names a game-level name hides (``game.shadowed``)."""
+    writer, hoisted = _hoisting_writer(choice=None if "choice" in shadowed else "found.choice")
+    body: list[str] = []
     for target, tree, text in branches:
         if tree is None:
-            lines.append(f"    return {target!r}")
+            body.append(f"    return {target!r}")
             break
-        lines += [f"    # {text!r}", f"    if {writer.test(tree)}:", f"        return {target!r}"]
+        body += [f"    # {text!r}", f"    if {writer.test(tree)}:", f"        return {target!r}"]
     else:
-        lines.append("    raise EngineError(\"no 'when' holds and there is no fallback\")")
-    writer.namespace.update(Scope=Scope, outcome=outcome, EngineError=EngineError)
-    return "\n".join(lines) + "\n", writer.namespace
+        body.append("    raise EngineError(\"no 'when' holds and there is no fallback\")")
+    lines = [f"def {function}(match):", "    found = outcome(match)", "    actor = found.actor"]
+    if writer.uses_scope:
+        lines += ["    scope = Scope(match, match.players[actor] if actor is not None else None, None, found)",
+                  "    player = scope.player"]
+    else:
+        lines.append("    player = match.players[actor] if actor is not None else _EMPTY")
+    writer.namespace.update(Scope=Scope, outcome=outcome, EngineError=EngineError, _EMPTY=_EMPTY)
+    return "\n".join(lines + hoisted + body) + "\n", writer.namespace
 
 
 #: The most phases one runner runs in a row (a phase and the fixed ``next_phase`` chain it enters).
 CHAIN = 6
+#: The most phases one runner may run in a row with the phases its routes enter too (its calls nest that deep).
+DEPTH = 12
 
 
 def _chain_of(plans: dict[Any, Any], phase_id: Any) -> tuple[Any, ...]:
@@ -161,7 +172,8 @@ OPENED = object()
 
 
 def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, str | None, Any]],
-                        headless: bool, then: tuple[Any, Callable[..., Any]] | None = None
+                        headless: bool, then: tuple[Any, Callable[..., Any]] | None = None,
+                        routed: dict[Any, tuple[Any, Callable[..., Any]]] | None = None
                         ) -> tuple[str, dict[str, Any]]:
     """``def function(match, tools, routers)``: one pass of the phase loop over this phase, straight-line.
 
@@ -175,8 +187,14 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
 
     ``then``: the next phase's plan and runner, for a fixed ``next_phase``: the runner enters it as the
     phase loop would (``Match._settle``) and runs it, instead of returning to the loop in between.
+    ``routed``: the same for the phases a conditional ``next_phase`` may route to, by phase (the others
+    are returned to the loop).
     """
     namespace: dict[str, Any] = {"OPENED": OPENED, "_plan": plan}
+    # A decision no secret or joint choice shapes is opened inline (Match._open_decision does the rest).
+    plain = not plan.secret and plan.joint is None
+    if plain:
+        namespace.update(Decision=Decision, _new=object.__new__)
     lines = [f"def {function}(match, tools, routers):",
              f"    # {str(plan.phase.name)!r} ({'headless' if headless else 'with its UI'})"]
     count = len(steps)
@@ -191,10 +209,16 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             return out
         out.append(f"{indent}tools[{tool!r}](match)")
         if opening:  # the first step that offers something opens the decision
-            out += [f"{indent}if match._offers is not None:",
-                    f"{indent}    match._resume = {index + 1}",
-                    f"{indent}    match._open_decision()",
-                    f"{indent}    return OPENED"]
+            if plain:
+                out += [f"{indent}offers = match._offers",
+                        f"{indent}if offers is not None:",
+                        f"{indent}    match._resume = {index + 1}",
+                        *_open_lines(plan, indent + "    ")]
+            else:
+                out += [f"{indent}if match._offers is not None:",
+                        f"{indent}    match._resume = {index + 1}",
+                        f"{indent}    match._open_decision()",
+                        f"{indent}    return OPENED"]
         return out
 
     def guarded(opening: bool, indent: str) -> list[str]:
@@ -229,17 +253,99 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             lines.append("    nxt = _route(match) if router is _declared else router(match)")
         else:
             lines.append("    nxt = router(match)")
+        for number, (target, (target_plan, target_runner)) in enumerate((routed or {}).items()):
+            suffix = target if type(target) is int else f"n{number}"  # a name made of digits only
+            namespace[f"_plan_{suffix}"], namespace[f"_run_{suffix}"] = target_plan, target_runner
+            lines += [f"    if nxt == {target!r}:  # (a phase the DSL lists)",
+                      *_entry_lines(target, f"_plan_{suffix}", f"_run_{suffix}", headless, "        ")]
+        if routed:
+            namespace.update(PHASE_START=PHASE_START, QUIET_START=QUIET_START)
         lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
         namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
-        lines += [f"    match.phase_id = {plan.fixed_next!r}",
-                  "    match._plan = _then_plan",
-                  *([] if headless else ["    match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
-                  "    match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
-                  "    return _then(match, tools, routers)"]
+        lines += _entry_lines(plan.fixed_next, "_then_plan", "_then", headless, "    ")
     return "\n".join(lines) + "\n", namespace
+
+
+def _open_lines(plan: Any, indent: str) -> list[str]:
+    """``match._open_decision()`` of a phase no secret or joint choice shapes, written out for the usual
+    case (``offers``: the phase's offers, nobody offered a player to name, nobody out offered anything,
+    one chooser of a ``single_player_choice``); anything else goes through the method and its checks."""
+    return [
+        f"{indent}if match._named is None and match._picks is None"
+        + (" and len(offers) == 1:" if plan.wait_for == "single_player_choice" else ":"),
+        f"{indent}    players = match.players",
+        f"{indent}    for seat in offers:",
+        f"{indent}        if players[seat].get('is_alive') is False:",
+        f"{indent}            break",
+        f"{indent}    else:",
+        f"{indent}        decision = _new(Decision)",
+        f"{indent}        decision.__dict__ = {{'phase_id': {plan.phase_id!r}, 'wait_for': {plan.wait_for!r}, "
+        "'offers': offers, 'closing': match._closing, 'manual': match._manual, 'answers': {}, "
+        "'closed_by': None, 'opened_at': match.version}",
+        f"{indent}        match.decision = decision",
+        f"{indent}        if not match._single:  # nobody has a single option: nothing to answer for anyone",
+        f"{indent}            match._answered = decision",
+        f"{indent}        match._stage = 'deciding'",
+        f"{indent}        match.decisions += 1",
+        f"{indent}        return OPENED",
+        f"{indent}match._open_decision()",
+        f"{indent}return OPENED"]
+
+
+def _entry_lines(phase_id: Any, plan: str, runner: str, headless: bool, indent: str) -> list[str]:
+    """Enter ``phase_id`` as the phase loop would (``Match._settle``'s bookkeeping of a new phase) and run it."""
+    return [f"{indent}match.phase_id = {phase_id!r}",
+            f"{indent}match._plan = {plan}",
+            *([] if headless else [f"{indent}match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
+            f"{indent}match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
+            f"{indent}return {runner}(match, tools, routers)"]
+
+
+def _routed_entries(plans: dict[Any, Any], fixed: dict[Any, Any]) -> dict[Any, list[Any]]:
+    """The phases each conditional phase's runner enters itself, of those its ``next_phase`` may name.
+
+    Runners call each other, so the graph of who enters whom (``fixed``: the fixed ``next_phase`` links a
+    runner enters) must have no cycle, and no path of more than :data:`DEPTH` phases: a route is taken
+    into it only if both stay true. The others go back to the phase loop, which counts them."""
+    edges: dict[Any, list[Any]] = {phase_id: ([fixed[phase_id]] if phase_id in fixed else []) for phase_id in plans}
+
+    def longest(start: Any, seen: dict[Any, int]) -> int:
+        """The most phases on a path of entries from ``start`` (1: itself)."""
+        found = seen.get(start)
+        if found is None:
+            found = seen[start] = 1 + max((longest(nxt, seen) for nxt in edges[start]), default=0)
+        return found
+
+    def reaches(start: Any, goal: Any) -> bool:
+        stack, seen = [start], set()
+        while stack:
+            here = stack.pop()
+            if here == goal:
+                return True
+            if here not in seen:
+                seen.add(here)
+                stack.extend(edges[here])
+        return False
+
+    routed: dict[Any, list[Any]] = {}
+    for phase_id, plan in plans.items():
+        if not plan.conditional:
+            continue
+        for ref in plan.phase.next_phase.values():
+            target = ref.id
+            if target is None or target not in plans or target == phase_id or target in routed.get(phase_id, ()) \
+                    or reaches(target, phase_id):
+                continue
+            edges[phase_id].append(target)
+            seen: dict[Any, int] = {}
+            if max(longest(start, seen) for start in plans) > DEPTH:
+                edges[phase_id].pop()
+                continue
+            routed.setdefault(phase_id, []).append(target)
+    return routed
 
 
 class CompiledGame:
@@ -269,7 +375,7 @@ class CompiledGame:
                     branches.append((ref.id, when.tree if when is not None else None,
                                      when.text if when is not None else None))
                 name = f"route_{suffix}"
-                source, namespace = router_source(name, branches)
+                source, namespace = router_source(name, branches, game.shadowed)
                 self.routers[phase_id] = build(source, namespace, name)
                 parts.append(f"# phase {phase_id!r} {str(phase.name)!r}: next phase\n{source}")
         self.parts = parts
@@ -284,6 +390,14 @@ class CompiledGame:
         suffixes = {phase_id: phase_id if type(phase_id) is int else f"n{number}"
                     for number, phase_id in enumerate(plans)}
         built: dict[tuple[Any, bool], tuple[Callable[..., Any], tuple[Any, ...]]] = {}
+        fixed: dict[Any, Any] = {}  # the fixed next phase each runner enters
+        for phase_id, plan in plans.items():
+            nxt = plan.fixed_next
+            if not plan.conditional and nxt is not None and nxt in plans and nxt != phase_id:
+                successor = _chain_of(plans, nxt)
+                if phase_id not in successor and len(successor) < CHAIN:
+                    fixed[phase_id] = nxt
+        routes = _routed_entries(plans, fixed)
 
         def runner(phase_id: Any, headless: bool) -> tuple[Callable[..., Any], tuple[Any, ...]]:
             """The runner and the phases it runs (itself first, then the chain it enters)."""
@@ -294,16 +408,15 @@ class CompiledGame:
             plan.phase_id = phase_id
             then = None
             chain: tuple[Any, ...] = (phase_id,)
-            nxt = plan.fixed_next
-            if not plan.conditional and nxt is not None and nxt in plans and nxt != phase_id:
-                successor = _chain_of(plans, nxt)
-                if phase_id not in successor and len(successor) < CHAIN:
-                    function, successor = runner(nxt, headless)
-                    then, chain = (plans[nxt], function), (phase_id, *successor)
+            nxt = fixed.get(phase_id)
+            if nxt is not None:
+                function, successor = runner(nxt, headless)
+                then, chain = (plans[nxt], function), (phase_id, *successor)
+            routed = {target: (plans[target], runner(target, headless)[0]) for target in routes.get(phase_id, ())}
             suffix = suffixes[phase_id]
             name = f"phase_{suffix}_headless" if headless else f"phase_{suffix}"
             source, namespace = phase_runner_source(name, plan, plan.headless_steps if headless else plan.steps,
-                                                    headless, then)
+                                                    headless, then, routed)
             function = build(source, namespace, name)
             if headless:
                 plan.run_headless = function

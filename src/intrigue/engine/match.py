@@ -12,9 +12,10 @@ import json
 import marshal
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .compiled import OPENED, PHASE_START, QUIET_START
+from .decision import Decision, TimedDecision
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
 from .game import Game
@@ -55,11 +56,12 @@ class Event:
 
     @classmethod
     def later(cls, version: int, render: Callable[..., str], args: tuple[Any, ...], audience: Audience,
-              data: dict[str, Any]) -> "Event":
+              data: dict[str, Any] | None) -> "Event":
         """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
         (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
         event = cls.__new__(cls)
-        event.__dict__ = {"version": version, "audience": audience, "data": data, "_render": render, "_inputs": args}
+        event.__dict__ = {"version": version, "audience": audience, "data": {} if data is None else data,
+                          "_render": render, "_inputs": args}
         return event
 
     def __getattr__(self, name: str) -> Any:
@@ -97,128 +99,6 @@ CLOCK = -1
 #: Where a match counts the numbers of a scenario's ``setup.rolls`` its dice have used.
 ROLLED = "_rolled"
 TIME_UP = "(time is up)"
-
-
-@dataclass
-class Decision:
-    """An open ``player_action`` completion: who must answer, with which options.
-
-    A *secret* decision (the phase or one of its options is declared ``secret``)
-    answers nobody automatically, and everyone in ``cover`` appears to act until
-    it closes; ``acks`` are the seats of the cover that do not act and are only
-    offered the acknowledgement. ``partners`` see each other's answers as they are
-    given (a joint choice). ``named`` maps an option to the seats it names (a
-    player, or several chosen together); ``picks`` says, per seat, how many of
-    which players it picks. A *timed* decision (a ``timer`` phase) has ``clock``
-    seconds: it closes when they run out (``timed_out``) or, with options, early
-    as ``ends_early`` says.
-    """
-
-    phase_id: int
-    wait_for: str
-    offers: dict[int, list[str]] = field(default_factory=dict)
-    closing: dict[int, frozenset[str]] = field(default_factory=dict)
-    manual: set[int] | frozenset[int] = field(default_factory=set)
-    answers: dict[int, str] = field(default_factory=dict)
-    closed_by: int | None = None
-    opened_at: int = 0
-    # What only some decisions have is set on those (the class holds the common value), so that
-    # the decisions of every game stay as cheap to make as they were.
-    secret: ClassVar[bool] = False
-    cover: ClassVar[tuple[int, ...]] = ()
-    acks: ClassVar[frozenset[int]] = frozenset()
-    partners: ClassVar[frozenset[int]] = frozenset()
-    named: ClassVar[dict[str, tuple[int, ...]] | None] = None
-    picks: ClassVar[dict[int, tuple[int, tuple[int, ...]]] | None] = None
-    outcome: ClassVar[Any] = None  # the Outcome statements read, computed once it is closed
-    #: Whether a seat with a single option is answered by the engine (not in secret or timed decisions).
-    automatic: ClassVar[bool] = True
-    clock: ClassVar[float | None] = None
-
-    @property
-    def pending(self) -> list[int]:
-        if self.closed_by is not None:
-            return []
-        answers = self.answers
-        if not answers:
-            return list(self.offers)
-        return [seat for seat in self.offers if seat not in answers]
-
-    @property
-    def complete(self) -> bool:
-        if self.closed_by is not None:
-            return True
-        answers = self.answers
-        for seat in self.offers:
-            if seat not in answers:
-                return False
-        return True
-
-    def waits_for(self, seat: int) -> bool:
-        """``seat in self.pending``, without building the list."""
-        return self.closed_by is None and seat in self.offers and seat not in self.answers
-
-    def who_chose(self, *options: str) -> list[int]:
-        return [seat for seat, answer in self.answers.items() if answer in options]
-
-    def answer_of(self, seat: int) -> str | None:
-        return self.answers.get(seat)
-
-    def copy(self) -> "Decision":
-        other = object.__new__(self.__class__)
-        other.__dict__.update(self.__dict__)
-        other.offers = {s: list(o) for s, o in self.offers.items()}
-        other.closing = dict(self.closing)
-        other.manual = set(self.manual)
-        other.answers = dict(self.answers)
-        other.__dict__.pop("outcome", None)
-        return other
-
-    @property
-    def closer(self) -> tuple[int, str] | None:
-        if self.closed_by is None:
-            return None
-        return self.closed_by, self.answers[self.closed_by]
-
-
-@dataclass
-class TimedDecision(Decision):
-    """A ``timer`` phase waiting for its clock: it closes when ``clock`` seconds run out
-    (``timed_out``) or, when it offers options, early as ``ends_early`` says (all, any or a
-    majority of the players asked have answered). Nobody is answered automatically."""
-
-    clock: float | None = 0.0  # type: ignore[misc]
-    ends_early: str = "all"
-    timed_out: bool = False
-    #: The value of the phase's ``clock`` (as JSON text): timer phases of one value share ``clock`` seconds.
-    clock_key: str | None = None
-    automatic: ClassVar[bool] = False
-
-    @property
-    def pending(self) -> list[int]:
-        if self.complete:
-            return []
-        return [seat for seat in self.offers if seat not in self.answers]
-
-    def waits_for(self, seat: int) -> bool:
-        return seat in self.pending
-
-    @property
-    def complete(self) -> bool:
-        if self.timed_out:
-            return True
-        if not self.offers:
-            return False
-        answered, asked = len(self.answers), len(self.offers)
-        acks = self.acks
-        if acks and self.ends_early != "all":  # an acknowledgement is no answer: it never ends the clock
-            answered = sum(1 for seat in self.answers if seat not in acks)
-            asked -= len(acks)
-        if self.ends_early == "any":
-            return answered > 0
-        if self.ends_early == "majority":
-            return answered * 2 > asked
-        return answered == asked
 
 
 class _NullCanvas(Canvas):
@@ -302,6 +182,8 @@ class Match:
         self._answered: Decision | None = None  # the decision the engine last answered single options in
         self._single = False  # whether this phase offered someone a single option
         self._plan = game.plans[self.phase_id]
+        #: What the phase loop runs with (the game's, never replaced: a test may replace a tool in its table).
+        self._machine = (game.plans, game.headless_tools if headless else game.tools, game.binding.routers, headless)
         self._enter(self.phase_id)
         self._settle()
 
@@ -429,19 +311,26 @@ class Match:
                 or seat.__class__ is not int or self.over or decision.closed_by is not None \
                 or seat in decision.answers or option not in decision.offers.get(seat, ()):
             self.check(seat, option, version)
-        assert decision is not None
+            assert decision is not None
+            if seat == CLOCK:  # (never offered: only check() lets the clock through)
+                self._choices.append((seat, option, self.version))
+                self.version += 1
+                decision.timed_out = True
+                self._settle()
+                return
         self._choices.append((seat, option, self.version))  # a Choice once the log is read
         self.version += 1
-        if seat == CLOCK:
-            decision.timed_out = True
-            self._settle()
-            return
-        decision.answers[seat] = option
+        answers = decision.answers
+        answers[seat] = option
         if option in decision.closing.get(seat, ()):
             decision.closed_by = seat
-        elif len(decision.answers) < len(decision.offers) and self._answered is decision \
-                and decision.__class__ is Decision and not decision.complete:
-            return  # others still to answer (and its single options were answered): nothing to run
+        elif decision.__class__ is Decision and self._answered is decision:
+            # Its single options were answered, and every answer is a seat it offers to: it is complete
+            # once as many seats have answered as it offers to.
+            if len(answers) < len(decision.offers):
+                return  # others still to answer: nothing to run
+            self._settle(decision)
+            return
         self._settle()
 
     def _current(self, version: Any) -> bool:
@@ -555,6 +444,44 @@ class Match:
             if standing:
                 self._standing = self._standing | {seat}
 
+    def offer_all(self, seats: Iterable[int], options: Iterable[str], *, closing: Iterable[str] = (),
+                  auto: bool = True) -> None:
+        """``offer(seat, options, closing=closing, auto=auto)`` for each of ``seats`` in order (a window
+        everyone answers: Challenge or Pass), with the options checked once instead of once per seat."""
+        seats = seats if seats.__class__ is list or seats.__class__ is tuple else list(seats)
+        if not seats:
+            return
+        offers = self._offers
+        if offers is None:
+            offers = self._offers = {}
+            self._closing = {}
+            self._manual = _NO_SEATS
+        unique = list(options)
+        count = len(unique)
+        if count > 2 and (options.__class__ is not tuple or options not in _DISTINCT):
+            unique = list(dict.fromkeys(unique))
+            if len(unique) == count and options.__class__ is tuple and len(_DISTINCT) < 20_000:
+                _DISTINCT.add(options)
+            count = len(unique)
+        elif count == 2 and unique[0] == unique[1]:
+            del unique[1]
+            count = 1
+        if not count:
+            return
+        if closing:
+            closes = self._closing
+            frozen = closing if closing.__class__ is frozenset else frozenset(closing)
+            for seat in seats:
+                offers[seat] = list(unique)  # each seat its own list, as offer() makes it
+                closes[seat] = frozen
+        else:
+            for seat in seats:
+                offers[seat] = list(unique)
+        if count == 1:
+            self._single = True
+        if not auto:
+            self._manual = self._manual | set(seats)
+
     def announce(self, text: str, audience: Audience = PUBLIC, **data: Any) -> None:
         if self._later:
             self.events  # noqa: B018 - the lines announced later become Events first: the log keeps its order
@@ -565,7 +492,7 @@ class Match:
         """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
         (``inputs`` must not change afterwards); ``data`` becomes the event's own. Not even the
         :class:`Event` is made until the log is read (:attr:`events`)."""
-        self._later.append((self.version, render, inputs, audience, {} if data is None else data))
+        self._later.append((self.version, render, inputs, audience, data))  # (None: the Event makes its {})
 
     def finish(self, winners: Iterable[int]) -> None:
         self.winners = sorted(set(winners))
@@ -748,37 +675,35 @@ class Match:
                 if options[0] in closing.get(seat, ()):
                     decision.closed_by = seat
 
-    def _settle(self) -> None:
+    def _settle(self, complete: Decision | None = None) -> None:
         """Run phases until a choice is needed or the match is over.
 
-        A failure of the rules is re-raised as :class:`RuleError`, naming the file, line and phase.
+        ``complete``: the open decision, when the caller knows it is complete and needs no automatic
+        answers (``choose``, after its last answer). A failure of the rules is re-raised as
+        :class:`RuleError`, naming the file, line and phase.
         """
         budget = MAX_PHASES_WITHOUT_DECISION
-        game = self.game
-        plans = game.plans
-        routers = game.binding.routers
-        headless = self.headless
-        tools = game.headless_tools if headless else game.tools
-        canvas = self.canvas
-        begin = None if canvas.__class__ is _NullCanvas else canvas.begin_phase  # nothing to begin headless
+        plans, tools, routers, headless = self._machine
         state = self.__dict__
         try:
             while not self.over:
                 decision = self.decision
                 plan = self._plan
                 if decision is not None:
-                    if decision.automatic and self._answered is not decision:
-                        # once per decision: its offers never change, so a second pass finds nothing
-                        self._auto_answer()
-                        self._answered = decision
-                    if decision.__class__ is Decision:  # decision.complete, inline
-                        if decision.closed_by is None:
-                            answers = decision.answers
-                            for seat in decision.offers:
-                                if seat not in answers:
-                                    return
-                    elif not decision.complete:
-                        return
+                    if decision is not complete:
+                        if decision.automatic and self._answered is not decision:
+                            # once per decision: its offers never change, so a second pass finds nothing
+                            self._auto_answer()
+                            self._answered = decision
+                        if decision.__class__ is Decision:  # decision.complete, inline
+                            if decision.closed_by is None:
+                                answers = decision.answers
+                                for seat in decision.offers:
+                                    if seat not in answers:
+                                        return
+                        elif not decision.complete:
+                            return
+                    complete = None  # (a decision opened later is not known complete)
                     self.decision = None
                     self._stage = "after"
                     if decision.clock is None or plan.phase.completion_criteria.options:
@@ -788,12 +713,17 @@ class Match:
                 # The phase's generated runner: its steps, the decision, its effects and the next phase.
                 nxt = plan.run_headless(self, tools, routers) if headless else plan.run(self, tools, routers)
                 if nxt is OPENED:
+                    decision = self.decision
+                    if self._answered is decision and decision.__class__ is Decision and decision.offers:
+                        return  # a new plain decision nobody is answered in automatically: it waits
                     continue
                 if nxt is None:
                     self.over = True
                     self._targets = []
                     return
-                budget -= plan.passes  # the runner may have entered and run the phases after it
+                # The runner may have entered and run the phases after it: at least plan.passes of them
+                # (a fixed chain), more along the routes it enters (those never lead back to it).
+                budget -= plan.passes
                 if budget <= 0:
                     raise EngineError(f"{MAX_PHASES_WITHOUT_DECISION} phases passed without a decision "
                                       f"(last: {self.phase_id} {self.phase.name})")
@@ -802,8 +732,8 @@ class Match:
                     raise EngineError(f"phase {nxt} does not exist")
                 self.phase_id = nxt
                 self._plan = plan
-                if begin is not None:
-                    begin()
+                if not headless:  # (a headless match's canvas does nothing)
+                    self.canvas.begin_phase()
                 state.update(PHASE_START if self._offers is not None else QUIET_START)
         except (RuleError, Refused):
             raise
