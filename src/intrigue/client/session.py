@@ -87,10 +87,11 @@ class SeatTicket:
     token: str
 
 
-async def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+async def _request(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One call of the HTTP API; its JSON answer, or :class:`ClientError` with the server's code and message."""
     async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=10) as http:
         try:
-            answer = await http.post(path, json=body)
+            answer = await http.request(method, path, json=body)
         except httpx.HTTPError as exc:
             raise ClientError("unreachable", f"{base}: {exc}") from None
     try:
@@ -103,22 +104,14 @@ async def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+async def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    return await _request(base, "POST", path, body)
+
+
 async def room_info(link: str | Invite) -> dict[str, Any]:
     """The room behind an invite link, as ``GET /api/rooms/{room}`` shows it (its game, seats, status)."""
     invite = link if isinstance(link, Invite) else parse_invite(link)
-    async with httpx.AsyncClient(base_url=invite.base, trust_env=False, timeout=10) as http:
-        try:
-            answer = await http.get(f"/api/rooms/{invite.room}")
-        except httpx.HTTPError as exc:
-            raise ClientError("unreachable", f"{invite.base}: {exc}") from None
-    try:
-        data = answer.json()
-    except ValueError:
-        raise ClientError("http", f"/api/rooms/{invite.room} answered {answer.status_code} without JSON") from None
-    if answer.status_code >= 400:
-        error = data.get("error", {}) if isinstance(data, dict) else {}
-        raise ClientError(str(error.get("code", "http")), str(error.get("message", answer.text[:200])))
-    return data
+    return await _request(invite.base, "GET", f"/api/rooms/{invite.room}")
 
 
 async def join(link: str | Invite, name: str) -> SeatTicket:
