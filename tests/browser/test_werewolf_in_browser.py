@@ -5,6 +5,7 @@ the rest. Each friend clicks what the page offers: a night choice (or Sleep), Re
 to vote when the day's countdown runs, a vote. Along the way the pages are checked
 the way a player would notice a leak: at night every living player is shown as
 deciding (never just the ones acting), and no living player's role is on the table.
+Each dawn puts up its banner (the YAML's `say … banner:`), in the page's words.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def test_two_friends_and_four_bots_play_werewolf_to_a_win(server, browser, shots
     rng = random.Random(11)
     nights_checked = days = 0
     pictured = False
+    banners: set[str] = set()  # the banner titles the friends were shown
     deadline = time.monotonic() + 180
     while not all(friend.over() for friend in friends):
         assert time.monotonic() < deadline, "the game did not finish in 180 s"
@@ -31,6 +33,7 @@ def test_two_friends_and_four_bots_play_werewolf_to_a_win(server, browser, shots
             page = friend.page
             if friend.over():
                 continue
+            banners.update(page.locator("#banners [data-banner=outcome] strong").all_inner_texts())
             look = page.evaluate(LOOK)
             if look["over"]:  # at the end every secret is shown
                 continue
@@ -64,6 +67,8 @@ def test_two_friends_and_four_bots_play_werewolf_to_a_win(server, browser, shots
         expect(friend.page.locator("[data-kind=result] .winners")).to_contain_text("Winner")
     aria_page.screenshot(path=shots / "werewolf-over.png")
     assert nights_checked and days and friends[0].clicks and friends[1].clicks
+    assert banners & {"Killed in the night", "Nobody died"}, banners  # every game has a dawn
+    assert banners <= {"Killed in the night", "Nobody died", "Lynched", "Nobody lynched"}, banners
     assert aria_page.js_errors == [] and blaise_page.js_errors == []
     aria_context.close()
     blaise_context.close()

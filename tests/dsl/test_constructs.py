@@ -12,6 +12,7 @@ from intrigue.dsl.expressions import MappingScope
 from intrigue.engine import Match
 from intrigue.engine.errors import RuleError
 from intrigue.engine.match import CLOCK, TIME_UP
+from intrigue.engine.observe import observe
 from intrigue.engine.timing import MatchClock, timer_for
 from intrigue.games import load_path
 
@@ -577,6 +578,28 @@ def test_say_lines_carry_their_template_and_values(tmp_path):
     assert entry["text"] == "Blaise has 2 rivals."
     assert entry["key"] == "{player.name} has {player_count - 1} rivals."
     assert entry["args"] == {"player.name": "Blaise", "player_count - 1": "2"}
+
+
+def test_a_say_lines_banner_reaches_exactly_its_audience(tmp_path):
+    """A banner is shown with its line, so it tells nobody more than the line does."""
+    lab = game(tmp_path, """
+    0:
+      name: Hello
+      completion_criteria: {type: UI_displayed}
+      effects:
+      - say: '{player.name} is caught.'
+        where: player.id == 2
+        to: owner
+        banner: {tone: bad, title: Caught}
+      - say: Morning comes.
+      next_phase: {id: 9, name: End}
+    """)
+    match = Match(lab, ["Aria", "Blaise", "Cass"])
+    for seat in [0, 1, 2, None]:  # None: a spectator
+        caught = [e["banner"] for e in observe(match, seat)["log"] if e.get("banner")]
+        assert caught == ([{"tone": "bad", "title": "Caught"}] if seat == 1 else [])
+    morning = next(e for e in observe(match, 0)["log"] if e["text"] == "Morning comes.")
+    assert "banner" not in morning
 
 
 def test_a_secret_phase_whose_role_nobody_holds_still_waits_for_its_cover(tmp_path):

@@ -12,12 +12,12 @@ from intrigue import games
 from .golden import GAMES, fingerprint
 
 EXPECTED = {
-    'avalon': '586f910cafc6551149f97f39383d1c76133c896776017c676960eee25ea341df',
+    'avalon': '15a3b2c5e17a2e037b17b3d5ce1cc2b961138d75be6617c875aedf97ec6d9904',
     'bang': '6deb57910cdea92ea4cfabbb5daac51888d9b1750ae8ec526413d4496ffc316c',
     'coup': '446edc6af9f8d241279d39165cda28ee54750355cf163bc89d1ad24c603e1708',
     'dsfgs': '25057c6c61e1911372ddbf28df5746927d4d65f37d308274617225828f641722',
-    'heist': 'cfa63cb8293c369cc414706c106b6118f725d32cebd05aaa32f8d34f098bae7c',
-    'werewolf': '4d105b5be53a861fe55c2375ef66626fe86dd6d0d73dd12d665efbedb908506e',
+    'heist': '847709e03d4a8a6b53fd69028b7b21b62af8514ef476d705e3253e532b061126',
+    'werewolf': '047112882208c7ad8ce3ca8a829506d0f768a6f93ca8ca2776c60e4e079bd1f0',
 }
 
 

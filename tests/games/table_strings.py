@@ -101,6 +101,8 @@ class Strings:
         for effect in effects:
             if getattr(effect, "say", None):
                 self.found.setdefault(effect.say, "say")
+                if getattr(effect, "banner", None):
+                    self.found.setdefault(effect.banner.title, "banner")
             self.says(list(getattr(effect, "then", None) or []) + list(getattr(effect, "else_", None) or []))
 
     def sheet(self, sheet: dict[str, Any]) -> None:

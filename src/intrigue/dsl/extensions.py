@@ -23,7 +23,8 @@ On a conditional ``next_phase`` entry: ``when``.
 
 ``effects`` are statements, each with exactly one of the keys of
 :data:`STATEMENTS`: ``set``, ``count``, ``tally``, ``most``, ``advance``, ``deal``,
-``shuffle``, ``roll``, ``show``, ``say``, ``win`` and ``if`` (with ``then``/``else``).
+``shuffle``, ``roll``, ``show``, ``say`` (with an optional ``banner``), ``win`` and ``if``
+(with ``then``/``else``).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ STATEMENTS: dict[str, set[str]] = {
     "shuffle": set(),
     "roll": {"where", "dice", "sides"},
     "show": {"where", "to"},
-    "say": {"to", "where"},
+    "say": {"to", "where", "banner"},
     "win": set(),
     "if": {"then", "else"},
 }
@@ -64,6 +65,20 @@ REQUIRED: dict[str, set[str]] = {"set": {"to"}, "count": {"into"}, "tally": {"in
 
 #: The YAML keys of statements whose Python attribute differs (``if`` is a keyword).
 ALIASES = {"if": "if_", "else": "else_"}
+
+
+class Banner(_Strict):
+    """What a ``say`` line also shows over the table, as the Python games' outcomes do."""
+
+    tone: Literal["good", "bad", "info"] = Field(description="The banner's colour: `good`, `bad` or `info`.")
+    title: str = Field(min_length=1, description="A short headline (translated through the game's catalogs).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_mapping(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError("a banner is a mapping: {tone: good, bad or info, title: a short headline}")
+        return data
 
 
 class Effect(_Strict):
@@ -87,6 +102,8 @@ class Effect(_Strict):
     sides: Expr = Field(None, description="With `roll`: the faces of each die (an expression; default 6).")
     show: Union[str, list[str], None] = Field(None, description="Player field(s) shown and remembered.")
     say: str | None = Field(None, description="A log line; `{expression}` is replaced by its value.")
+    banner: Banner | None = Field(None, description="With `say`: `{tone: good|bad|info, title: ...}`, a banner "
+                                                   "over the table for the line's audience.")
     win: Expr = Field(None, description="An expression over `player`: who wins.")
     if_: Expr = Field(None, alias="if", description="A condition: run `then` when it holds, else `else`.")
     then: list["Effect"] | None = Field(None, description="With `if`: statements run when it holds.")

@@ -459,6 +459,8 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     test = _value(effect.where) if effect.where is not None else None
 
     fills = tuple((placeholder, text) for placeholder, text, _ in pieces)
+    # the banner goes with the line, so to exactly its audience (the browser translates the title)
+    banner = {"tone": effect.banner.tone, "title": effect.banner.title} if effect.banner is not None else None
 
     def say(match: "Match", found: Outcome) -> None:
         speakers = [found.actor] if test is None else _matching(match, test, found)
@@ -468,7 +470,9 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             args = {text: _text(value(scope)) for _, text, value in pieces}  # the values as they are now
             viewers = group if group is not None else _viewers(match, effect.to, seat, found)
             # the line's text is filled in when the log is first read (a headless run never reads it)
-            match.announce_later(_filled, (template, fills, args), _audience(viewers), {"key": template, "args": args})
+            data = {"key": template, "args": args} if banner is None else {"key": template, "args": args,
+                                                                          "banner": dict(banner)}
+            match.announce_later(_filled, (template, fills, args), _audience(viewers), data)
 
     return say
 
