@@ -193,6 +193,25 @@ def test_the_log_reads_in_the_order_lines_and_choices_were_made(tiny):
     assert [(c.seat, c.option) for c in m.log] == [(0, "High")]
 
 
+def test_a_lines_data_given_as_values_is_made_when_the_log_is_read(tiny):
+    """``announce_later``'s data as ``(make, *values)``: the line a client reads carries
+    ``make(*values)``, and nothing is made while nobody reads the log."""
+    made = []
+
+    def seated(who: str, chair: int) -> dict:
+        made.append(who)
+        return {"key": "{who} sits down.", "args": {"who": who}, "chair": chair}
+
+    m = new(tiny)
+    m.announce_later(lambda who: f"{who} sits down.", ("Ann",), data=(seated, "Ann", 2))
+    m.announce_later(lambda who: f"{who} sits down.", ("Bob",), data={"chair": 3})
+    assert made == []
+    lines = [e for e in m.events if e.text.endswith("sits down.")]
+    assert made == ["Ann"]
+    assert lines[0].data == {"key": "{who} sits down.", "args": {"who": "Ann"}, "chair": 2}
+    assert lines[0].entry["chair"] == 2 and lines[1].data == {"chair": 3}
+
+
 def test_options_are_checked(tiny):
     with pytest.raises(ValueError, match="unknown option"):
         Match(tiny, ["Ann", "Bob"], 1, {"nope": 1})

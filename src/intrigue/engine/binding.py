@@ -112,8 +112,9 @@ class GameBinding:
 
     # -- decorators -----------------------------------------------------------
     def tool(self, fn: Tool | None = None, *, name: str | None = None, display: bool = False) -> Any:
-        """Bind a DSL tool. ``display=True`` marks a tool that only shows things:
-        headless matches (simulation, search bots) skip it."""
+        """Bind a DSL tool. ``display=True`` marks a tool that only shows things, or does nothing a
+        headless match needs (a step left as a no-op): headless matches (simulation, search bots)
+        have no step for it, so it is neither looked up nor called."""
 
         def register(function: Tool) -> Tool:
             self.tools[name or function.__name__] = function

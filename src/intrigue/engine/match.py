@@ -56,11 +56,17 @@ class Event:
 
     @classmethod
     def later(cls, version: int, render: Callable[..., str], args: tuple[Any, ...], audience: Audience,
-              data: dict[str, Any] | None) -> "Event":
+              data: dict[str, Any] | tuple[Any, ...] | None) -> "Event":
         """A line whose ``text`` is ``render(*args)``, written when first read: headless runs
-        (simulation, search, training) never read most lines. ``args`` must not change afterwards."""
+        (simulation, search, training) never read most lines. ``args`` must not change afterwards.
+        ``data`` given as a tuple ``(make, *values)`` is ``make(*values)``, made here (when the
+        log is read), not by the rules as they play."""
         event = cls.__new__(cls)
-        event.__dict__ = {"version": version, "audience": audience, "data": {} if data is None else data,
+        if data is None:
+            data = {}
+        elif data.__class__ is tuple:
+            data = data[0](*data[1:])
+        event.__dict__ = {"version": version, "audience": audience, "data": data,
                           "_render": render, "_inputs": args}
         return event
 
@@ -488,10 +494,13 @@ class Match:
         self._events.append(Event(self.version, text, audience, data))
 
     def announce_later(self, render: Callable[..., str], inputs: tuple[Any, ...], audience: Audience = PUBLIC,
-                       data: dict[str, Any] | None = None) -> None:
+                       data: dict[str, Any] | tuple[Any, ...] | None = None) -> None:
         """:meth:`announce` of the line ``render(*inputs)``, written only when someone reads it
         (``inputs`` must not change afterwards); ``data`` becomes the event's own. Not even the
-        :class:`Event` is made until the log is read (:attr:`events`)."""
+        :class:`Event` is made until the log is read (:attr:`events`). ``data`` may be a tuple
+        ``(make, *values)`` (the values must not change either): the event's data is then
+        ``make(*values)``, built only if the log is read, as the text is (a headless run saves
+        building a dict for each line)."""
         self._later.append((self.version, render, inputs, audience, data))  # (None: the Event makes its {})
 
     def finish(self, winners: Iterable[int]) -> None:

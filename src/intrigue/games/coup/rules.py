@@ -462,9 +462,39 @@ def set_claimed_action_and_character(m: Match) -> None:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
     # say(m, template, args, PUBLIC, data), with the line built whole: one declaration every turn
-    m.announce_later(english, (template, args), PUBLIC,
-                     {"key": template, "args": args, "event": "declare", "seat": seat, "action": verb,
-                      "character": claim, "coins": player["coins"]})
+    m.announce_later(english, (template, args), PUBLIC, (declared_line, template, args, seat, verb, claim,
+                                                          player["coins"]))
+
+
+# -- the hot log lines' data ----------------------------------------------------------------------------
+# Given to ``announce_later`` as ``(maker, *values)``: the dict a client reads is made only when the
+# log is read (a headless run never reads it), not by every turn that writes the line.
+def declared_line(template: str, args: dict[str, Any], seat: int, verb: str, claim: str, coins: int) -> dict[str, Any]:
+    return {"key": template, "args": args, "event": "declare", "seat": seat, "action": verb, "character": claim,
+            "coins": coins}
+
+
+def challenge_line(template: str, args: dict[str, Any], challenger: int, claimant: int) -> dict[str, Any]:
+    return {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": claimant}
+
+
+def proof_line(template: str, args: dict[str, Any], seat: int, character: str) -> dict[str, Any]:
+    return {"key": template, "args": args, "event": "proof", "seat": seat,
+            "banner": {"tone": "good", "title": "The claim was true", "card": character}}
+
+
+def loss_line(template: str, args: dict[str, Any], seat: int, title: str, character: str) -> dict[str, Any]:
+    return {"key": template, "args": args, "event": "lose", "seat": seat,
+            "banner": {"tone": "bad", "title": title, "card": character}}
+
+
+def block_line(template: str, args: dict[str, Any], seat: int, character: str) -> dict[str, Any]:
+    return {"key": template, "args": args, "event": "block", "seat": seat, "character": character,
+            "banner": {"tone": "info", "title": "Blocked?", "card": character}}
+
+
+def banner_line(template: str, args: dict[str, Any], tone: str, title: str) -> dict[str, Any]:
+    return {"key": template, "args": args, "banner": {"tone": tone, "title": title}}
 
 
 #: By chosen option and variant (the fifth character, the Reformation): the verb, the name it targets,
@@ -555,9 +585,7 @@ def display_declared_action(m: Match) -> None:
 
 @game.tool
 def collect_action_challenge_responses(m: Match) -> None:
-    offer = m.offer
-    for seat in m.targets:
-        offer(seat, CHALLENGE_OR_PASS, closing=CHALLENGE)
+    m.offer_all(m.targets, CHALLENGE_OR_PASS, closing=CHALLENGE)  # one window to every seat at once
     if m.headless:  # the prompt is UI only
         return
     turn = m.state["current_turn"]
@@ -620,8 +648,7 @@ def evaluate_action_claim_truth(m: Match) -> None:
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
     # say(m, template, args, PUBLIC, data), the line built whole: a claim is challenged most turns
-    m.announce_later(english, (template, args), PUBLIC,
-                     {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": claimant})
+    m.announce_later(english, (template, args), PUBLIC, (challenge_line, template, args, challenger, claimant))
 
 
 @game.route(5)
@@ -665,9 +692,7 @@ def update_influence_reveal_for_proof(m: Match) -> None:
     proof["player_id"], proof["slot"], proof["character"] = seat + 1, slot, character
     template = "{player} reveals {character}: the claim was true."
     args = {"player": m.names[seat], "character": character}
-    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
-                     {"key": template, "args": args, "event": "proof", "seat": seat,
-                      "banner": {"tone": "good", "title": "The claim was true", "card": character}})
+    m.announce_later(english, (template, args), PUBLIC, (proof_line, template, args, seat, character))
 
 
 @game.tool
@@ -776,16 +801,13 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
     # tell(m, template, data=..., player=..., character=...), each line built whole: a card is lost most turns
     template = "{player} loses an influence: {character}."
     args = {"player": who, "character": character}
-    m.announce_later(english, (template, args), PUBLIC,
-                     {"key": template, "args": args, "event": "lose", "seat": seat,
-                      "banner": {"tone": "bad", "title": title, "card": character}})
+    m.announce_later(english, (template, args), PUBLIC, (loss_line, template, args, seat, title, character))
     if not left:
         player["is_alive"] = False
         pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
         m.state["eliminated"].append(seat + 1)
         template, args = "{player} is out of the game.", {"player": who}
-        m.announce_later(english, (template, args), PUBLIC,
-                         {"key": template, "args": args, "banner": {"tone": "bad", "title": "Eliminated"}})
+        m.announce_later(english, (template, args), PUBLIC, (banner_line, template, args, "bad", "Eliminated"))
     if not m.headless:
         show_hands(m)
         show_board(m)
@@ -829,10 +851,12 @@ def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
     sides = verb == "Foreign Aid" and reformation(m)
-    for seat in m.targets:
-        if sides and not may_block_foreign_aid(m, seat, actor(m)):
-            continue
-        m.offer(seat, options, closing=blocks)
+    if sides:
+        for seat in m.targets:
+            if may_block_foreign_aid(m, seat, actor(m)):
+                m.offer(seat, options, closing=blocks)
+    else:  # every seat the condition selects: one window to all of them at once
+        m.offer_all(m.targets, options, closing=blocks)
     if m.headless:
         return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
@@ -898,18 +922,14 @@ def display_block_announcement(m: Match) -> None:
     m.players[seat]["claimed_character"] = character
     args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
     template = "{player} claims {character} to block {actor}'s {action}."
-    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
-                     {"key": template, "args": args, "event": "block", "seat": seat, "character": character,
-                      "banner": {"tone": "info", "title": "Blocked?", "card": character}})
+    m.announce_later(english, (template, args), PUBLIC, (block_line, template, args, seat, character))
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "block", template, **args)
 
 
 @game.tool
 def collect_block_challenge_responses(m: Match) -> None:
-    offer = m.offer
-    for seat in m.targets:
-        offer(seat, CHALLENGE_OR_PASS, closing=CHALLENGE)
+    m.offer_all(m.targets, CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:
         return
     block = m.state["block"]
@@ -937,8 +957,7 @@ def evaluate_block_claim_truth(m: Match) -> None:
     template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, **args)
-    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
-                     {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": blocker})
+    m.announce_later(english, (template, args), PUBLIC, (challenge_line, template, args, challenger, blocker))
 
 
 @game.route(14)
@@ -970,8 +989,7 @@ def set_action_outcome_blocked(m: Match) -> None:
     template, args = "{player}'s {action} is blocked.", {"player": m.names[seat], "action": action(m)}
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "outcome", template, **args)
-    m.announce_later(english, (template, args), PUBLIC,  # tell(m, template, data=..., **args), the line built whole
-                     {"key": template, "args": args, "banner": {"tone": "info", "title": "Blocked"}})
+    m.announce_later(english, (template, args), PUBLIC, (banner_line, template, args, "info", "Blocked"))
 
 
 # -- phase 20: effects ---------------------------------------------------------------------------------------
@@ -1125,7 +1143,7 @@ def clear_claimed_character(m: Match) -> None:
 
 
 # -- phase 23: eliminations and the win ------------------------------------------------------------------------------
-@game.tool
+@game.tool(display=True)  # (does nothing: marked so a headless match's plan drops the step, not call it every turn)
 def update_alive_statuses(m: Match) -> None:
     """A player is alive while an influence is face down. Nothing is left to update here: the
     flags are exact already, set when the match starts (``set_initial_turn_order``, for a
