@@ -94,3 +94,18 @@ def test_a_bot_is_not_named_like_its_host(server, http):
     # Before the fix: the host "Аdа" (Cyrillic) sat with a bot named "Ada".
     assert [s["name"] for s in room["seats"]] == ["\u0410d\u0430", "Basil"]
     hang_up(watcher)
+
+
+@pytest.mark.parametrize("first, look_alike", [("Alice", "AIice"), ("Bill", "BiI1"), ("Kim", "Kirn"),
+                                               ("Owen", "0wen"), ("Wes", "VVes")],
+                         ids=["capital-I", "I-and-1", "rn", "zero", "vv"])
+def test_a_name_that_draws_like_another_within_latin_is_suffixed(server, http, first, look_alike):
+    """Within Latin too, as UTS #39's skeletons read it: a capital I or a 1 draws like a small l, rn like m,
+    0 like O, vv like w. The second gets a suffix and keeps its letters."""
+    created = create_room(http, name=first, seats=3, private=True)
+    join(http, created["room"], look_alike)
+    join(http, created["room"], "Iris")  # a capital I of its own draws like no one here: no suffix
+    watcher = Client(server.ws_url, created["room"])
+    room = watcher.until(lambda m: m["type"] == "room")
+    assert [s["name"] for s in room["seats"]] == [first, f"{look_alike} 2", "Iris"]
+    hang_up(watcher)

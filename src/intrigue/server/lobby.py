@@ -11,7 +11,7 @@ from .. import bots as bot_registry
 from .. import games as game_registry
 from ..engine import Game
 from ..store import RoomRecord, SeatRecord, Store
-from .protocol import Refusal, clean_name, encode, name_key
+from .protocol import Refusal, clean_name, encode, name_keys
 from .room import Room
 from .seats import Seat, token_hash
 from .settings import TIMER_OPTIONS, TIMER_RANGE, Settings, now_iso
@@ -168,7 +168,8 @@ class Lobby:
         record = RoomRecord(code, game.id, 0, private, room_options, "waiting", now_iso(), client)
         record.seats = [SeatRecord(i) for i in range(seats)]
         # a bot is not given the host's name, nor one that draws like it (the host would be "Aria 2")
-        bot_names = [n for n in bot_registry.names(len(labels) + 1, {host_name}) if name_key(n) != name_key(host_name)]
+        host_keys = name_keys(host_name)
+        bot_names = [n for n in bot_registry.names(len(labels) + 1, {host_name}) if not name_keys(n) & host_keys]
         for index, (spec, bot_name) in enumerate(zip(labels, bot_names)):
             record.seats[seats - len(labels) + index] = SeatRecord(seats - len(labels) + index, bot_name, spec)
         room = Room(self, record)

@@ -146,6 +146,21 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).translate(LOOK_ALIKES).casefold())
 
 
+#: Within Latin, what draws like another in the usual sans-serif faces, as UTS #39's skeletons read it:
+#: capital ``I``, the digit ``1`` and ``|`` like small ``l``; the digit ``0`` like capital ``O``. Case
+#: matters here (small ``i`` has its dot), so this is a second key beside :func:`name_key`'s.
+_LATIN_LOOK_ALIKES = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "O"})
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """The keys two names that draw alike share one of: :func:`name_key` (case-folded), and the Latin
+    skeleton with case kept (``AIice`` with a capital ``I`` is ``Alice``; ``rn`` draws like ``m``,
+    ``vv`` like ``w``, ``VV`` like ``W``)."""
+    latin = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).translate(LOOK_ALIKES))
+    skeleton = latin.translate(_LATIN_LOOK_ALIKES).replace("rn", "m").replace("vv", "w").replace("VV", "W")
+    return frozenset({"fold:" + name_key(name), "latin:" + skeleton})
+
+
 def clean_chat(text: str) -> str:
     if len(text) > MAX_CHAT:
         raise Refusal("bad_message", f"chat messages are at most {MAX_CHAT} characters (got {len(text)})")

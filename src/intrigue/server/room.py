@@ -38,7 +38,7 @@ from ..engine.timing import timeout_choice
 from ..store import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, Store, StoreError
 from .autoplay import Autoplay
 from .matches import game_version, rewound
-from .protocol import Bucket, Deltas, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name, name_key
+from .protocol import Bucket, Deltas, Fragments, LogLines, Prepared, Refusal, clean_chat, clean_name, name_keys
 from .seats import Seat, Sink, token_hash
 from .settings import TIMER_OPTIONS, now_iso
 from .timers import DecisionTimer
@@ -165,17 +165,18 @@ class Room:
     def distinct_name(self, name: str) -> str:
         """``name``, or ``name 2``, ``name 3``… if another seat has it or it is one of the game's option
         words (shortened to make room in 24 characters). Names are compared by what they draw
-        (:func:`.protocol.name_key`): ``Аria`` with a Cyrillic ``А`` has the name ``Aria``."""
-        taken = {name_key(s.name) for s in self.seats if s.taken and s.name} | {
-            name_key(word) for word in (*self.game.option_words(), *COMMON_OPTION_WORDS)}
-        if name_key(name) not in taken:
+        (:func:`.protocol.name_keys`): ``Аria`` with a Cyrillic ``А`` has the name ``Aria``, ``AIice`` with a
+        capital ``I`` the name ``Alice``."""
+        taken = {key for s in self.seats if s.taken and s.name for key in name_keys(s.name)} | {
+            key for word in (*self.game.option_words(), *COMMON_OPTION_WORDS) for key in name_keys(word)}
+        if not name_keys(name) & taken:
             return name
 
         def suffixed(n: int) -> str:
             return f"{name} {n}"[:24] if len(name) < 22 else f"{name[:20].rstrip()} {n}"
 
         n = 2
-        while name_key(suffixed(n)) in taken:  # (the very name that is returned: a 24-character one looped for ever)
+        while name_keys(suffixed(n)) & taken:  # (the very name that is returned: a 24-character one looped for ever)
             n += 1
         return suffixed(n)
 
