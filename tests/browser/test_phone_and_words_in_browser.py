@@ -6,7 +6,8 @@
 - when the match ends the winner and "Play again" (the rematch vote, yours alone against bots) are in sight,
   beside the way to another game, no banner over them, and a rematch starts
   without the last match's banners;
-- a chat line said while the chat is far below the table peeks at the top of the screen;
+- a chat line said while the chat is far below the table peeks at the top of the screen,
+  under an outcome banner showing there (it covered the banner);
 - a player whose tab closed is marked offline on their tile until they come back;
 - a Chinese list of players has separators ("Aria、Ada、Basil", not "AriaAdaBasil");
 - what the timer will choose names the card ("Lose · Assassin", not "Lose");
@@ -310,4 +311,46 @@ def test_on_a_narrow_phone_a_long_game_name_wraps_and_the_room_code_stays_whole(
     expect(title.locator(".room-code")).to_be_in_viewport(ratio=1)
     assert title.evaluate("n => n.scrollWidth <= n.clientWidth && n.querySelector('.room-code').getClientRects().length == 1")
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    context.close()
+
+
+def _boxes_apart(page, first: str, second: str) -> bool:
+    """Whether the two elements' boxes on the screen do not overlap."""
+    return page.evaluate("""([a, b]) => {
+        const p = document.querySelector(a).getBoundingClientRect(), q = document.querySelector(b).getBoundingClientRect();
+        return p.bottom <= q.top || q.bottom <= p.top || p.right <= q.left || q.right <= p.left;
+    }""", [first, second])
+
+
+def test_on_a_phone_a_chat_line_peeks_under_an_outcome_banner_not_over_it(server, browser):
+    """Both float over the top of a phone's screen: the chat line covered the banner's title."""
+    context, page, joined = _seated(server, browser, DESKTOP, seats=2, bots=0)
+    phone, blaise = open_page(browser, PHONE, is_mobile=True, has_touch=True)
+    blaise.goto(page.locator("#share-link").input_value())
+    blaise.locator("#join-name").fill("Blaise")
+    blaise.locator("#join").click()
+    expect(blaise.locator("#you-are")).to_contain_text("Blaise")
+    page.get_by_role("button", name="Start the game").click()
+    aria, basil = Player("Aria", page), Player("Blaise", blaise)
+    # Whoever's turn it is claims a Duke for Tax; the other challenges: the outcome is a banner.
+    turn = wait_until(lambda: next((p for p in (aria, basil) if "Tax" in p.options()), None), 20, "a turn")
+    other = basil if turn is aria else aria
+    assert turn.click("Tax")
+    wait_until(lambda: "Challenge" in other.options(), 20, "the challenge window", other.page)
+    assert other.click("Challenge")
+    banner = blaise.locator("#banners .banner").first
+    expect(banner).to_be_visible(timeout=10_000)
+    page.locator("#chat-text").fill("Told you so")
+    page.locator("#chat-text").press("Enter")
+    peek = blaise.locator(".chat-peek")
+    expect(peek).to_have_text("Aria Told you so")
+    expect(banner).to_be_in_viewport()
+    assert _boxes_apart(blaise, "#banners", ".chat-peek"), "the chat line covers the banner"
+    shot(blaise, "phone-chat-peek-under-banner")
+    # When the banner leaves, the line moves back up to the top of the screen.
+    banner.locator(".banner-close").click()
+    wait_until(lambda: blaise.evaluate("document.querySelector('.chat-peek')?.getBoundingClientRect().top") < 20,
+               5, "the chat line back at the top", blaise)
+    assert not page.js_errors and not blaise.js_errors
+    phone.close()
     context.close()

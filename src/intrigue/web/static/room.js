@@ -487,7 +487,7 @@ function addChat(message) {
 }
 
 // On a phone the chat is far below the table: a line said while it is out of sight is shown
-// for a few seconds at the bottom of the screen (tap it to go to the chat). Screen readers
+// for a few seconds at the top of the screen (tap it to go to the chat). Screen readers
 // already hear the chat's own live region, so the peek is hidden from them.
 function peekChat(message) {
   const panel = $("#chat").closest(".panel");
@@ -503,7 +503,22 @@ function peekChat(message) {
   h("strong", {class: "pname", style: {"--pc": playerColour(message.seat ?? 0)}}, message.from || "?"),
   ` ${message.text}`);
   document.body.appendChild(peek);
+  placePeek();
   setTimeout(() => peek.remove(), 6000);
+}
+
+// An outcome banner floats over the top of a phone's screen too: the chat line goes just under
+// it (it covered the banner's title), and back up when the banner leaves.
+function placePeek() {
+  const peek = document.querySelector(".chat-peek");
+  if (!peek) return;
+  peek.style.top = "";
+  const banners = $("#banners").getBoundingClientRect();
+  const box = peek.getBoundingClientRect();
+  if (banners.height && banners.left < box.right && banners.right > box.left
+      && banners.top < box.bottom && banners.bottom > box.top) {
+    peek.style.top = `${Math.round(banners.bottom + 6)}px`;
+  }
 }
 
 function renderChatForm() {
@@ -547,6 +562,7 @@ async function start() {
     if (send({type: "chat", token: state.token, text})) input.value = "";
   });
   outcomes = new Outcomes($("#banners"), $("#announce"));
+  new ResizeObserver(placePeek).observe($("#banners"));  // a banner comes or goes under a chat line
   tableHooks.provide({send: (message) => send({...message, token: state.token})});
   try {
     state.bots = await api("GET", "/api/bots");
