@@ -153,10 +153,15 @@ async function createRoom(event) {
   }
 }
 
+// The guided game asked for before a name was typed: Enter in the name field starts it (it submitted
+// the room form, and a newcomer who asked to learn Coup found themselves alone in a waiting room).
+let pendingLearn = null;
+
 /** "Learn to play": a guided first game of `game` against bots, in a practice room with the coach. */
 async function learn(game, button) {
   const name = $("#name").value.trim();
   if (!name) {
+    pendingLearn = {game, button};
     toast(t("lobby.learnname"));
     $("#name").focus();
     return;
@@ -269,6 +274,13 @@ async function start() {
   $("#private").addEventListener("change", renderOptions);
   $("#add-bot").addEventListener("click", addBotRow);
   $("#create").addEventListener("submit", createRoom);
+  $("#name").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !pendingLearn || !$("#name").value.trim()) return;
+    event.preventDefault();
+    learn(pendingLearn.game, pendingLearn.button);
+  });
+  // Anything else set in the room form means a room after all: Enter creates it again.
+  $("#create").addEventListener("change", (event) => { if (event.target.id !== "name") pendingLearn = null; });
   $("#join-code").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = $("#code").value.trim().toUpperCase();
