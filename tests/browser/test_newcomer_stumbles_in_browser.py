@@ -4,7 +4,10 @@
   empty, full green countdown bar with no time beside it: no bar shows there;
 - on a phone, "Learn to play: Coup" without a name asks for one; the newcomer types it and presses
   Enter (the keyboard's Go): that submitted the room form, and they sat alone in a waiting room of
-  another game. Enter now starts the guided game they asked for.
+  another game. Enter now starts the guided game they asked for;
+- on a phone during a match the chat was below the seats, the invite link and the log, about a
+  thousand pixels under the table in Werewolf's day, where talking is the game: it comes right
+  under the table now (before the start the seats and the invite link still come first).
 """
 
 from __future__ import annotations
@@ -43,5 +46,31 @@ def test_enter_after_typing_the_name_learn_to_play_asked_for_starts_that_guided_
     expect(page.locator("#table-overlay .tutorial")).to_be_visible(timeout=15_000)
     expect(page.locator("#you-are")).to_contain_text("Zoe")
     shot(page, "learn-after-enter")
+    assert not page.js_errors
+    context.close()
+
+
+def _top(page, selector: str) -> float:
+    return page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().top + scrollY", selector)
+
+
+def test_on_a_phone_the_chat_comes_right_under_the_table_during_a_match(server, browser):
+    joined = server.post("/api/rooms", {"game": "werewolf", "name": "Zoe", "seats": 6,
+                                        "bots": [{"kind": "random"}] * 5, "private": True,
+                                        "options": {"turn_timer": 60, "window_timer": 30}})
+    context, page = open_page(browser, PHONE, has_touch=True, is_mobile=True)
+    sit_down(page, server, joined)
+    expect(page.locator("#you-are")).to_contain_text("Zoe")
+    # Waiting: the seats and the invite link come first.
+    assert _top(page, "#seats") < _top(page, "#chat-text")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+    chat, seats, log = _top(page, "#chat-title"), _top(page, "#seats-title"), _top(page, "#log-title")
+    table = page.evaluate("document.querySelector('#table').getBoundingClientRect().bottom + scrollY")
+    assert table < chat < seats and chat < log, (table, chat, seats, log)
+    page.locator("#chat-text").fill("I am the Seer")
+    page.locator("#chat-text").press("Enter")
+    expect(page.locator("#chat")).to_contain_text("Zoe I am the Seer")
+    shot(page, "phone-chat-under-the-table", full_page=True)
     assert not page.js_errors
     context.close()

@@ -486,13 +486,13 @@ function addChat(message) {
   if (!state.chatBacklog && message.seat !== mySeat()) peekChat(message);
 }
 
-// On a phone the chat is far below the table: a line said while it is out of sight is shown
-// for a few seconds at the top of the screen (tap it to go to the chat). Screen readers
-// already hear the chat's own live region, so the peek is hidden from them.
+// On a phone the chat is below the table: a line said while it is out of sight (below the
+// screen's edge, or under the decision panel stuck to the bottom) is shown for a few seconds at
+// the top of the screen (tap it to go to the chat). Screen readers already hear the chat's own
+// live region, so the peek is hidden from them.
 function peekChat(message) {
   const panel = $("#chat").closest(".panel");
-  const box = panel.getBoundingClientRect();
-  if (box.top < innerHeight && box.bottom > 0) return;
+  if (inSight($("#chat").lastElementChild)) return;
   document.querySelector(".chat-peek")?.remove();
   const peek = h("button", {type: "button", class: "chat-peek", "aria-hidden": "true", tabindex: "-1",
     onclick: () => {
@@ -505,6 +505,14 @@ function peekChat(message) {
   document.body.appendChild(peek);
   placePeek();
   setTimeout(() => peek.remove(), 6000);
+}
+
+/** Whether a person sees `node` now: inside the screen and not under something stuck over it. */
+function inSight(node) {
+  const box = node ? node.getBoundingClientRect() : null;
+  if (!box || !box.height || box.top < 0 || box.bottom > innerHeight) return false;
+  const hit = document.elementFromPoint(box.left + Math.min(16, box.width / 2), box.top + box.height / 2);
+  return Boolean(hit && node.contains(hit));
 }
 
 // An outcome banner floats over the top of a phone's screen too: the chat line goes just under
