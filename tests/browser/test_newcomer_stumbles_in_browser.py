@@ -7,7 +7,9 @@
   another game. Enter now starts the guided game they asked for;
 - on a phone during a match the chat was below the seats, the invite link and the log, about a
   thousand pixels under the table in Werewolf's day, where talking is the game: it comes right
-  under the table now (before the start the seats and the invite link still come first).
+  under the table now (before the start the seats and the invite link still come first);
+- reloading the guided game mid-step threw an error in the page (the table was drawn before the
+  steps had arrived); it resumes the same step, with what to press outlined, and no error.
 """
 
 from __future__ import annotations
@@ -72,5 +74,31 @@ def test_on_a_phone_the_chat_comes_right_under_the_table_during_a_match(server, 
     page.locator("#chat-text").press("Enter")
     expect(page.locator("#chat")).to_contain_text("Zoe I am the Seer")
     shot(page, "phone-chat-under-the-table", full_page=True)
+    assert not page.js_errors
+    context.close()
+
+
+def test_a_reload_mid_guided_game_resumes_the_step_without_an_error(server, browser):
+    from intrigue import games
+    from intrigue.games import tutorials
+
+    from .test_tutorials_in_browser import CARD, client_strings, follow, learn
+
+    context, page = open_page(browser, PHONE, has_touch=True, is_mobile=True)
+    console: list[str] = []
+    page.on("console", lambda message: message.type == "error" and console.append(message.text))
+    learn(page, server, "coup", client_strings("en"), "coup-reload-phone")
+    steps = tutorials.tutorial(games.get("coup")).steps
+    follow(page, "coup", "en", steps[0])
+    follow(page, "coup", "en", steps[1])
+    step = steps[2]
+    assert step.choose  # a step that asks for a choice: what to press is outlined
+    expect(page.locator(CARD)).to_have_attribute("data-step", step.id, timeout=20_000)
+    page.reload()
+    expect(page.locator(CARD)).to_have_attribute("data-step", step.id, timeout=20_000)
+    expect(page.locator(f"{PANEL} .coach-target").first).to_be_visible()
+    follow(page, "coup", "en", step)
+    expect(page.locator(CARD)).to_have_attribute("data-step", steps[3].id, timeout=20_000)
+    assert not console, console
     assert not page.js_errors
     context.close()

@@ -262,7 +262,8 @@ function draw() {
 function highlight() {
   for (const old of document.querySelectorAll(".coach-target")) old.classList.remove("coach-target");
   const p = guide.progress;
-  if (!p || p.closed || p.astray || !p.shown || !guide.view) return;
+  // (a reload renders the table before the steps have arrived: draw() marks it once they have)
+  if (!p || p.closed || p.astray || !p.shown || !guide.view || !guide.tutorial) return;
   const panel = document.querySelector("#table .decision.mine");
   if (!panel) return;
   for (const option of wanted(guide.tutorial.steps[p.step], guide.view)) {
