@@ -9,7 +9,9 @@
   thousand pixels under the table in Werewolf's day, where talking is the game: it comes right
   under the table now (before the start the seats and the invite link still come first);
 - reloading the guided game mid-step threw an error in the page (the table was drawn before the
-  steps had arrived); it resumes the same step, with what to press outlined, and no error.
+  steps had arrived); it resumes the same step, with what to press outlined, and no error;
+- Heist's thief won with "The thief gets away. The thief wins!" whether dawn had come or too few
+  guards were left to jail anyone: the end now says which.
 """
 
 from __future__ import annotations
@@ -100,5 +102,44 @@ def test_a_reload_mid_guided_game_resumes_the_step_without_an_error(server, brow
     follow(page, "coup", "en", step)
     expect(page.locator(CARD)).to_have_attribute("data-step", steps[3].id, timeout=20_000)
     assert not console, console
+    assert not page.js_errors
+    context.close()
+
+
+HEIST_ENDINGS = {
+    "guards": "The thief is caught. The guards win!",
+    "dawn": "Dawn breaks and the thief is still free. The thief wins!",
+    "few": "Only one guard is left free, too few to jail the thief. The thief wins!",
+}
+
+
+def test_heist_says_why_the_thief_won(server, browser):
+    """Zoe passes and votes Innocent against two bots until a match ends with the thief's win."""
+    from .pages import DESKTOP
+
+    joined = server.post("/api/rooms", {"game": "heist", "name": "Zoe", "seats": 3,
+                                        "bots": [{"kind": "random"}] * 2, "private": True,
+                                        "options": {"turn_timer": 30, "window_timer": 30}})
+    context, page = open_page(browser, {"width": 1280, "height": 720})
+    sit_down(page, server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    zoe = Player("Zoe", page)
+    ending = page.locator("#table [data-kind=result] [data-kind=ending]")
+    for _ in range(8):
+        def over() -> bool:
+            options = zoe.options()
+            if options:
+                zoe.click("Innocent" if "Innocent" in options else "Pass")
+            return zoe.over()
+        wait_until(over, 90, "the end of the match", page)
+        said = ending.inner_text()
+        assert [key for key, line in HEIST_ENDINGS.items() if line in said], said
+        if HEIST_ENDINGS["guards"] not in said:
+            break
+        page.locator("#rematch").click()  # "Play again": the bots' votes are given
+        expect(page.locator("#table")).to_have_attribute("data-over", "false", timeout=15_000)
+    else:
+        raise AssertionError("the guards won eight times running")
+    shot(page, "heist-why-the-thief-won")
     assert not page.js_errors
     context.close()
