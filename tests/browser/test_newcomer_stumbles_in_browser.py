@@ -11,7 +11,10 @@
 - reloading the guided game mid-step threw an error in the page (the table was drawn before the
   steps had arrived); it resumes the same step, with what to press outlined, and no error;
 - Heist's thief won with "The thief gets away. The thief wins!" whether dawn had come or too few
-  guards were left to jail anyone: the end now says which.
+  guards were left to jail anyone: the end now says which;
+- alone in a room without bots, the host's "Start the game" looked ready and answered with the
+  server's refusal in English ("Coup needs at least 2 players; 1 are seated") on a German page:
+  it is greyed until enough players are seated.
 """
 
 from __future__ import annotations
@@ -142,4 +145,27 @@ def test_heist_says_why_the_thief_won(server, browser):
         raise AssertionError("the guards won eight times running")
     shot(page, "heist-why-the-thief-won")
     assert not page.js_errors
+    context.close()
+
+
+def test_start_is_greyed_until_enough_players_are_seated(server, browser):
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Zoe", "seats": 3, "bots": [], "private": True,
+                                        "options": {"turn_timer": 60, "window_timer": 30}})
+    context, page = open_page(browser, PHONE, lang="de", has_touch=True, is_mobile=True)
+    sit_down(page, server, joined)
+    start = page.locator("#start")
+    expect(start).to_have_text("Partie starten")
+    expect(start).to_be_disabled()
+    expect(page.locator("#table .waiting-room")).to_contain_text("mindestens 2")
+    shot(page, "start-greyed-alone-de")
+    friend_context, friend = open_page(browser)
+    friend.goto(page.locator("#share-link").input_value())
+    friend.locator("#join-name").fill("Blaise")
+    friend.locator("#join").click()
+    expect(start).to_be_enabled()
+    start.click()
+    expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+    expect(page.locator(".toast")).to_have_count(0)
+    assert not page.js_errors and not friend.js_errors
+    friend_context.close()
     context.close()

@@ -318,8 +318,13 @@ function renderBar() {
   }
   if (me !== null && room.status === "waiting") {
     if (me === room.host) {
-      items.push(h("button", {type: "button", class: "primary", id: "start", onclick: () => send({type: "start", token: state.token})},
-        t("room.start")));
+      // Greyed until the game has enough players (the notice below says how many): pressed early it
+      // answered with the server's refusal, in English whatever the page's language.
+      const seated = room.seats.filter((s) => s.name !== null || s.bot).length;
+      const game = state.games[room.game];
+      const minimum = room.min_players || (game && game.min_players) || 0;
+      items.push(h("button", {type: "button", class: "primary", id: "start", disabled: seated < minimum,
+        onclick: () => send({type: "start", token: state.token})}, t("room.start")));
     } else {
       const host = room.seats.find((s) => s.seat === room.host);
       items.push(h("p", {}, t("room.waitinghost", {host: host && host.name ? host.name : t("room.host")})));
