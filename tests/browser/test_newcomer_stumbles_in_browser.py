@@ -14,7 +14,9 @@
   guards were left to jail anyone: the end now says which;
 - alone in a room without bots, the host's "Start the game" looked ready and answered with the
   server's refusal in English ("Coup needs at least 2 players; 1 are seated") on a German page:
-  it is greyed until enough players are seated.
+  it is greyed until enough players are seated;
+- Werewolf's day was headed "Day" over a lone "Ready to vote": a newcomer did not know that the
+  day is for talking; the panel asks it (in French here).
 """
 
 from __future__ import annotations
@@ -168,4 +170,37 @@ def test_start_is_greyed_until_enough_players_are_seated(server, browser):
     expect(page.locator(".toast")).to_have_count(0)
     assert not page.js_errors and not friend.js_errors
     friend_context.close()
+    context.close()
+
+
+def test_werewolfs_day_says_to_talk_before_the_vote(server, browser):
+    context, page = open_page(browser, PHONE, lang="fr", has_touch=True, is_mobile=True)
+    zoe = Player("Zoe", page)
+    for _ in range(5):  # a room again when the night killed Zoe (she then has no day to decide)
+        joined = server.post("/api/rooms", {"game": "werewolf", "name": "Zoe", "seats": 6,
+                                            "bots": [{"kind": "random"}] * 5, "private": True,
+                                            "options": {"turn_timer": 60, "window_timer": 30}})
+        sit_down(page, server, joined)
+        page.get_by_role("button", name="Lancer la partie").click()
+        expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+
+        def day() -> str | None:  # Zoe acts at night (her first choice) until the day asks her, or she dies
+            if page.locator("[data-kind=board] .player[data-player='Zoe'].out").count():
+                return "dead"
+            options = zoe.options()
+            if "Ready to vote" in options:
+                return "day"
+            if options:
+                zoe.click(options[0])
+            return None
+
+        if wait_until(day, 60, "the day", page) == "day":
+            break
+    else:
+        raise AssertionError("the night killed Zoe five times running")
+    expect(page.locator(f"{PANEL} #decision-prompt")).to_have_text(
+        "Parlez dans le chat : qui sont les loups-garous ? Appuyez sur « Prêt à voter » quand vous avez fini.")
+    expect(page.locator(f"{PANEL} [data-option='Ready to vote']")).to_have_text("Prêt à voter")
+    shot(page, "werewolf-day-asks-to-talk-fr")
+    assert not page.js_errors
     context.close()

@@ -251,8 +251,9 @@ def test_a_newcomer_learns_werewolf_with_the_guided_game(server, browser):
         expect(page.locator("#log")).to_contain_text(word(
             "Dawn of day {day}: {player.name} was killed in the night. They were a {player.role}.",
             day="1", **{"player.name": "Edie", "player.role": word("Villager")}))
-        # the day's decision (Ready to vote) is headed by the day, not by the night before
-        expect(page.locator("#decision-prompt")).to_have_text(word("Day"))
+        # the day's decision (Ready to vote) asks the day's question, not the night's
+        expect(page.locator("#decision-prompt")).to_have_text(
+            word("Talk in the chat: who are the werewolves? Press Ready to vote when you are done."))
 
     follow(page, "werewolf", lang, steps["welcome"])
     follow(page, "werewolf", lang, steps["role"], seer)
