@@ -16,7 +16,8 @@
   server's refusal in English ("Coup needs at least 2 players; 1 are seated") on a German page:
   it is greyed until enough players are seated;
 - Werewolf's day was headed "Day" over a lone "Ready to vote": a newcomer did not know that the
-  day is for talking; the panel asks it (in French here).
+  day is for talking; the panel asks it (in French here);
+- a werewolf read "Zoe — role: Werewolf" twice at the start (theirs, then the pack's): once now.
 """
 
 from __future__ import annotations
@@ -202,5 +203,29 @@ def test_werewolfs_day_says_to_talk_before_the_vote(server, browser):
         "Parlez dans le chat : qui sont les loups-garous ? Appuyez sur « Prêt à voter » quand vous avez fini.")
     expect(page.locator(f"{PANEL} [data-option='Ready to vote']")).to_have_text("Prêt à voter")
     shot(page, "werewolf-day-asks-to-talk-fr")
+    assert not page.js_errors
+    context.close()
+
+
+def test_a_werewolf_reads_their_role_once(server, browser):
+    context, page = open_page(browser, PHONE, has_touch=True, is_mobile=True)
+    for _ in range(12):  # rooms until Zoe is dealt a werewolf (two roles of six)
+        joined = server.post("/api/rooms", {"game": "werewolf", "name": "Zoe", "seats": 6,
+                                            "bots": [{"kind": "random"}] * 5, "private": True,
+                                            "options": {"turn_timer": 60, "window_timer": 30}})
+        sit_down(page, server, joined)
+        page.get_by_role("button", name="Start the game").click()
+        log = page.locator("#log li")
+        expect(log.filter(has_text="Night falls on the village")).to_have_count(1, timeout=10_000)
+        lines = log.all_inner_texts()
+        mine = [line for line in lines if line.startswith("Zoe — role:")]
+        assert len(mine) == 1, lines
+        if mine[0] == "Zoe — role: Werewolf":
+            pack = [line for line in lines if line.endswith("— role: Werewolf")]
+            assert len(pack) == 2, lines  # Zoe's and the other werewolf's, each once
+            break
+    else:
+        raise AssertionError("Zoe was never dealt a werewolf in twelve rooms")
+    shot(page, "werewolf-role-once")
     assert not page.js_errors
     context.close()
