@@ -2,7 +2,8 @@
 on your turn the decision panel asks the phase's question ("Give a clue to another player, discard
 a card or play one."), so buttons named only "Ada" or "Basil" say what pressing them does; and the
 phase is named for what is done in it, not "Your Turn" (which it also read during a bot's turn); and whose turn it is
-is said above the table in a game that sends no turn indicator (Liar's Dice)."""
+is said above the table in a game that sends no turn indicator (Liar's Dice); and Crime Scene's scientist reads their
+role once at the start."""
 
 from __future__ import annotations
 
@@ -66,5 +67,25 @@ def test_whose_turn_is_said_above_the_table_in_a_game_without_a_turn_indicator(d
         return Boolean(tile && pill) && pill.textContent === (tile.dataset.player === 'Zoe' ? 'Your turn'
             : `${tile.dataset.player}'s turn`);
     }""", timeout=20_000)
+    assert not page.js_errors
+    context.close()
+
+
+def test_crime_scenes_scientist_reads_their_role_once(designer_server, browser):
+    """The scientist's role went to them, then to everyone: they read it twice at the start."""
+    context, page = open_page(browser, DESKTOP)
+    for _ in range(15):  # rooms until Zoe is dealt the scientist (one role of four)
+        joined = designer_server.post("/api/rooms", {"game": "crime_scene", "name": "Zoe", "seats": 4,
+                                                     "bots": [{"kind": "random"}] * 3, "options": {}, "private": True})
+        sit_down(page, designer_server, joined)
+        page.get_by_role("button", name="Start the game").click()
+        log = page.locator("#log li")
+        expect(log.filter(has_text="is the forensic scientist")).to_have_count(1, timeout=10_000)
+        lines = log.all_inner_texts()
+        assert len([line for line in lines if line.startswith("Zoe — role:")]) == 1, lines
+        if "Zoe — role: Forensic Scientist" in lines:
+            break
+    else:
+        raise AssertionError("Zoe was never dealt the scientist in fifteen rooms")
     assert not page.js_errors
     context.close()
