@@ -87,3 +87,47 @@ def test_a_deck_without_hands_is_the_whole_court():
                                         "deck": STANDARD["deck"]}}],
                            setup={"deck": court, "shuffle": False}), "deal")
     assert outcome.passed, [str(f) for f in outcome.failures]
+
+
+BROKEN = {  # a broken file (as an outside writer might make it) -> the line the runner prints for it
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  - Aria: Income\n   - Blake: Income\n":
+        ":5: not valid YAML, column 4: expected <block end>, but found '<block sequence start>' "
+        "(while parsing a block collection)",
+    "game: coup\nplayers: [Aria, Blake]\nstepz:\n  - Aria: Income\n":
+        ":1: no steps: 'steps' must be a non-empty list (unknown top-level key: stepz)",
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  Aria: Income\n":
+        ":3: 'steps' must be a list (each step a line starting with '- ')",
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  - Aria: Income\n  - Zed: Income\n":
+        ":5: step 2: 'Zed' is not a player (nor a step: expect, reject, all, wait)",
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  - expekt: {coins: {Aria: 2}}\n":
+        ":4: step 1: 'expekt' is not a player (nor a step: expect, reject, all, wait)",
+    "game: coup\nplayers: [Aria, Blake, Casey]\nsteps:\n  - Aria: Taxes\n":
+        ":4: step 1: Aria: 'Taxes' was refused: 'Taxes' is not an option for Aria now (offered: Income, "
+        "Foreign Aid, Tax, Exchange, Steal Blake, Steal Casey)",
+    "game: coup\nplayers: [Aria, Blake]\nfirst: Dana\nsteps:\n  - Aria: Income\n":
+        ":3: first player 'Dana' is not among the players",
+    "game: coup\nplayers: [Aria, Aria]\nsteps:\n  - Aria: Income\n": ":2: player names must be distinct",
+    "game: coup\nplayers: [Aria, Blake]\nsetup:\n  coins: {Aira: 5}\nsteps:\n  - Aria: Income\n":
+        ":3: setup.coins names 'Aira', who is not playing",
+    "game: coup\nplayers: [Aria, Blake]\noptions: {charactors: inquisitor}\nsteps:\n  - Aria: Income\n":
+        ":3: unknown option(s) for coup: charactors",
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  - Aria: Income\n---\ngame: coup\nplayers: [Aria, Blake]\n"
+    "steps:\n  - Aria: Income\n  - expect: {coins: {Aria: 4}}\n":
+        ":10: scenario 2, step 2: expected coins {'Aria': 4}, found {'Aria': 2} (phase 'Action Declaration')",
+    "": ": holds no scenario (the file is empty)",
+}
+
+
+@pytest.mark.parametrize("text", BROKEN, ids=range(len(BROKEN)))
+def test_a_broken_file_fails_naming_the_file_the_line_and_what_is_wrong(text, tmp_path, capsys):
+    """docs/scenarios.md, "Running them": a misspelt key, a name not playing, an option not offered or
+    a file that is not YAML fails with file:line and what is wrong (a misspelt `steps:` passed, having
+    checked nothing; YAML errors named "<unicode string>"; no failure said its line)."""
+    path = tmp_path / "broken.yaml"
+    path.write_text(text)
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(path)])
+    assert done.value.code == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == f"{path}{BROKEN[text]}"
+    assert out[-1].endswith(" failed") and not out[-1].endswith(" 0 failed")
