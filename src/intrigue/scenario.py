@@ -137,7 +137,8 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
     except (ScenarioError, ValueError, KeyError) as exc:
         message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)  # not KeyError's repr
         key = exc.key if isinstance(exc, ScenarioError) else \
-            "options" if "option" in message else "players" if "player" in message else None
+            "setup" if "setup" in message else "options" if "option" in message \
+            else "players" if "player" in message else None
         outcome.failures.append(Failure(label, None, message, lines.of_key(key)))
         return outcome
     except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
