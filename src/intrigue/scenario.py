@@ -199,6 +199,8 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     setup = scenario.get("setup") or {}
     if not isinstance(setup, dict):
         raise ScenarioError("'setup' must be a mapping", "setup")
+    if not isinstance(scenario.get("options") or {}, dict):
+        raise ScenarioError("'options' must be a mapping (option: value)", "options")
     setup = dict(setup)
     first = scenario.get("first", players[0])  # the format's default: the first listed
     if first not in players:
@@ -238,6 +240,9 @@ def run_step(match: Match, step: Any, clock: MatchClock | None = None) -> list[s
         raise ScenarioError(f"a step must be a mapping, not {step!r}")
     problems: list[str] = []
     for key, value in step.items():
+        if key in ("expect", "reject") and not isinstance(value or {}, dict):
+            raise ScenarioError(f"'{key}' needs a mapping ({'key' if key == 'expect' else 'player'}: …), "
+                                f"not {value!r}")
         if key == "expect":
             found = expect(match, value or {})
             while found and take_forced(match):  # left-out one-option decisions, then look again
@@ -362,6 +367,10 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     readers = match.game.binding.expectations
     for key, want in expected.items():
+        if (key in ("options", "alive", "state") or key in readers and readers[key].per_player) \
+                and not isinstance(want or {}, dict):
+            problems.append(f"expect {key} needs a mapping {{player: …}}, not {want!r}")
+            continue
         if key == "phase":
             got: Any = match.phase.name
             ok = str(want).strip() == got.strip()

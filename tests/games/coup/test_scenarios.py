@@ -115,6 +115,12 @@ BROKEN = {  # a broken file (as an outside writer might make it) -> the line the
     "steps:\n  - Aria: Income\n  - expect: {coins: {Aria: 4}}\n":
         ":10: scenario 2, step 2: expected coins {'Aria': 4}, found {'Aria': 2} (phase 'Action Declaration')",
     "": ": holds no scenario (the file is empty)",
+    "game: coup\nplayers: [Aria, Blake]\noptions: [reformation]\nsteps:\n  - Aria: Income\n":
+        ":3: 'options' must be a mapping (option: value)",  # was a traceback that stopped the whole run
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  - expect: coins\n":
+        ":4: step 1: 'expect' needs a mapping (key: …), not 'coins'",
+    "game: coup\nplayers: [Aria, Blake]\nsteps:\n  - expect: {coins: Aria}\n":
+        ":4: step 1: expect coins needs a mapping {player: …}, not 'Aria'",
 }
 
 
