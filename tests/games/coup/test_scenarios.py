@@ -64,6 +64,22 @@ def test_a_setup_that_breaks_card_conservation_is_refused():
     assert "court of 15 cards" in str(outcome.failures[0])
 
 
+@pytest.mark.parametrize("setup, said", [
+    ({"coins": {"Aria": -3}}, "setup.coins.Aria must be a number of coins (0 or more), not -3"),
+    ({"coins": {"Aria": "lots"}}, "setup.coins.Aria must be a number of coins (0 or more), not 'lots'"),
+    ({"hands": {"Aria": ["Duke", "Captain"]},
+      "revealed": {"Blake": ["Duke", "Contessa"], "Casey": ["Assassin", "Contessa"]},
+      "deck": ["Duke", "Captain", "Captain", "Assassin", "Assassin", "Contessa"] + ["Ambassador"] * 3},
+     "setup.revealed leaves 1 player(s) with influence (Aria): the game would be over before it starts"),
+])
+def test_a_setup_no_table_can_start_from_is_refused_before_the_deal(setup, said):
+    """Negative coins were dealt, coins that are not a number crashed inside the deal, and a table with
+    one player left holding influence (already won: coup.md) was played on. Each is refused, saying why."""
+    outcome = run({"game": "coup", "players": ["Aria", "Blake", "Casey"], "setup": setup,
+                   "steps": [{"Aria": "Income"}]}, "refused")
+    assert [str(f) for f in outcome.failures] == [f"refused: setup refused: {said}"]
+
+
 def test_timer_options_are_accepted(tmp_path):
     path = tmp_path / "timers.yaml"
     path.write_text(yaml.safe_dump(scenario([{"Aria": "Income"}, {"expect": {"coins": {"Aria": 3}}}],

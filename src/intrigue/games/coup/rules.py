@@ -1426,9 +1426,25 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
         if side not in variants.ALLEGIANCES:
             problems.append(f"setup.allegiance.{who}: {side!r} is not Loyalist or Reformist")
     reserve = setup.get("reserve", 0)
-    if not isinstance(reserve, int) or isinstance(reserve, bool) or reserve < 0:
+    if not _coin_count(reserve):
         problems.append(f"setup.reserve must be a number of coins (0 or more), not {reserve!r}")
+    coins = setup.get("coins") or {}
+    if not isinstance(coins, dict):
+        problems.append(f"setup.coins must map players to coins, not {coins!r}")
+    for who, count in (coins.items() if isinstance(coins, dict) else ()):
+        if not _coin_count(count):
+            problems.append(f"setup.coins.{who} must be a number of coins (0 or more), not {count!r}")
+    if lost and not problems:
+        out = {who for who, cards in lost.items() if isinstance(cards, list) and len(cards) == 2}
+        if players - len(out) <= 1:  # the game ends the moment one player has influence left
+            left = ", ".join(sorted(set(hands) - out)) or "nobody"
+            problems.append(f"setup.revealed leaves {players - len(out)} player(s) with influence ({left}): "
+                            f"the game would be over before it starts")
     return problems
+
+
+def _coin_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 game.expect("coins")(lambda m, seat: m.players[seat]["coins"])
