@@ -17,6 +17,7 @@ from .pages import DESKTOP, open_page, shot, sit_down
 from .players import PANEL, Player
 
 EXAMPLES = ROOT / "docs" / "examples" / "games"
+TITLES = {"chameleon": "How to play The Chameleon", "sheriff": "How to play Sheriff of Nottingham"}
 QUESTIONS = {
     "chameleon": {"Give one clue word for the secret word (the Chameleon must bluff).",
                   "Discuss the clues, then get ready to vote.", "Who is the Chameleon?",
@@ -41,6 +42,13 @@ def test_a_person_plays_a_whole_game_against_bots(examples_server, browser, game
                                                  "options": {}, "private": True})
     context, page = open_page(browser, DESKTOP)
     sit_down(page, examples_server, joined)
+    # the rules drawer, made from the declaration: the roles and who decides what, phase by phase
+    page.locator("#rules-button").click()
+    dialog = page.locator("dialog#rules")
+    expect(dialog.locator("h2")).to_have_text(TITLES[game])
+    expect(dialog.locator("[data-section=turn] li").first).to_be_visible()
+    shot(page, f"{game}-designer7-rules")
+    page.keyboard.press("Escape")
     page.get_by_role("button", name="Start the game").click()
     zoe = Player("Zoe", page)
     expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
