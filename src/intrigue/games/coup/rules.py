@@ -1007,13 +1007,16 @@ def apply_action_effects(m: Match) -> None:
         template = "{player} takes {coins} coins." if INCOME[verb] > 1 else "{player} takes {coins} coin."
         args: dict[str, Any] = {"player": m.names[seat], "coins": INCOME[verb]}
     elif verb == "Steal" and victim is not None:
-        # A target who died during the turn has returned its coins: nothing is left to take.
-        taken = min(2, m.players[victim]["coins"]) if m.players[victim]["is_alive"] else 0
-        m.players[victim]["coins"] -= taken
-        m.players[seat]["coins"] += taken
-        template = "{player} steals {coins} coin from {target}." if taken == 1 else \
-            "{player} steals {coins} coins from {target}."
-        args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
+        if m.players[victim]["is_alive"]:
+            taken = min(2, m.players[victim]["coins"])
+            m.players[victim]["coins"] -= taken
+            m.players[seat]["coins"] += taken
+            template = "{player} steals {coins} coin from {target}." if taken == 1 else \
+                "{player} steals {coins} coins from {target}."
+            args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
+        else:  # the target died in this turn's challenge and its coins went back: the line says so
+            template, args = "{player} steals nothing: {target} is out.", {"player": m.names[seat],
+                                                                           "target": m.names[victim]}
     elif verb in ("Convert", "Embezzle"):
 
         template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
