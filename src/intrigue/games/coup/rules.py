@@ -274,14 +274,14 @@ def action_options(m: Match, seat: int) -> list[str]:
 
 def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
     """:func:`action_options`, shared where it can be (read-only: ``offer`` copies it)."""
-    options = m.options
-    if options.get("reformation"):  # variants.reformation, inline
+    options = m.options  # (every option is set: a match fills in the defaults)
+    if options["reformation"]:  # variants.reformation, inline
         return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
     key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
-           options.get("characters"))  # the fifth character: whether Examine is in play
+           options["characters"])  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
     if found is None:
         if len(_ACTIONS) >= 50_000:
@@ -438,7 +438,7 @@ def set_claimed_action_and_character(m: Match) -> None:
     options = m.options
     # The option's verb, whom it names, what it claims and the declaration's template depend only on the
     # option and the variant: worked out once (parse_action, claims and _declaration), shared read-only.
-    key = (chosen, options.get("characters"), options.get("reformation"))
+    key = (chosen, options["characters"], options["reformation"])  # (a match fills in every option)
     found = _DECLARED.get(key)
     if found is None:
         found = _declared(m, chosen)
@@ -595,14 +595,17 @@ def validate_and_apply_action_costs(m: Match) -> None:
     state = m.state
     turn = state["current_turn"]
     verb = turn["action"]
+    seat = turn["player_id"] - 1  # actor(m), inline
     if verb in TARGETED:
-        seat, victim = turn["player_id"] - 1, turn["target_player_id"] - 1  # actor(m), target(m), inline
-        if victim < 0 or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
+        victim = turn["target_player_id"] - 1  # target(m), inline
+        if victim < 0 or victim == seat or not m.players[victim]["is_alive"] or \
+                (m.options["reformation"] and not may_target(m, seat, victim)):
             # the offered options make this impossible
             raise AssertionError(f"{verb} needs a living opponent it may target")
-    cost = COSTS.get(verb, 0)
-    if cost:
-        pay(m, turn["player_id"] - 1, cost)
+    if verb in COSTS:  # pay(m, seat, cost), inline
+        cost = COSTS[verb]
+        m.players[seat]["coins"] -= cost
+        state["treasury"] += cost
         state["paid"] = cost
 
 
@@ -897,10 +900,10 @@ def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
     verb = action(m)
-    characters, options, blocks = _blocks(m.options.get("characters"), verb)
+    characters, options, blocks = _blocks(m.options["characters"], verb)
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
-    sides = verb == "Foreign Aid" and reformation(m)
+    sides = verb == "Foreign Aid" and m.options["reformation"]
     if sides:
         for seat in m.targets:
             if may_block_foreign_aid(m, seat, actor(m)):
@@ -1063,7 +1066,8 @@ def apply_action_effects(m: Match) -> None:
     victim = victim_id - 1 if victim_id else None
     if verb in INCOME:
         coins = INCOME[verb]
-        gain(m, seat, coins)
+        m.players[seat]["coins"] += coins  # gain(m, seat, coins), inline
+        m.state["treasury"] -= coins
         template = "{player} takes {coins} coins." if coins > 1 else "{player} takes {coins} coin."
         if m.headless:  # say(m, template, args), its values made when read: an income most turns
             m.announce_later(taken_text, (template, m.names[seat], coins), PUBLIC,
