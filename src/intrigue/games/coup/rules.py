@@ -466,8 +466,7 @@ def set_claimed_action_and_character(m: Match) -> None:
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
     # say(m, template, args, PUBLIC, data), its values made when the line is read: one declaration every turn
-    m.announce_later(declared_text, (template, who, verb, aimed, claim), PUBLIC,
-                     (declared_line, template, who, verb, aimed, named, seat, claim, player["coins"]))
+    m.announce_later(declared_text, (found, who), PUBLIC, (declared_line, found, who, seat, player["coins"]))
 
 
 #: A turn's challenge and block records as the declaration leaves them.
@@ -488,12 +487,14 @@ def declared_args(who: str, verb: str, aimed: str | None, named: bool, claim: st
     return args
 
 
-def declared_text(template: str, who: str, verb: str, aimed: str | None, claim: str) -> str:
+def declared_text(found: tuple[str, str | None, str, str, bool], who: str) -> str:
+    """The declaration's text, from what ``_DECLARED`` holds for the option and who declared it."""
+    verb, aimed, claim, template, _ = found
     return template.format(player=who, action=verb, target=aimed, character=claim)  # (unused names ignored)
 
 
-def declared_line(template: str, who: str, verb: str, aimed: str | None, named: bool, seat: int, claim: str,
-                  coins: int) -> dict[str, Any]:
+def declared_line(found: tuple[str, str | None, str, str, bool], who: str, seat: int, coins: int) -> dict[str, Any]:
+    verb, aimed, claim, template, named = found
     return {"key": template, "args": declared_args(who, verb, aimed, named, claim), "event": "declare",
             "seat": seat, "action": verb, "character": claim, "coins": coins}
 
