@@ -434,7 +434,7 @@ def set_claimed_action_and_character(m: Match) -> None:
     state = m.state
     turn = state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
-    chosen = m.last_decision.answers.get(seat)
+    chosen = m.last_decision.answers[seat]  # (the phase's one chooser: always answered)
     options = m.options
     # The option's verb, whom it names, what it claims and the declaration's template depend only on the
     # option and the variant: worked out once (parse_action, claims and _declaration), shared read-only.
@@ -705,9 +705,11 @@ def evaluate_action_claim_truth(m: Match) -> None:
 
 @game.route(5)
 def after_evaluate_action_challenge(m: Match) -> int:
-    if not m.state["challenge"]["claim_true"]:
+    state = m.state
+    if not state["challenge"]["claim_true"]:
         return 9
-    return 30 if action(m) == "Embezzle" else 6  # no Duke: the whole hand is shown (phase 30)
+    # action(m), inline: no Duke, the whole hand is shown (phase 30)
+    return 30 if state["current_turn"]["action"] == "Embezzle" else 6
 
 
 # -- phases 6, 7, 15, 16: proof and replacement -------------------------------------------------------------
@@ -969,12 +971,19 @@ def after_steal_block_window(m: Match) -> int:
 # -- phase 13: the block's challenge window ----------------------------------------------------------------
 @game.tool
 def display_block_announcement(m: Match) -> None:
-    seat, option = next((s, a) for s, a in m.last_decision.answers.items() if a.startswith("Block "))
-    character = option.removeprefix("Block ")
-    block = m.state["block"]  # stores, not update(**keywords): no dict of keywords to make
+    for seat, option in m.last_decision.answers.items():  # the one who blocked
+        if option.startswith("Block "):
+            break
+    else:
+        raise StopIteration  # as the search for the block did before: nobody blocked
+    character = option[6:]  # option.removeprefix("Block ")
+    state = m.state
+    block = state["block"]  # stores, not update(**keywords): no dict of keywords to make
     block["blocker_id"], block["character"], block["failed"] = seat + 1, character, False
     m.players[seat]["claimed_character"] = character
-    args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
+    turn, names = state["current_turn"], m.names  # name(m, actor(m)) and action(m), inline
+    args = {"player": names[seat], "character": character, "actor": names[turn["player_id"] - 1],
+            "action": turn["action"]}
     template = "{player} claims {character} to block {actor}'s {action}."
     m.announce_later(english, (template, args), PUBLIC, (block_line, template, args, seat, character))
     if not m.headless:  # a text component: nobody sees it headless
