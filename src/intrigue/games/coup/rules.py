@@ -861,7 +861,8 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
                      (loss_line, who, character, seat, LOSS_TITLES.get(m.phase_id, "A card is lost")))
     if not left:
         player["is_alive"] = False
-        pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
+        m.state["treasury"] += player["coins"]  # pay(m, seat, coins), inline: the exiled's coins go back
+        player["coins"] = 0
         m.state["eliminated"].append(seat + 1)
         m.announce_later(out_text, (who,), PUBLIC, (out_line, who))
     if not m.headless:
@@ -871,7 +872,7 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
 
 @game.tool
 def set_action_outcome_challenged_and_lost(m: Match) -> None:
-    seat = actor(m)
+    seat = m.state["current_turn"]["player_id"] - 1  # actor(m), inline
     m.players[seat]["last_action_outcome"] = "challenged_and_lost"
     refund = m.state["paid"]
     if refund and m.players[seat]["is_alive"]:  # a failed claim's cost is returned
@@ -902,7 +903,7 @@ def _blocks(fifth: Any, verb: str) -> tuple[tuple[str, ...], tuple[str, ...], fr
 def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
-    verb = action(m)
+    verb = m.state["current_turn"]["action"]  # action(m), inline
     characters, options, blocks = _blocks(m.options["characters"], verb)
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
