@@ -164,8 +164,10 @@ def deal_influences_randomly(m: Match) -> None:
         return
     if not lost:  # the usual deal: two each from the top of the court, in seat order
         deck = m.state["court_deck"]
-        for player in m.players:
-            first, second = deck.pop(0), deck.pop(0)
+        dealt = 2 * len(m.players)
+        top = deck[:dealt]  # (taken off the court at once, not card by card)
+        del deck[:dealt]
+        for player, first, second in zip(m.players, top[::2], top[1::2]):
             player["influences"] = {"1": {"character": first, "revealed": False},
                                     "2": {"character": second, "revealed": False}}
         return
