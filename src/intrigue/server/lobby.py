@@ -148,6 +148,10 @@ class Lobby:
             raise Refusal("bad_message", f"{len(bots)} bots leave no seat for you at a table of {seats}")
         labels = []
         for bot in bots:
+            if bot["kind"] not in bot_registry.REGISTRY:  # as written: "ismcts:600000ms" smuggled its budget past
+                known = ", ".join(k["kind"] for k in bot_registry.kinds())  # the personality's check below
+                raise Refusal("bad_message", f"unknown bot kind {bot['kind'][:40]!r} (known: {known}); a "
+                                             "personality goes in the field 'personality'")
             spec = bot["kind"] + (f":{bot['personality']}" if bot.get("personality") else "")
             try:
                 bot_registry.check(spec, game.id)  # a kind made for another game (heuristic: Coup) is refused
