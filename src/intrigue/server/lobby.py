@@ -11,6 +11,7 @@ from .. import bots as bot_registry
 from .. import games as game_registry
 from ..engine import Game
 from ..store import RoomRecord, SeatRecord, Store
+from .autoplay import Turns
 from .protocol import Refusal, clean_name, encode, name_keys
 from .room import Room
 from .seats import Seat, token_hash
@@ -48,6 +49,8 @@ class Lobby:
         self.problems: list[str] = []
         #: In a cluster, the node: shared listing, codes and quotas, and who owns which room.
         self.cluster: ClusterHooks | None = None
+        #: The searching bots' moves of every room, taking turns in the bot threads by the rooms' creators.
+        self.thinking = Turns()
         #: ``GET /api/rooms``'s body as last built, until a room changes (:meth:`changed`).
         self._listing: str | None = None
 
