@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Game, Match
 from ..engine.match import CLOCK, TIME_UP
+from ..engine.observe import shown_version
 from ..engine.timing import TIMER_OPTIONS, apparent_pending, timeout_choice, timer_for
 from ..engine.timing import Timer as EngineTimer
 from ..store import ChoiceRecord, MatchRecord
@@ -57,8 +58,11 @@ def told_to_all(match: Match) -> bool:
 
 
 def timeout_entry(match: Match, seat: int, public: bool) -> dict[str, Any]:
-    """One choice the timer is about to make for ``seat``, as ``DecisionTimer.timeouts`` keeps it."""
-    return {"version": match.version, "seat": seat, "player": match.names[seat], "public": public}
+    """One choice the timer is about to make for ``seat``, as ``DecisionTimer.timeouts`` keeps it: at the
+    version as the seat knows it (``shown_version``: in a secret decision the match's own counted the
+    answers given before, and a seat that timed out at version 2 of a night opened at 0 knew that two
+    of the others had answered in time)."""
+    return {"version": shown_version(match, seat), "seat": seat, "player": match.names[seat], "public": public}
 
 
 def stored_timeouts(record: MatchRecord, choices: list[ChoiceRecord], game: Game) -> list[dict[str, Any]]:
