@@ -228,6 +228,16 @@ class Timer(_Message):
     seconds_left: float
     seconds: float
     kind: Literal["turn", "window", "grace", "phase"]
+    default: str | None = Field(None, description="only in the view of a seat that is pending: the option the "
+                                                  "timer will choose for it")
+
+
+class TimedOut(_Message):
+    """A recent choice the timer made (a view's `timeouts`): its log lines carry `version + 1`."""
+
+    version: int = Field(description="the version the choice was made at (in a secret decision, as the seat "
+                                     "knew it then)")
+    player: str
 
 
 class Phase(_Message):
@@ -282,6 +292,8 @@ class View(_Message):
     match: int
     view: Observation
     timer: Timer | None
+    timeouts: list[TimedOut] = Field(default_factory=list, description="the match's last 20 choices the timer "
+                                     "made that this seat may be told of (the browser marks their lines)")
     log_after: int | None = Field(None, description="only on a connection whose `hello` asked for `log_deltas`: "
                                                     "null, `view.log` is the whole log; a number, the `version` "
                                                     "of the previous view sent on this connection, and `view.log` "

@@ -34,7 +34,15 @@ from .engine.timing import TIMER_OPTIONS, MatchClock
 
 
 class ScenarioError(Exception):
-    """The scenario file itself is wrong (not the game)."""
+    """The scenario file itself is wrong (not the game); ``key`` is the top-level key at fault."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+KEYS = ("game", "players", "first", "seed", "options", "setup", "steps")  # the format's top-level keys
+STEP_KEYS = ("expect", "reject", "all", "wait")
 
 
 @dataclass
@@ -42,10 +50,39 @@ class Failure:
     file: str
     step: int | None
     message: str
+    line: int | None = None  # where in the file (known when the scenario was read from one)
 
     def __str__(self) -> str:
         where = f"step {self.step}: " if self.step is not None else ""
-        return f"{self.file}: {where}{self.message}"
+        if self.line is None:
+            return f"{self.file}: {where}{self.message}"
+        path, _, document = self.file.rpartition("#") if "#" in self.file else (self.file, "", "")
+        scenario = f"scenario {document}, " if document else ""
+        return f"{path}:{self.line}: {scenario}{where}{self.message}"
+
+
+@dataclass
+class Lines:
+    """Line numbers (1-based) of a scenario document: its first line, its top-level keys, its steps."""
+    start: int | None = None
+    keys: dict[str, int] = field(default_factory=dict)
+    steps: list[int] = field(default_factory=list)
+
+    def of_step(self, number: int) -> int | None:
+        return self.steps[number - 1] if 0 < number <= len(self.steps) else self.start
+
+    def of_key(self, key: str | None) -> int | None:
+        return self.keys.get(key or "", self.start)
+
+
+def _lines(node: Any) -> Lines:
+    lines = Lines(start=node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            lines.keys[str(key.value)] = key.start_mark.line + 1
+            if key.value == "steps" and isinstance(value, yaml.SequenceNode):
+                lines.steps = [item.start_mark.line + 1 for item in value.value]
+    return lines
 
 
 @dataclass
@@ -63,30 +100,60 @@ class Outcome:
 def run_file(path: str | Path) -> list[Outcome]:
     """Run one file; a file may hold several scenarios as YAML documents."""
     path = Path(path)
-    try:
-        documents = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
-    except (OSError, yaml.YAMLError) as exc:
-        return [Outcome(str(path), [Failure(str(path), None, f"cannot read scenario: {exc}")])]
     label = str(path)
-    return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label, path.parent)
-            for i, document in enumerate(documents)]
+    try:
+        text = path.read_text(encoding="utf-8")
+        nodes = [n for n in yaml.compose_all(text, Loader=yaml.SafeLoader) if n is not None]
+        documents = [d for d in yaml.safe_load_all(text) if d is not None]
+    except OSError as exc:
+        return [Outcome(label, [Failure(label, None, f"cannot read scenario: {exc}")])]
+    except yaml.YAMLError as exc:
+        return [Outcome(label, [_yaml_failure(label, exc)])]
+    if not documents:
+        return [Outcome(label, [Failure(label, None, "holds no scenario (the file is empty)")])]
+    return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label, path.parent, _lines(node))
+            for i, (document, node) in enumerate(zip(documents, nodes))]
 
 
-def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path | None = None) -> Outcome:
-    """Play one scenario; ``folder`` is where a ``game:`` path is taken from (the file's folder)."""
+def _yaml_failure(label: str, exc: yaml.YAMLError) -> Failure:
+    """A file that is not YAML: the line and column, and what the parser found there."""
+    mark = getattr(exc, "problem_mark", None)
+    if mark is None:
+        return Failure(label, None, f"not valid YAML: {exc}")
+    context = getattr(exc, "context", None)
+    problem = getattr(exc, "problem", None) or "syntax error"
+    what = f"{problem} ({context})" if context else problem
+    return Failure(label, None, f"not valid YAML, column {mark.column + 1}: {what}", mark.line + 1)
+
+
+def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path | None = None,
+        lines: Lines | None = None) -> Outcome:
+    """Play one scenario; ``folder`` is where a ``game:`` path is taken from (the file's folder);
+    ``lines`` (from the file) puts a line number on each failure."""
+    lines = lines or Lines()
     outcome = Outcome(label)
     try:
         match = start(scenario, folder)
     except (ScenarioError, ValueError, KeyError) as exc:
         message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)  # not KeyError's repr
-        outcome.failures.append(Failure(label, None, message))
+        key = exc.key if isinstance(exc, ScenarioError) else \
+            "setup" if "setup" in message else "options" if "option" in message \
+            else "players" if "player" in message else None
+        outcome.failures.append(Failure(label, None, message, lines.of_key(key)))
         return outcome
     except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
         outcome.failures.append(Failure(label, None, f"error: {type(exc).__name__}: {exc}"))
         return outcome
     outcome.match = match
     outcome.clock = MatchClock(match, timer_options(scenario))
-    for number, step in enumerate(scenario.get("steps") or [], start=1):
+    steps = scenario.get("steps")
+    if not steps:  # nothing would be checked: a misspelt `steps:` must not pass
+        unknown = [str(key) for key in scenario if key not in KEYS]
+        hint = f" (unknown top-level key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)})" if unknown else ""
+        outcome.failures.append(Failure(label, None, f"no steps: 'steps' must be a non-empty list{hint}",
+                                        lines.of_key("steps")))
+        return outcome
+    for number, step in enumerate(steps, start=1):
         try:
             problems = run_step(match, step, outcome.clock)
         except ScenarioError as exc:
@@ -94,7 +161,7 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
         except Exception as exc:  # noqa: BLE001 - an engine error fails the scenario, not the runner
             problems = [f"error: {type(exc).__name__}: {exc}"]
         for problem in problems:
-            outcome.failures.append(Failure(label, number, problem))
+            outcome.failures.append(Failure(label, number, problem, lines.of_step(number)))
         if problems:
             break
     return outcome
@@ -113,22 +180,36 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     if not isinstance(game_id, str) or not game_id:
         hint = (" (this is a game's own file, not a scenario: a scenario names its game, players and steps, "
                 "docs/scenarios.md)" if "phases" in scenario or "declaration" in scenario else "")
-        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}{hint}")
+        raise ScenarioError(f"'game' must be an installed game or a game file, not {game_id!r}{hint}", "game")
     try:
         game = games.resolve(game_id, folder)
     except KeyError:
         raise ScenarioError(f"unknown game {game_id!r} (installed: {', '.join(games.installed())}; "
-                            "or give the path of a game's .yaml file)") from None
+                            "or give the path of a game's .yaml file)", "game") from None
+    except ValueError as exc:
+        raise ScenarioError(str(exc), "game") from None
     players = scenario.get("players")
     if not isinstance(players, list) or not players:
-        raise ScenarioError("'players' must be a list of names")
+        raise ScenarioError("'players' must be a list of names", "players")
     players = [str(p) for p in players]
-    setup = dict(scenario.get("setup") or {})
+    if len(set(players)) != len(players):
+        raise ScenarioError("player names must be distinct", "players")
+    if "steps" in scenario and scenario["steps"] is not None and not isinstance(scenario["steps"], list):
+        raise ScenarioError("'steps' must be a list (each step a line starting with '- ')", "steps")
+    setup = scenario.get("setup") or {}
+    if not isinstance(setup, dict):
+        raise ScenarioError("'setup' must be a mapping", "setup")
+    if not isinstance(scenario.get("options") or {}, dict):
+        raise ScenarioError("'options' must be a mapping (option: value)", "options")
+    setup = dict(setup)
     first = scenario.get("first", players[0])  # the format's default: the first listed
     if first not in players:
-        raise ScenarioError(f"first player {first!r} is not among the players")
+        raise ScenarioError(f"first player {first!r} is not among the players", "first")
     setup["first"] = first
-    check_setup(game, setup, players)
+    try:
+        check_setup(game, setup, players)
+    except ScenarioError as exc:
+        raise ScenarioError(str(exc), "setup") from None
     starting = setup.pop("game", None)  # a game without Python: starting values of its game names
     if starting:
         game = _starting_with(game, starting)
@@ -159,6 +240,9 @@ def run_step(match: Match, step: Any, clock: MatchClock | None = None) -> list[s
         raise ScenarioError(f"a step must be a mapping, not {step!r}")
     problems: list[str] = []
     for key, value in step.items():
+        if key in ("expect", "reject") and not isinstance(value or {}, dict):
+            raise ScenarioError(f"'{key}' needs a mapping ({'key' if key == 'expect' else 'player'}: …), "
+                                f"not {value!r}")
         if key == "expect":
             found = expect(match, value or {})
             while found and take_forced(match):  # left-out one-option decisions, then look again
@@ -170,6 +254,8 @@ def run_step(match: Match, step: Any, clock: MatchClock | None = None) -> list[s
             everyone(match, str(value))
         elif key == "wait":
             wait(match, value, clock)
+        elif str(key) not in match.names:
+            raise ScenarioError(f"{str(key)!r} is not a player (nor a step: {', '.join(STEP_KEYS)})")
         else:
             choose(match, str(key), value)
         if problems:
@@ -281,6 +367,10 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     readers = match.game.binding.expectations
     for key, want in expected.items():
+        if (key in ("options", "alive", "state") or key in readers and readers[key].per_player) \
+                and not isinstance(want or {}, dict):
+            problems.append(f"expect {key} needs a mapping {{player: …}}, not {want!r}")
+            continue
         if key == "phase":
             got: Any = match.phase.name
             ok = str(want).strip() == got.strip()

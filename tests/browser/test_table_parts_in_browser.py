@@ -109,6 +109,13 @@ def test_the_end_says_how_it_ended_not_the_last_claim(server, browser):
     ending = page.locator("#probe-table [data-kind=result] [data-kind=ending] li")
     expect(ending).to_have_text(["Blake meets a skull.", "Blake — hand: Flower, stack: —", "Aria wins."])
     expect(page.locator("#probe-table [data-kind=text]")).to_have_count(0)
+    # Sheriff of Nottingham's end: the last move writes every player's score, then the winner; all shown
+    scores = [{"version": 9, "text": f"{name}: {n} coins.", "key": "{player.name}: {player.coins} coins.",
+               "args": {"player.name": name, "player.coins": str(n)}} for name, n in [("Aria", 50), ("Blake", 61),
+                                                                                    ("Casey", 40), ("Dana", 12)]]
+    page.evaluate(RENDER, [{**view, "log": log + scores + [{"version": 9, "text": "Blake is the richest merchant!"}]},
+                           None])
+    expect(ending).to_have_text([line["text"] for line in scores] + ["Blake is the richest merchant!"])
     # Aria's Duke, face up on her tile for everyone now, is not shown again under "Your cards".
     expect(page.locator("#probe-table [data-kind=board] .player[data-player=Aria] .card")).to_have_count(2)
     expect(page.locator("#probe-table [data-kind=hand]")).to_have_count(0)

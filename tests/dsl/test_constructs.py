@@ -602,6 +602,24 @@ def test_a_say_lines_banner_reaches_exactly_its_audience(tmp_path):
     assert "banner" not in morning
 
 
+def test_a_banner_title_holds_values_filled_for_each_line_and_kept_as_a_template(tmp_path):
+    """The Chameleon's "Blaise escapes": the title names who, each line's its own player, translatable."""
+    lab = game(tmp_path, """
+    0:
+      name: Hello
+      completion_criteria: {type: UI_displayed}
+      effects:
+      - say: '{player.name} escapes.'
+        where: player.id >= 2
+        banner: {tone: bad, title: '{player.name} escapes ({player_count} players)'}
+      next_phase: {id: 9, name: End}
+    """)
+    banners = [e["banner"] for e in observe(Match(lab, ["Aria", "Blaise", "Cass"]), 0)["log"] if e.get("banner")]
+    assert banners == [{"tone": "bad", "title": f"{name} escapes (3 players)",
+                        "key": "{player.name} escapes ({player_count} players)",
+                        "args": {"player.name": name, "player_count": "3"}} for name in ("Blaise", "Cass")]
+
+
 def test_a_secret_phase_whose_role_nobody_holds_still_waits_for_its_cover(tmp_path):
     """One Night's night order: a role left in the centre still takes its turn, so its absence is no tell."""
     lab = game(tmp_path, """

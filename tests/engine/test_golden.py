@@ -14,7 +14,7 @@ from .golden import GAMES, fingerprint
 EXPECTED = {
     'avalon': '15a3b2c5e17a2e037b17b3d5ce1cc2b961138d75be6617c875aedf97ec6d9904',
     'bang': '6deb57910cdea92ea4cfabbb5daac51888d9b1750ae8ec526413d4496ffc316c',
-    'coup': '446edc6af9f8d241279d39165cda28ee54750355cf163bc89d1ad24c603e1708',
+    'coup': 'b8635ecbc9a663735cd6cf89778e1a8fcf69a4cc33b5e4a9506fe3533a15ee91',
     'dsfgs': '25057c6c61e1911372ddbf28df5746927d4d65f37d308274617225828f641722',
     'heist': '413a9cdc2fd5ccd2c20af8bbca2a931d46d36e4608832b7d78ee70be3b547e2a',
     'werewolf': 'bc792dd3d2cf58cc47d161fd36170d2cfa637d4b5a41e62dfae098da4dc4bc56',

@@ -132,7 +132,10 @@ class Strings:
                 self.add(entry["text"], "log", names)
             banner = entry.get("banner")
             if banner:
-                self.add(banner.get("title"), "banner", names)
+                if "key" in banner:  # a DSL title with {…}: its template, as a line's
+                    self.message(banner.get("title"), banner, "banner", names)
+                else:
+                    self.add(banner.get("title"), "banner", names)
                 self.add(banner.get("card"), "banner", names)
         for option in (view.get("decision") or {}).get("options", []):
             self.option(option, "option", names)

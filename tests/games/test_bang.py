@@ -157,6 +157,20 @@ def test_setup_refuses_a_card_twice_or_an_unknown_card():
     assert not check_setup({"hands": {"Aria": ["Stagecoach 9S", "Stagecoach 9S"]}}, 4)
 
 
+def test_a_setup_whose_dead_players_decide_the_game_is_refused(bang):
+    """Rules §2: the game is over when the Sheriff is dead, or when only his side is alive. A scenario's
+    `dead` that leaves such a table was played on (a dead Sheriff's Outlaws kept playing until a card
+    reached the win check; a lone Sheriff took turns forever) instead of being refused."""
+    roles = {"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"}
+    assert "the game would be over" in " ".join(check_setup({"roles": roles, "dead": ["Aria"]}, 4))
+    assert "the game would be over" in " ".join(check_setup({"roles": roles, "dead": ["Blake", "Casey", "Dana"]}, 4))
+    assert not check_setup({"roles": roles, "dead": ["Blake", "Casey"]}, 4)
+    three = {"Aria": "Deputy", "Blake": "Outlaw", "Casey": "Renegade"}
+    assert not check_setup({"roles": three, "dead": ["Aria"]}, 3)
+    with pytest.raises(ValueError, match="the game would be over before it starts"):  # roles dealt, not named
+        rigged(bang, 4, roles={"Aria": "Sheriff"}, dead=["Blake", "Casey", "Dana"])
+
+
 # -- choices refused ---------------------------------------------------------------------------------
 def test_refused_choices_change_nothing(bang):
     m = rigged(bang, 4, roles={"Aria": "Sheriff", "Blake": "Outlaw", "Casey": "Outlaw", "Dana": "Renegade"},

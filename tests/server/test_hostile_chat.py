@@ -87,3 +87,31 @@ def test_a_seat_that_leaves_is_told_its_connections_watch_now(server, http):
     assert all(m["view"]["seat"] is None for m in tab.messages[told:] if m["type"] == "view")
     assert sum(m["type"] == "welcome" for m in tab.messages[seen:]) == 1
     hang_up(tab)
+
+
+def test_a_newcomer_is_not_handed_the_chat_of_one_who_left_under_the_same_name(server, http):
+    """docs/protocol.md: "a line whose speaker left the table before the start is `"seat": null`". The
+    recent chat names each line's seat by its writer's name: when Blake left and someone else joined as
+    "Blake" (into the very seat Blake had freed), Blake's words were shown as said by the newcomer's seat."""
+    created = create_room(http, seats=4, private=True)
+    code = created["room"]
+    blake = join(http, code, "Blake")
+    client = Client(server.ws_url, code, blake["token"])
+    client.until(lambda m: m["type"] == "room")
+    client.send({"type": "chat", "token": blake["token"], "text": "I am Blake: trust me, I hold the Duke"})
+    said = client.until(lambda m: m["type"] == "chat")
+    assert said["seat"] == 1
+    hang_up(client)
+    assert http.post(f"/api/rooms/{code}/leave", json={"token": blake["token"]}).status_code == 200
+    newcomer = join(http, code, "Blake")
+    assert newcomer["seat"] == 1  # the seat Blake freed
+    seats = http.get(f"/api/rooms/{code}").json()["seats"]
+    assert seats[1]["name"] != "Blake" and seats[1]["name"].startswith("Blake")  # "Blake 2"
+    watcher = Client(server.ws_url, code)
+    watcher.until(lambda m: m["type"] == "room")
+    lines = [m for m in watcher.messages if m["type"] == "chat"]
+    assert [(m["from"], m["seat"]) for m in lines] == [("Blake", None)]  # before the fix: ("Blake", 1)
+    # A look-alike of the name that left is no way around it.
+    lookalike = join(http, code, "BIake")
+    assert http.get(f"/api/rooms/{code}").json()["seats"][lookalike["seat"]]["name"] == "BIake 3"  # ("Blake 2" sits)
+    hang_up(watcher)

@@ -109,3 +109,25 @@ def test_a_name_that_draws_like_another_within_latin_is_suffixed(server, http, f
     room = watcher.until(lambda m: m["type"] == "room")
     assert [s["name"] for s in room["seats"]] == [first, f"{look_alike} 2", "Iris"]
     hang_up(watcher)
+
+
+@pytest.mark.parametrize("name", ["\u0301", "\u0301\u0300\u0302", "\u20dd", "\u0cbc", "\U0001d159", " \u0301 \u0301"],
+                         ids=["acute", "three-accents", "enclosing-circle", "kannada-nukta", "null-notehead",
+                              "spaced-accents"])
+def test_a_name_of_marks_with_no_letter_is_refused(server, http, name):
+    """A combining mark alone draws no character of its own: it sits on whatever comes before it, in an
+    option string the space of "Steal \u0301". Each of these was a seat whose name showed as nothing (or a
+    floating accent), as the Hangul filler's had been; the musical null notehead is a blank glyph."""
+    before = len(http.get("/api/rooms").json())
+    answer = http.post("/api/rooms", json={"game": "coup", "name": name, "seats": 2})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_message", answer.text
+    assert "visible character" in answer.json()["error"]["message"]
+    assert len(http.get("/api/rooms").json()) == before
+
+
+@pytest.mark.parametrize(("typed", "name"), [("\u0301\u0308Aria", "Aria"), ("\u0301 Zo\u0308e", "Z\u00f6e")])
+def test_marks_before_the_first_letter_are_dropped(server, http, typed, name):
+    """The accents before "Aria" would sit on the space of "Steal Aria"; a mark after a letter is that
+    letter's (composed: "Zöe")."""
+    created = create_room(http, name=typed, seats=2, private=True)
+    assert http.get(f"/api/rooms/{created['room']}").json()["seats"][0]["name"] == name

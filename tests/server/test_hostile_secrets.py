@@ -138,3 +138,34 @@ def test_a_night_nobody_answered_tells_each_seat_only_of_its_own_timeout(server,
         assert told <= ({me} if me else set()), (me, told)
     hang_up(watcher)
     table.close()
+
+
+@pytest.mark.parametrize("answered", [True, False], ids=["answered-then-left", "left-without-answering"])
+def test_a_night_grace_runs_once_for_a_seat_and_tells_nothing(tmp_path, answered):
+    """docs/protocol.md: with timers off a disconnected player "is decided for after a 60-second grace
+    period". At a night (a secret decision) any disconnected seat that could be acting starts it, answered or
+    not. For one that had answered it pressed nothing, and a new grace started at once: a countdown shown to
+    every connection, again and again, for as long as the others took to answer."""
+    grace = 1.0
+    with ServerThread(tmp_path / "grace.db", replace(FAST, disconnect_grace=grace)) as server, \
+            server.http() as http:
+        table = Table(server, http, "werewolf", humans=6)
+        watcher = Client(server.ws_url, table.code)
+        watcher.settle(lambda v: v["phase"]["name"] == "Night")
+        leaver = next(c for c in table.clients if c.options == ["Sleep"])  # a villager
+        if answered:
+            leaver.choose("Sleep")
+            leaver.settle(lambda v: "Sleep" not in (v["decision"] or {}).get("options", []))
+        hang_up(leaver)
+        began = len(watcher.messages)
+        time.sleep(4 * grace)  # nobody else answers
+        watcher.drain(0.2)
+        timers = [m["timer"] and m["timer"]["kind"] for m in watcher.messages[began:] if m["type"] == "view"]
+        # One grace, then none (the villager's Sleep was pressed, or had been given): before the fix,
+        # ["grace", "grace", "grace", "grace"] when the villager had answered.
+        assert timers == ["grace", None], timers
+        assert watcher.view["phase"]["name"] == "Night"  # the others have not answered: the night goes on
+        for client in table.clients:
+            if client is not leaver:
+                hang_up(client)
+        hang_up(watcher)

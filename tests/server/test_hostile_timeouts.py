@@ -10,7 +10,7 @@ import time
 import httpx
 from websockets.exceptions import ConnectionClosed
 
-from ..security.table import NAMES
+from ..security.table import NAMES, hang_up
 from .support import Client, ServerProcess, create_room, join
 
 
@@ -68,3 +68,42 @@ def test_the_marks_of_who_ran_out_of_time_survive_a_restart_and_keep_their_secre
             assert view["timeouts"] == was["timeouts"]
     finally:
         server.stop()
+
+
+def test_a_secret_decision_timeout_counts_no_answer_but_those_the_seat_knows_of(server, http):
+    """docs/protocol.md: a secret decision's timeouts are told "only to the seat it chose for, so that a
+    secret decision's actors, and whether any of them answered in time, are never told". Each carried the
+    match's own version when the timer chose: the first seat to time out at a night opened at version 0
+    was told version 2, that is, that two others had answered in time."""
+    created = create_room(http, game="werewolf", name=NAMES[0], seats=6, private=True,
+                          options={"turn_timer": 1, "window_timer": 1})
+    tokens = [created["token"]] + [join(http, created["room"], NAMES[n])["token"] for n in range(1, 6)]
+    players = [Client(server.ws_url, created["room"], token) for token in tokens]
+    for client in players:
+        client.until(lambda m: m["type"] == "welcome")
+    players[0].send({"type": "start", "token": tokens[0]})
+    for client in players:
+        client.settle(lambda v: v["phase"]["name"] == "Night" and v["decision"] is not None)
+    opened = players[0].view["version"]
+    villagers = [client for client in players if client.options == ["Sleep"]]
+    assert villagers  # (six players: two werewolves, a seer, a doctor, two villagers)
+    for client in villagers:  # they answer in time; everyone else runs out of it
+        client.choose("Sleep")
+    for client in players:
+        client.settle(lambda v: v["phase"]["name"] != "Night", timeout=10)
+    for client in players:
+        client.drain(0.1)
+    told = {client.view["you"]: [m for m in client.messages if m["type"] == "view"][-1]["timeouts"]
+            for client in players}
+    for client in players:
+        mine = told[client.view["you"]]
+        if client in villagers:
+            assert mine == [], mine
+            continue
+        assert [t["player"] for t in mine] == [client.view["you"]], mine
+        decision = [v for _, v in client.views if v["phase"]["name"] == "Night" and v["decision"]][0]["decision"]
+        werewolves = 2 if "answers" in decision else 1  # a werewolf knows its partner's answers
+        # Before the fix: the villagers' two answers were counted in (opened + 2 for the first to time out).
+        assert opened <= mine[0]["version"] <= opened + werewolves - 1, (mine, opened, decision)
+    for client in players:
+        hang_up(client)

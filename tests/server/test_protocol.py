@@ -606,6 +606,30 @@ def test_every_message_the_server_sends_fits_the_published_schema(server, http):
         assert not client_side.is_valid(bad)
 
 
+def test_the_published_schema_declares_every_field_a_view_and_its_timer_carry(server, http):
+    """docs/protocol.md documents a view's `timeouts` and its timer's `default` (what the timer will choose
+    for a pending seat); the published schema, "defined once" for client authors, declared neither."""
+    schema = http.get("/api/protocol.json").json()["$defs"]
+    created = create_room(http, seats=2, options={"turn_timer": 1, "window_timer": 1})
+    joined = join(http, created["room"], "Blake")
+    aria = Client(server.ws_url, created["room"], created["token"])
+    blake = Client(server.ws_url, created["room"], joined["token"])
+    aria.until(lambda m: m["type"] == "welcome")
+    aria.send({"type": "start", "token": created["token"]})
+    # Nobody answers: the timer chooses, and each view says what it will choose for the seat that waits.
+    for client in (aria, blake):
+        client.until(lambda m: m["type"] == "view" and bool(m["timeouts"]), timeout=10)
+        client.until(lambda m: m["type"] == "view" and bool(m["timer"]) and "default" in m["timer"], timeout=10)
+    views = [m for m in aria.messages + blake.messages if m["type"] == "view"]
+    sent = {"View": set().union(*views), "Timer": set().union(*(m["timer"] for m in views if m["timer"])),
+            "TimedOut": set().union(*(t for m in views for t in m["timeouts"])),
+            "Observation": set().union(*(m["view"] for m in views))}
+    for model, fields in sent.items():
+        assert fields <= set(schema[model]["properties"]), (model, fields - set(schema[model]["properties"]))
+    for client in (aria, blake):
+        client.close()
+
+
 def test_the_protocol_schema_command_prints_the_same_schema():
     import subprocess
     import sys

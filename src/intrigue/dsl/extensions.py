@@ -71,7 +71,8 @@ class Banner(_Strict):
     """What a ``say`` line also shows over the table, as the Python games' outcomes do."""
 
     tone: Literal["good", "bad", "info"] = Field(description="The banner's colour: `good`, `bad` or `info`.")
-    title: str = Field(min_length=1, description="A short headline (translated through the game's catalogs).")
+    title: str = Field(min_length=1, description="A short headline (translated through the game's catalogs); "
+                                              "`{expression}` is replaced by its value, as in the line.")
 
     @model_validator(mode="before")
     @classmethod

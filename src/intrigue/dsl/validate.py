@@ -1003,11 +1003,15 @@ class _Semantics:
         elif statement == "say":
             assert effect.say is not None
             secret_reads, reads_player = [], False
-            for expression in TEMPLATE.findall(effect.say):
-                compiled = decision_expr(expression.strip(), path + ("say",))
+            # a banner's title is part of the line: its {…} are read as the line's are
+            texts = [(effect.say, path + ("say",))]
+            if effect.banner is not None:
+                texts.append((effect.banner.title, path + ("banner", "title")))
+            for expression, where_found in ((e, at) for text, at in texts for e in TEMPLATE.findall(text)):
+                compiled = decision_expr(expression.strip(), where_found)
                 if compiled is not None and base(compiled.type) == PLAYER:
-                    self.problem(path + ("say",), f"{{{expression.strip()}}} is a whole player, hidden fields and "
-                                                  f"all: name one field ({{{expression.strip()}.name}})")
+                    self.problem(where_found, f"{{{expression.strip()}}} is a whole player, hidden fields and "
+                                              f"all: name one field ({{{expression.strip()}.name}})")
                 if compiled is not None:
                     secret_reads += [n[0] for n in compiled.names if n[0] in ("actor", "chosen", "choice")]
                     reads_player = reads_player or bool(compiled.player_fields)

@@ -461,6 +461,11 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     fills = tuple((placeholder, text) for placeholder, text, _ in pieces)
     # the banner goes with the line, so to exactly its audience (the browser translates the title)
     banner = {"tone": effect.banner.tone, "title": effect.banner.title} if effect.banner is not None else None
+    # a title with {…} is filled for each line, and keeps its template for translation, as the line does
+    headline = banner["title"] if banner is not None else ""
+    title_pieces = [(found.group(0), found.group(1).strip(), _value(found.group(1).strip()).evaluate)
+                    for found in TEMPLATE.finditer(headline)]
+    title_fills = tuple((placeholder, text) for placeholder, text, _ in title_pieces)
 
     def say(match: "Match", found: Outcome) -> None:
         speakers = [found.actor] if test is None else _matching(match, test, found)
@@ -472,6 +477,10 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             # the line's text is filled in when the log is first read (a headless run never reads it)
             data = {"key": template, "args": args} if banner is None else {"key": template, "args": args,
                                                                           "banner": dict(banner)}
+            if title_pieces:
+                title_args = {text: _text(value(scope)) for _, text, value in title_pieces}
+                data["banner"].update(title=_filled(headline, title_fills, title_args), key=headline,
+                                      args=title_args)
             match.announce_later(_filled, (template, fills, args), _audience(viewers), data)
 
     return say

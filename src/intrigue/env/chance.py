@@ -12,8 +12,9 @@ builds its own ``random.Random(seed)``, and the same seed gives the same game.
 Outcomes are merged by value: a shuffle is dealt front to back, each position a
 chance node whose outcomes are the *distinct* cards left (probability: copies
 left / cards left), which gives every arrangement the probability the uniform
-shuffle gives it. An outcome's action id is the index of the first card of that
-value among the cards left; a draw with a single possible value is no chance.
+shuffle gives it. An outcome's action id is the rank of its value among the distinct
+values left, in the order they first come (so a deck of 204 cards of 8 kinds has at most 8
+outcomes a draw); a draw with a single possible value is no chance.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, Sequence
 
 from ..engine import Match
 
-#: Chance action ids are indices into the list drawn from: at most this many items.
+#: Chance action ids are ranks among the distinct values of a draw: at most this many values.
 MAX_CHANCE_OUTCOMES = 128
 
 
@@ -38,11 +39,8 @@ class NeedChance(BaseException):
         self.outcomes = outcomes
 
 
-def outcomes_of(items: Sequence[Any], what: str) -> list[tuple[int, float, str]]:
-    """One outcome per distinct value of ``items``: (first index, share, text)."""
-    if len(items) > MAX_CHANCE_OUTCOMES:
-        raise ValueError(f"a chance draw over {len(items)} items; the OpenSpiel adapter allows "
-                         f"{MAX_CHANCE_OUTCOMES}")
+def outcomes_of(items: Sequence[Any], what: str) -> tuple[list[tuple[int, float, str]], list[int]]:
+    """One outcome per distinct value of ``items``: (its rank, share, text); and each rank's first index."""
     first: dict[Any, int] = {}
     counts: dict[Any, int] = {}
     for index, item in enumerate(items):
@@ -51,8 +49,13 @@ def outcomes_of(items: Sequence[Any], what: str) -> list[tuple[int, float, str]]
             first[key] = index
             counts[key] = 0
         counts[key] += 1
+    if len(first) > MAX_CHANCE_OUTCOMES:
+        raise ValueError(f"a chance draw over {len(first)} different values; the OpenSpiel adapter allows "
+                         f"{MAX_CHANCE_OUTCOMES}")
     total = len(items)
-    return [(first[key], counts[key] / total, f"{what} {items[first[key]]}") for key in first]
+    keys = list(first)
+    return ([(rank, counts[key] / total, f"{what} {items[first[key]]}") for rank, key in enumerate(keys)],
+            [first[key] for key in keys])
 
 
 class ChanceRandom(random.Random):
@@ -63,16 +66,18 @@ class ChanceRandom(random.Random):
         self.script = list(script)
         self.used = 0
 
-    def _draw(self, outcomes: list[tuple[int, float, str]]) -> int:
+    def _draw(self, drawn: tuple[list[tuple[int, float, str]], list[int]]) -> int:
+        """The index drawn: the first item of the value the script's next action names."""
+        outcomes, index = drawn
         if len(outcomes) == 1:
-            return outcomes[0][0]
+            return index[0]
         if self.used == len(self.script):
             raise NeedChance(outcomes)
         action = self.script[self.used]
         self.used += 1
-        if all(action != outcome[0] for outcome in outcomes):
+        if not 0 <= action < len(index):
             raise ValueError(f"chance action {action} is not an outcome here ({[o[0] for o in outcomes]})")
-        return action
+        return index[action]
 
     def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
         for i in range(len(x) - 1):

@@ -139,7 +139,10 @@ def create_app(store: Store, settings: Settings | None = None, static: Path | No
         if node is not None:
             await node.stop()
 
-    app = FastAPI(title="Intrigue", version="1", lifespan=lifespan,
+    # No /docs or /redoc: FastAPI's pages load Swagger UI and ReDoc from a CDN (latest 5.x, no integrity
+    # hash), a script from another site running on the origin where the browser keeps every seat's token
+    # (localStorage). The schema they draw is /openapi.json.
+    app = FastAPI(title="Intrigue", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Lobby, history and replay routes; live play is on the /ws WebSocket "
                               "(docs/protocol.md).")
     app.state.lobby = lobby

@@ -14,9 +14,11 @@ after the decision opened, so they land together whatever the bots do.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .. import bots as bot_registry
 from ..engine.timing import timeout_choice
@@ -33,6 +35,51 @@ BOT_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="intrigue-bot
 NETWORK_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="intrigue-net-bot")
 
 Ticket = tuple[int, int, int]  # (match id, decision number, seat)
+#: Searching bots' moves thinking at once in BOT_THREADS (its workers: more would only wait there, first come
+#: first served, where :class:`Turns` lets the addresses that created the rooms take turns).
+THINKING_AT_ONCE = 2
+
+
+class Turns:
+    """The searching bots' moves of one server, run in :data:`BOT_THREADS` at most ``THINKING_AT_ONCE`` at
+    a time, the addresses that created their rooms (``Room.creator``) taking turns: one move of each
+    address that has one waiting, in the order they came, then again. First come, first served, one
+    address's rooms of ``ismcts:strong`` bots (20 an hour, up to 15 bots each) queued a move for every
+    table: another room's bot waited behind all of them (a two-seat table's bot answered in 18 s, not 2, beside 8 such rooms)."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        #: address -> its moves waiting, oldest first; the dict's order is the order of turns.
+        self.lanes: dict[str, deque[tuple[Callable[[], str], asyncio.Future[str]]]] = {}
+
+    def submit(self, lane: str, work: Callable[[], str]) -> "asyncio.Future[str]":
+        """``work()``'s result, once it has had its turn in a bot thread."""
+        future: asyncio.Future[str] = asyncio.get_event_loop().create_future()
+        self.lanes.setdefault(lane, deque()).append((work, future))
+        self._next()
+        return future
+
+    def _next(self) -> None:
+        while self.running < THINKING_AT_ONCE and self.lanes:
+            lane = next(iter(self.lanes))
+            waiting = self.lanes.pop(lane)
+            work, future = waiting.popleft()
+            if waiting:
+                self.lanes[lane] = waiting  # to the back of the line
+            self.running += 1
+            thought = asyncio.get_event_loop().run_in_executor(BOT_THREADS, work)
+            thought.add_done_callback(lambda done, future=future: self._done(future, done))
+
+    def _done(self, future: "asyncio.Future[str]", done: "asyncio.Future[str]") -> None:
+        self.running -= 1
+        if not future.done():
+            if done.cancelled():
+                future.cancel()
+            elif done.exception() is not None:
+                future.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(done.result())
+        self._next()
 
 
 class Autoplay:
@@ -87,8 +134,11 @@ class Autoplay:
                     view = bot_registry.SeatView(room.game, seat, match.observe(seat), tuple(options))
                     if type(bot) is not bot_registry.Bot:  # a searching bot thinks off the loop that runs every game
                         self.scheduled.add(ticket)
-                        pool = NETWORK_THREADS if getattr(bot, "waits_on_network", False) else BOT_THREADS
-                        future = asyncio.get_event_loop().run_in_executor(pool, bot.choose, view)
+                        if getattr(bot, "waits_on_network", False):
+                            future = asyncio.get_event_loop().run_in_executor(NETWORK_THREADS, bot.choose, view)
+                        else:  # the bot threads, in turns between the addresses that created the rooms
+                            future = room.lobby.thinking.submit(room.creator or room.code,
+                                                                functools.partial(bot.choose, view))
                         future.add_done_callback(lambda done: self.move(ticket, done))
                         return
                     option = bot.choose(view)

@@ -11,6 +11,7 @@ from .. import bots as bot_registry
 from .. import games as game_registry
 from ..engine import Game
 from ..store import RoomRecord, SeatRecord, Store
+from .autoplay import Turns
 from .protocol import Refusal, clean_name, encode, name_keys
 from .room import Room
 from .seats import Seat, token_hash
@@ -48,6 +49,8 @@ class Lobby:
         self.problems: list[str] = []
         #: In a cluster, the node: shared listing, codes and quotas, and who owns which room.
         self.cluster: ClusterHooks | None = None
+        #: The searching bots' moves of every room, taking turns in the bot threads by the rooms' creators.
+        self.thinking = Turns()
         #: ``GET /api/rooms``'s body as last built, until a room changes (:meth:`changed`).
         self._listing: str | None = None
 
@@ -148,6 +151,10 @@ class Lobby:
             raise Refusal("bad_message", f"{len(bots)} bots leave no seat for you at a table of {seats}")
         labels = []
         for bot in bots:
+            if bot["kind"] not in bot_registry.REGISTRY:  # as written: "ismcts:600000ms" smuggled its budget past
+                known = ", ".join(k["kind"] for k in bot_registry.kinds())  # the personality's check below
+                raise Refusal("bad_message", f"unknown bot kind {bot['kind'][:40]!r} (known: {known}); a "
+                                             "personality goes in the field 'personality'")
             spec = bot["kind"] + (f":{bot['personality']}" if bot.get("personality") else "")
             try:
                 bot_registry.check(spec, game.id)  # a kind made for another game (heuristic: Coup) is refused

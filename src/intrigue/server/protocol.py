@@ -96,11 +96,11 @@ def _too_deep(value: Any, level: int = 1) -> bool:
 
 
 #: Characters that draw nothing but are not format characters (Unicode's other default-ignorable code
-#: points: the combining grapheme joiner, Hangul fillers, variation selectors, Khmer inherent vowels) and the
-#: blank braille pattern. Kept, ``Aria`` + U+034F was a second "Aria" at the table, and U+3164 a name of
+#: points: the combining grapheme joiner, Hangul fillers, variation selectors, Khmer inherent vowels; the
+#: musical null notehead, a blank glyph) and the blank braille pattern. Kept, ``Aria`` + U+034F was a second "Aria" at the table, and U+3164 a name of
 #: nothing. The blank braille pattern reads as a space.
 _INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
-                        "\U000e0100-\U000e01ef]")
+                        "\U0001d159\U000e0100-\U000e01ef]")
 
 
 def clean_line(text: str, limit: int) -> str:
@@ -119,6 +119,12 @@ def clean_name(name: str) -> str:
     players is offered as their names joined by ", " (``Ann`` with ``Bob, Cy`` would read as ``Ann, Bob``
     with ``Cy``, and one of the two teams would not be offered at all)."""
     cleaned = clean_line(name.replace(",", " "), MAX_NAME)
+    # Combining marks before the first letter sit on whatever comes before the name ("Steal \u0301" puts an
+    # accent over the space); alone they draw no character: a name of "\u0301" was a player drawn as nothing.
+    at = 0
+    while at < len(cleaned) and (cleaned[at] == " " or unicodedata.category(cleaned[at]).startswith("M")):
+        at += 1
+    cleaned = cleaned[at:]
     if not cleaned:
         raise Refusal("bad_message", "a name needs at least one visible character")
     return cleaned

@@ -167,7 +167,11 @@ class Room:
         words (shortened to make room in 24 characters). Names are compared by what they draw
         (:func:`.protocol.name_keys`): ``Аria`` with a Cyrillic ``А`` has the name ``Aria``, ``AIice`` with a
         capital ``I`` the name ``Alice``."""
-        taken = {key for s in self.seats if s.taken and s.name for key in name_keys(s.name)} | {
+        seated = {s.name for s in self.seats if s.taken and s.name}
+        # The name of one who wrote a line of the recent chat and has left is taken too: a hello's recent chat
+        # names each line's seat by its writer's name, and a newcomer under that name was handed their lines.
+        gone = {chat.name for chat in self.chat_lines() if chat.name not in seated}
+        taken = {key for name in seated | gone for key in name_keys(name)} | {
             key for word in (*self.game.option_words(), *COMMON_OPTION_WORDS) for key in name_keys(word)}
         if not name_keys(name) & taken:
             return name
@@ -343,15 +347,21 @@ class Room:
             sink.deltas = Deltas()  # (the lines a seat read are not all a watcher's)
         sink.send({"type": "welcome", "room": self.code, "seat": seat.seat if seat else None,
                    "name": seat.name if seat else None, "spectator": seat is None})
-        if self.recent_chat is None:
-            self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
-        if self.recent_chat:
+        recent = self.chat_lines()
+        if recent:
             # A line names its writer's seat now: the seats were renumbered at the start, and a seat freed
-            # before it may have been taken by someone else (names are unique at a table).
+            # before it may have been taken by someone else (names are unique at a table, and the name of a
+            # writer who left is not given again while their lines are recent: distinct_name).
             seated = {s.name: s.seat for s in self.seats if s.name is not None}
-            for chat in self.recent_chat:
+            for chat in recent:
                 sink.send({"type": "chat", "from": chat.name, "seat": seated.get(chat.name), "text": chat.text,
                            "at": chat.at})
+
+    def chat_lines(self) -> deque[ChatRecord]:
+        """The recent chat every hello replays (read from the store once: this room is its only writer)."""
+        if self.recent_chat is None:
+            self.recent_chat = deque(self.store.recent_chat(self.code, RECENT_CHAT), maxlen=RECENT_CHAT)
+        return self.recent_chat
 
     def detach(self, sink: Sink, announce: bool = True) -> None:
         changed = False

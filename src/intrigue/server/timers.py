@@ -9,7 +9,8 @@ timers off); when they run out the clock's move is stored and applied like a
 player's. With timers off (``null``, private rooms only), a pending seat whose
 player is disconnected is decided after ``disconnect_grace`` seconds, so nobody
 can stall a game by leaving (in a secret decision, any disconnected seat of its
-cover starts that grace, so it tells nothing of who has answered; in a timer
+cover starts that grace, so it tells nothing of who has answered, and once it has run
+out for a seat that seat starts no other in that decision: ``graced``; in a timer
 phase, a second clock presses a disconnected player's early-end choice for
 them). Every start, restart and end of a timer reaches every connection of the
 room in a ``view`` (the room sends views whenever ``Room.after_change`` reports
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Game, Match
 from ..engine.match import CLOCK, TIME_UP
+from ..engine.observe import shown_version
 from ..engine.timing import TIMER_OPTIONS, apparent_pending, timeout_choice, timer_for
 from ..engine.timing import Timer as EngineTimer
 from ..store import ChoiceRecord, MatchRecord
@@ -57,8 +59,11 @@ def told_to_all(match: Match) -> bool:
 
 
 def timeout_entry(match: Match, seat: int, public: bool) -> dict[str, Any]:
-    """One choice the timer is about to make for ``seat``, as ``DecisionTimer.timeouts`` keeps it."""
-    return {"version": match.version, "seat": seat, "player": match.names[seat], "public": public}
+    """One choice the timer is about to make for ``seat``, as ``DecisionTimer.timeouts`` keeps it: at the
+    version as the seat knows it (``shown_version``: in a secret decision the match's own counted the
+    answers given before, and a seat that timed out at version 2 of a night opened at 0 knew that two
+    of the others had answered in time)."""
+    return {"version": shown_version(match, seat), "seat": seat, "player": match.names[seat], "public": public}
 
 
 def stored_timeouts(record: MatchRecord, choices: list[ChoiceRecord], game: Game) -> list[dict[str, Any]]:
@@ -107,6 +112,10 @@ class DecisionTimer:
         self.timeouts: list[dict[str, Any]] = []
         #: The seconds each shared clock (a timer phase's ``clock``) ran in the match's closed timer phases.
         self.spent: dict[str, float] = {}
+        #: (decision number, seats): the disconnected seats whose grace ran out in that decision and that have
+        #: no choice left in it. They start no other grace there: a secret decision's cover seat that had
+        #: answered started one grace after another, each shown to everyone, each pressing nothing.
+        self.graced: tuple[int, frozenset[int]] = (-1, frozenset())
 
     def json(self) -> dict[str, Any] | None:
         match = self.room.match
@@ -124,6 +133,8 @@ class DecisionTimer:
         if timer is not None:
             return timer
         absent = [s for s in apparent_pending(match.decision) if room.seats[s].human and not room.seats[s].connected]
+        if self.graced[0] == match.decisions:
+            absent = [s for s in absent if s not in self.graced[1]]
         if absent:
             return EngineTimer("grace", room.lobby.settings.disconnect_grace)
         return None
@@ -239,6 +250,12 @@ class DecisionTimer:
                 self.timeouts.pop()
                 log.error("room %s: timeout move refused: %s", room.code, refusal.message)
                 break
+        match = room.match
+        if timer.mode == "grace" and match is not None and match.decision is not None \
+                and match.decisions == timer.key:  # the same decision goes on: its graced seats wait no more
+            self.graced = (timer.key, frozenset(
+                s for s in apparent_pending(match.decision)
+                if not room.seats[s].connected and s not in match.pending))  # (a refused one: again)
         if self.current is None and room.match is not None:  # this timer ended: everyone is told
             room.after_change()
             room.broadcast_views()

@@ -113,3 +113,23 @@ def test_random_bots_finish_every_game_size(coup):
             seat = rng.choice(m.pending)
             m.choose(seat, rng.choice(m.legal(seat)))
         assert len(m.winners) == 1
+
+
+def test_a_steal_from_a_target_who_died_in_the_challenge_says_it_took_nothing(coup):
+    """Blake challenges Aria's Captain with the last card and is out: the log says the steal
+    yields nothing because Blake is out, not that it took 0 coins."""
+    hands = {"Aria": ["Duke", "Captain"], "Blake": ["Captain", "Contessa"], "Casey": ["Ambassador", "Duke"]}
+    deck = ["Contessa", "Assassin", "Assassin", "Ambassador", "Duke", "Contessa", "Captain", "Assassin", "Ambassador"]
+    m = Match(coup, NAMES, 0, None, dict(SETUP, hands=hands, deck=deck, coins={"Casey": 7}))
+    for seat, option in [(0, "Income"), (1, "Income"), (2, "Coup Blake"), (1, "Lose Contessa"),
+                         (0, "Steal Blake"), (1, "Challenge")]:
+        m.choose(seat, option)
+    while m.pending == [1]:  # Blake's last card goes without a choice; no block from a player out
+        m.choose(1, m.legal(1)[0])
+    texts = [event.text for event in m.events]
+    assert "Aria steals nothing: Blake is out." in texts
+    assert not [text for text in texts if "steals 0" in text]
+    assert m.players[0]["coins"] == 3 and m.players[1]["coins"] == 0
+    line = next(event for event in m.events if event.text == "Aria steals nothing: Blake is out.")
+    assert line.data == {"key": "{player} steals nothing: {target} is out.",
+                         "args": {"player": "Aria", "target": "Blake"}}

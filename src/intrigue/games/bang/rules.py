@@ -1035,10 +1035,25 @@ def assign_seat_order(m: Match) -> None:
                  hand_limit_modifier=0)
     for who in m.setup.get("dead") or []:
         m.players[seat_named(m, who, "dead")].update(is_alive=False, is_role_revealed=True)
+    if m.setup.get("dead"):
+        decided_before_it_starts(m)
     first = m.setup.get("first")
     leader = "Deputy" if three_player(m) else "Sheriff"  # the Deputy starts a 3-player game
     sheriff = next(s for s, p in enumerate(m.players) if p["role"] == leader)
     m.state["turn"]["seat"] = m.names.index(first) if first else sheriff
+
+
+def decided_before_it_starts(m: Match) -> None:
+    """A setup whose ``dead`` players leave the game already decided (rules §2: no Sheriff alive, or
+    nobody alive but his side; with 3 players, one survivor) is refused: the game would be played on
+    until a card happened to reach the win check."""
+    alive = [p["role"] for p in m.players if p["is_alive"]]
+    decided = len(alive) < 2 if three_player(m) else \
+        "Sheriff" not in alive or not {"Outlaw", "Renegade"} & set(alive)
+    if decided:
+        living_roles = [f"{m.names[s]} ({p['role']})" for s, p in enumerate(m.players) if p["is_alive"]]
+        raise ValueError("setup.dead: the game would be over before it starts (alive: "
+                         f"{', '.join(living_roles) or 'nobody'})")
 
 
 def set_life(m: Match, seat: int) -> None:

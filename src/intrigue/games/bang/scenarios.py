@@ -73,6 +73,12 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
             problems.append(f"setup: {who} is dead and cannot hold cards")
         if who in (setup.get("health") or {}):
             problems.append(f"setup: {who} is dead and has no life to set")
+    dead = set(setup.get("dead") or [])
+    if dead and len(roles) == players:  # every role named: refused here (otherwise when they are dealt)
+        alive = [r for who, r in roles.items() if who not in dead]
+        if (len(alive) < 2) if players == 3 else ("Sheriff" not in alive or not {"Outlaw", "Renegade"} & set(alive)):
+            problems.append(f"setup.dead: the game would be over before it starts (alive: "
+                            f"{', '.join(f'{who} ({r})' for who, r in roles.items() if who not in dead) or 'nobody'})")
     if not 3 <= players <= 8:
         problems.append(f"BANG! takes 3 to 8 players, not {players}")
     return problems

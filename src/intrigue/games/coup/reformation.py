@@ -22,7 +22,8 @@ from .variants import ALLEGIANCES, CONVERT_OTHER, CONVERT_SELF, allegiance, oppo
 def deal_allegiances(m: Match, start: int) -> None:
     """The start player's side (random, or chosen in phase 34), then alternating clockwise.
 
-    A scenario's ``setup.allegiance`` names sides directly; ``setup.reserve`` fills the reserve.
+    A scenario's ``setup.allegiance`` names sides directly (the start player's, named, is the one the
+    others alternate from); ``setup.reserve`` fills the reserve.
     """
     given = m.setup.get("allegiance") or {}
     reserve = int(m.setup.get("reserve", 0))
@@ -33,7 +34,9 @@ def deal_allegiances(m: Match, start: int) -> None:
     if m.options["choose_allegiance"] and not given:
         m.state["allegiance"] = [""] * count  # phase 34 asks the start player
         return
-    sides = variants.alternate(count, start, m.rng.choice(ALLEGIANCES))
+    side = m.rng.choice(ALLEGIANCES)  # (drawn even when named: the match's later draws stay the same)
+    side = given.get(m.names[start], side)  # the start player's side, named, anchors the alternation (5.1)
+    sides = variants.alternate(count, start, side)
     for who, side in given.items():
         sides[m.names.index(who)] = side
     m.state["allegiance"] = sides

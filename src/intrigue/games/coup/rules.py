@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, Match
@@ -163,8 +164,10 @@ def deal_influences_randomly(m: Match) -> None:
         return
     if not lost:  # the usual deal: two each from the top of the court, in seat order
         deck = m.state["court_deck"]
-        for player in m.players:
-            first, second = deck.pop(0), deck.pop(0)
+        dealt = 2 * len(m.players)
+        top = deck[:dealt]  # (taken off the court at once, not card by card)
+        del deck[:dealt]
+        for player, first, second in zip(m.players, top[::2], top[1::2]):
             player["influences"] = {"1": {"character": first, "revealed": False},
                                     "2": {"character": second, "revealed": False}}
         return
@@ -259,6 +262,7 @@ def display_forced_coup_rule(m: Match) -> None:
 
 
 # -- phase 3: action declaration ---------------------------------------------------------------
+IS_ALIVE = itemgetter("is_alive")
 #: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
 #: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
 _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
@@ -272,14 +276,14 @@ def action_options(m: Match, seat: int) -> list[str]:
 
 def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
     """:func:`action_options`, shared where it can be (read-only: ``offer`` copies it)."""
-    options = m.options
-    if options.get("reformation"):  # variants.reformation, inline
+    options = m.options  # (every option is set: a match fills in the defaults)
+    if options["reformation"]:  # variants.reformation, inline
         return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
-    key = (tuple(m.names), seat, tuple([player["is_alive"] for player in players]),
+    key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
-           options.get("characters"))  # the fifth character: whether Examine is in play
+           options["characters"])  # the fifth character: whether Examine is in play
     found = _ACTIONS.get(key)
     if found is None:
         if len(_ACTIONS) >= 50_000:
@@ -432,11 +436,11 @@ def set_claimed_action_and_character(m: Match) -> None:
     state = m.state
     turn = state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
-    chosen = m.last_decision.answers.get(seat)
+    chosen = m.last_decision.answers[seat]  # (the phase's one chooser: always answered)
     options = m.options
     # The option's verb, whom it names, what it claims and the declaration's template depend only on the
     # option and the variant: worked out once (parse_action, claims and _declaration), shared read-only.
-    key = (chosen, options.get("characters"), options.get("reformation"))
+    key = (chosen, options["characters"], options["reformation"])  # (a match fills in every option)
     found = _DECLARED.get(key)
     if found is None:
         found = _declared(m, chosen)
@@ -446,36 +450,68 @@ def set_claimed_action_and_character(m: Match) -> None:
     names = m.names
     victim_id = names.index(aimed) + 1 if aimed is not None else 0
     turn["action"], turn["character"], turn["target_player_id"] = verb, claim, victim_id
-    challenge, block, block_challenge = state["challenge"], state["block"], state["block_challenge"]
-    challenge["challenger_id"], challenge["claim_true"] = 0, False
-    block["blocker_id"], block["character"], block["failed"] = 0, "", False
-    block_challenge["challenger_id"], block_challenge["claim_true"] = 0, False
-    state["paid"] = 0
+    # The last turn's challenge, block and block challenge are cleared (most turns recorded none:
+    # compared whole, not stored field by field), and what it paid.
+    if state["challenge"] != NO_CHALLENGE:
+        state["challenge"].update(NO_CHALLENGE)
+    if state["block"] != NO_BLOCK:
+        state["block"].update(NO_BLOCK)
+    if state["block_challenge"] != NO_CHALLENGE:
+        state["block_challenge"].update(NO_CHALLENGE)
+    if state["paid"]:
+        state["paid"] = 0
     player = m.players[seat]
     player["claimed_action"], player["claimed_character"], player["target_player_id"] = verb, claim, victim_id
-    args = {"player": names[seat], "action": verb}  # _declaration's values, in its order
-    if aimed is not None:
-        args["target"] = aimed
-    if named:
-        args["character"] = claim
+    who = names[seat]
     if not m.headless:
+        args = declared_args(who, verb, aimed, named, claim)
         m.canvas.show("text", key="declared", text=template.format(**args),
                       msg={"text": {"key": template, "args": args}})
-    # say(m, template, args, PUBLIC, data), with the line built whole: one declaration every turn
-    m.announce_later(english, (template, args), PUBLIC, (declared_line, template, args, seat, verb, claim,
-                                                          player["coins"]))
+    # say(m, template, args, PUBLIC, data), its values made when the line is read: one declaration every turn
+    m.announce_later(declared_text, (found, who), PUBLIC, (declared_line, found, who, seat, player["coins"]))
+
+
+#: A turn's challenge and block records as the declaration leaves them.
+NO_CHALLENGE = {"challenger_id": 0, "claim_true": False}
+NO_BLOCK = {"blocker_id": 0, "character": "", "failed": False}
 
 
 # -- the hot log lines' data ----------------------------------------------------------------------------
 # Given to ``announce_later`` as ``(maker, *values)``: the dict a client reads is made only when the
 # log is read (a headless run never reads it), not by every turn that writes the line.
-def declared_line(template: str, args: dict[str, Any], seat: int, verb: str, claim: str, coins: int) -> dict[str, Any]:
-    return {"key": template, "args": args, "event": "declare", "seat": seat, "action": verb, "character": claim,
-            "coins": coins}
+def declared_args(who: str, verb: str, aimed: str | None, named: bool, claim: str) -> dict[str, Any]:
+    """``_declaration``'s values, in its order."""
+    args = {"player": who, "action": verb}
+    if aimed is not None:
+        args["target"] = aimed
+    if named:
+        args["character"] = claim
+    return args
 
 
-def challenge_line(template: str, args: dict[str, Any], challenger: int, claimant: int) -> dict[str, Any]:
-    return {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": claimant}
+def declared_text(found: tuple[str, str | None, str, str, bool], who: str) -> str:
+    """The declaration's text, from what ``_DECLARED`` holds for the option and who declared it."""
+    verb, aimed, claim, template, _ = found
+    return template.format(player=who, action=verb, target=aimed, character=claim)  # (unused names ignored)
+
+
+def declared_line(found: tuple[str, str | None, str, str, bool], who: str, seat: int, coins: int) -> dict[str, Any]:
+    verb, aimed, claim, template, named = found
+    return {"key": template, "args": declared_args(who, verb, aimed, named, claim), "event": "declare",
+            "seat": seat, "action": verb, "character": claim, "coins": coins}
+
+
+def challenge_text(template: str, who: str, claimant: str, character: str) -> str:
+    return template.format(player=who, claimant=claimant, character=character)
+
+
+def challenge_line(template: str, who: str, claimant: str, character: str, challenger: int,
+                   claimant_seat: int) -> dict[str, Any]:
+    """A challenge of a claim (of an action or a block); the claim to hold no Duke names no character."""
+    args = {"player": who, "claimant": claimant}
+    if character != NO_DUKE:
+        args["character"] = character
+    return {"key": template, "args": args, "event": "challenge", "seat": challenger, "claimant": claimant_seat}
 
 
 def proof_line(template: str, args: dict[str, Any], seat: int, character: str) -> dict[str, Any]:
@@ -483,9 +519,25 @@ def proof_line(template: str, args: dict[str, Any], seat: int, character: str) -
             "banner": {"tone": "good", "title": "The claim was true", "card": character}}
 
 
-def loss_line(template: str, args: dict[str, Any], seat: int, title: str, character: str) -> dict[str, Any]:
-    return {"key": template, "args": args, "event": "lose", "seat": seat,
+def loss_text(who: str, character: str) -> str:
+    return f"{who} loses an influence: {character}."  # LOSS's text
+
+
+def loss_line(who: str, character: str, seat: int, title: str) -> dict[str, Any]:
+    return {"key": LOSS, "args": {"player": who, "character": character}, "event": "lose", "seat": seat,
             "banner": {"tone": "bad", "title": title, "card": character}}
+
+
+#: A lost card's line, and an elimination's.
+LOSS, OUT = "{player} loses an influence: {character}.", "{player} is out of the game."
+
+
+def out_text(who: str) -> str:
+    return f"{who} is out of the game."  # OUT's text
+
+
+def out_line(who: str) -> dict[str, Any]:
+    return {"key": OUT, "args": {"player": who}, "banner": {"tone": "bad", "title": "Eliminated"}}
 
 
 def block_line(template: str, args: dict[str, Any], seat: int, character: str) -> dict[str, Any]:
@@ -546,14 +598,17 @@ def validate_and_apply_action_costs(m: Match) -> None:
     state = m.state
     turn = state["current_turn"]
     verb = turn["action"]
+    seat = turn["player_id"] - 1  # actor(m), inline
     if verb in TARGETED:
-        seat, victim = turn["player_id"] - 1, turn["target_player_id"] - 1  # actor(m), target(m), inline
-        if victim < 0 or victim == seat or not m.players[victim]["is_alive"] or not may_target(m, seat, victim):
+        victim = turn["target_player_id"] - 1  # target(m), inline
+        if victim < 0 or victim == seat or not m.players[victim]["is_alive"] or \
+                (m.options["reformation"] and not may_target(m, seat, victim)):
             # the offered options make this impossible
             raise AssertionError(f"{verb} needs a living opponent it may target")
-    cost = COSTS.get(verb, 0)
-    if cost:
-        pay(m, turn["player_id"] - 1, cost)
+    if verb in COSTS:  # pay(m, seat, cost), inline
+        cost = COSTS[verb]
+        m.players[seat]["coins"] -= cost
+        state["treasury"] += cost
         state["paid"] = cost
 
 
@@ -639,34 +694,39 @@ def evaluate_action_claim_truth(m: Match) -> None:
             truth = False
     challenge = state["challenge"]
     challenge["challenger_id"], challenge["claim_true"] = challenger + 1, truth
-    args = {"player": m.names[challenger], "claimant": m.names[claimant]}
-    if claim == NO_DUKE:
-        template = "{player} challenges {claimant}'s claim to hold no Duke."
-    else:
-        template = "{player} challenges {claimant}'s {character}."
-        args["character"] = claim
+    names = m.names
+    template = "{player} challenges {claimant}'s claim to hold no Duke." if claim == NO_DUKE else \
+        "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", template, **args)
-    # say(m, template, args, PUBLIC, data), the line built whole: a claim is challenged most turns
-    m.announce_later(english, (template, args), PUBLIC, (challenge_line, template, args, challenger, claimant))
+        show_text(m, "challenge", template, **challenge_line(template, names[challenger], names[claimant], claim,
+                                                             challenger, claimant)["args"])
+    # say(m, template, args, PUBLIC, data), its values made when read: a claim is challenged most turns
+    m.announce_later(challenge_text, (template, names[challenger], names[claimant], claim), PUBLIC,
+                     (challenge_line, template, names[challenger], names[claimant], claim, challenger, claimant))
 
 
 @game.route(5)
 def after_evaluate_action_challenge(m: Match) -> int:
-    if not m.state["challenge"]["claim_true"]:
+    state = m.state
+    if not state["challenge"]["claim_true"]:
         return 9
-    return 30 if action(m) == "Embezzle" else 6  # no Duke: the whole hand is shown (phase 30)
+    # action(m), inline: no Duke, the whole hand is shown (phase 30)
+    return 30 if state["current_turn"]["action"] == "Embezzle" else 6
 
 
 # -- phases 6, 7, 15, 16: proof and replacement -------------------------------------------------------------
 def offer_proof(m: Match, character: str) -> None:
     for seat in m.targets:
-        m.offer(seat, [f"Reveal {character}"])
+        m.offer(seat, REVEAL[character])
         if m.headless:
             continue
         prompt(m, msg("Show your {character}: the claim was true", character=character),
                msg("Waiting for {player} to show the card…", player=m.names[seat]),
                about={f"Reveal {character}": {"label": "Reveal", "card": character}})
+
+
+#: ``Reveal <Character>``, the one option of a proof, by character (shared: ``offer`` copies it).
+REVEAL = {character: (f"Reveal {character}",) for character in ALL_CHARACTERS}
 
 
 @game.tool
@@ -725,20 +785,21 @@ def set_action_outcome_challenged_and_won(m: Match) -> None:
 
 
 # -- losing an influence (phases 8, 9, 17, 18, 21) -------------------------------------------------
-#: ``Lose <Character>`` by character.
-LOSE = {character: f"Lose {character}" for character in ALL_CHARACTERS}
+#: A hand's ``Lose`` options by its cards (shared: ``offer`` copies them).
+_LOSSES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def offer_loss(m: Match, reason: str) -> None:
+    """One ``Lose`` option per distinct card in hand, in alphabetical order."""
     for seat in m.targets:
-        cards = [slot["character"] for slot in m.players[seat]["influences"].values()
-                 if not slot["revealed"]]  # hand(m, seat), inline
-        if len(cards) == 2 and cards[0] != cards[1]:
-            options = [LOSE[cards[0]], LOSE[cards[1]]] if cards[0] < cards[1] else [LOSE[cards[1]], LOSE[cards[0]]]
-        elif len(cards) == 1 or len(cards) == 2:  # one card, or a pair: one option
-            options = [LOSE[cards[0]]]
-        else:
-            options = [f"Lose {c}" for c in sorted(set(cards))]
+        cards = []  # hand(m, seat), inline
+        for slot in m.players[seat]["influences"].values():
+            if not slot["revealed"]:
+                cards.append(slot["character"])
+        key = tuple(cards)
+        options = _LOSSES.get(key)
+        if options is None:
+            options = _LOSSES[key] = tuple(f"Lose {c}" for c in sorted(set(cards)))
         m.offer(seat, options)
         if m.headless:
             continue
@@ -796,18 +857,16 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
     if lost is None:
         raise StopIteration  # as the search for the card did before: no such card in hand
     lost["revealed"] = True
-    title = LOSS_TITLES.get(m.phase_id, "A card is lost")
     who = m.names[seat]
-    # tell(m, template, data=..., player=..., character=...), each line built whole: a card is lost most turns
-    template = "{player} loses an influence: {character}."
-    args = {"player": who, "character": character}
-    m.announce_later(english, (template, args), PUBLIC, (loss_line, template, args, seat, title, character))
+    # tell(m, LOSS, data=..., player=..., character=...), its values made when read: a card is lost most turns
+    m.announce_later(loss_text, (who, character), PUBLIC,
+                     (loss_line, who, character, seat, LOSS_TITLES.get(m.phase_id, "A card is lost")))
     if not left:
         player["is_alive"] = False
-        pay(m, seat, player["coins"])  # coins of the exiled go back to the treasury
+        m.state["treasury"] += player["coins"]  # pay(m, seat, coins), inline: the exiled's coins go back
+        player["coins"] = 0
         m.state["eliminated"].append(seat + 1)
-        template, args = "{player} is out of the game.", {"player": who}
-        m.announce_later(english, (template, args), PUBLIC, (banner_line, template, args, "bad", "Eliminated"))
+        m.announce_later(out_text, (who,), PUBLIC, (out_line, who))
     if not m.headless:
         show_hands(m)
         show_board(m)
@@ -815,7 +874,7 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
 
 @game.tool
 def set_action_outcome_challenged_and_lost(m: Match) -> None:
-    seat = actor(m)
+    seat = m.state["current_turn"]["player_id"] - 1  # actor(m), inline
     m.players[seat]["last_action_outcome"] = "challenged_and_lost"
     refund = m.state["paid"]
     if refund and m.players[seat]["is_alive"]:  # a failed claim's cost is returned
@@ -846,11 +905,11 @@ def _blocks(fifth: Any, verb: str) -> tuple[tuple[str, ...], tuple[str, ...], fr
 def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
-    verb = action(m)
-    characters, options, blocks = _blocks(m.options.get("characters"), verb)
+    verb = m.state["current_turn"]["action"]  # action(m), inline
+    characters, options, blocks = _blocks(m.options["characters"], verb)
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
-    sides = verb == "Foreign Aid" and reformation(m)
+    sides = verb == "Foreign Aid" and m.options["reformation"]
     if sides:
         for seat in m.targets:
             if may_block_foreign_aid(m, seat, actor(m)):
@@ -915,12 +974,19 @@ def after_steal_block_window(m: Match) -> int:
 # -- phase 13: the block's challenge window ----------------------------------------------------------------
 @game.tool
 def display_block_announcement(m: Match) -> None:
-    seat, option = next((s, a) for s, a in m.last_decision.answers.items() if a.startswith("Block "))
-    character = option.removeprefix("Block ")
-    block = m.state["block"]  # stores, not update(**keywords): no dict of keywords to make
+    for seat, option in m.last_decision.answers.items():  # the one who blocked
+        if option.startswith("Block "):
+            break
+    else:
+        raise StopIteration  # as the search for the block did before: nobody blocked
+    character = option[6:]  # option.removeprefix("Block ")
+    state = m.state
+    block = state["block"]  # stores, not update(**keywords): no dict of keywords to make
     block["blocker_id"], block["character"], block["failed"] = seat + 1, character, False
     m.players[seat]["claimed_character"] = character
-    args = {"player": m.names[seat], "character": character, "actor": name(m, actor(m)), "action": action(m)}
+    turn, names = state["current_turn"], m.names  # name(m, actor(m)) and action(m), inline
+    args = {"player": names[seat], "character": character, "actor": names[turn["player_id"] - 1],
+            "action": turn["action"]}
     template = "{player} claims {character} to block {actor}'s {action}."
     m.announce_later(english, (template, args), PUBLIC, (block_line, template, args, seat, character))
     if not m.headless:  # a text component: nobody sees it headless
@@ -953,11 +1019,12 @@ def evaluate_block_claim_truth(m: Match) -> None:
     truth = m.state["block"]["character"] in hand(m, blocker)
     block_challenge = m.state["block_challenge"]
     block_challenge["challenger_id"], block_challenge["claim_true"] = challenger + 1, truth
-    args = {"player": m.names[challenger], "claimant": m.names[blocker], "character": m.state["block"]["character"]}
+    names, character = m.names, m.state["block"]["character"]
     template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", template, **args)
-    m.announce_later(english, (template, args), PUBLIC, (challenge_line, template, args, challenger, blocker))
+        show_text(m, "challenge", template, player=names[challenger], claimant=names[blocker], character=character)
+    m.announce_later(challenge_text, (template, names[challenger], names[blocker], character), PUBLIC,
+                     (challenge_line, template, names[challenger], names[blocker], character, challenger, blocker))
 
 
 @game.route(14)
@@ -997,23 +1064,40 @@ def set_action_outcome_blocked(m: Match) -> None:
 INCOME = {"Income": 1, "Foreign Aid": 2, "Tax": 3}
 
 
+def taken_text(template: str, who: str, coins: int) -> str:
+    return template.format(player=who, coins=coins)
+
+
+def taken_line(template: str, who: str, coins: int) -> dict[str, Any]:
+    return {"key": template, "args": {"player": who, "coins": coins}}
+
+
 @game.tool
 def apply_action_effects(m: Match) -> None:
     turn = m.state["current_turn"]  # actor(m), action(m) and target(m), inline
     seat, verb, victim_id = turn["player_id"] - 1, turn["action"], turn["target_player_id"]
     victim = victim_id - 1 if victim_id else None
     if verb in INCOME:
-        gain(m, seat, INCOME[verb])
-        template = "{player} takes {coins} coins." if INCOME[verb] > 1 else "{player} takes {coins} coin."
-        args: dict[str, Any] = {"player": m.names[seat], "coins": INCOME[verb]}
+        coins = INCOME[verb]
+        m.players[seat]["coins"] += coins  # gain(m, seat, coins), inline
+        m.state["treasury"] -= coins
+        template = "{player} takes {coins} coins." if coins > 1 else "{player} takes {coins} coin."
+        if m.headless:  # say(m, template, args), its values made when read: an income most turns
+            m.announce_later(taken_text, (template, m.names[seat], coins), PUBLIC,
+                             (taken_line, template, m.names[seat], coins))
+            return
+        args: dict[str, Any] = {"player": m.names[seat], "coins": coins}
     elif verb == "Steal" and victim is not None:
-        # A target who died during the turn has returned its coins: nothing is left to take.
-        taken = min(2, m.players[victim]["coins"]) if m.players[victim]["is_alive"] else 0
-        m.players[victim]["coins"] -= taken
-        m.players[seat]["coins"] += taken
-        template = "{player} steals {coins} coin from {target}." if taken == 1 else \
-            "{player} steals {coins} coins from {target}."
-        args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
+        if m.players[victim]["is_alive"]:
+            taken = min(2, m.players[victim]["coins"])
+            m.players[victim]["coins"] -= taken
+            m.players[seat]["coins"] += taken
+            template = "{player} steals {coins} coin from {target}." if taken == 1 else \
+                "{player} steals {coins} coins from {target}."
+            args = {"player": m.names[seat], "coins": taken, "target": m.names[victim]}
+        else:  # the target died in this turn's challenge and its coins went back: the line says so
+            template, args = "{player} steals nothing: {target} is out.", {"player": m.names[seat],
+                                                                           "target": m.names[victim]}
     elif verb in ("Convert", "Embezzle"):
 
         template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
@@ -1186,16 +1270,31 @@ def advance_to_next_player(m: Match) -> None:
             return
 
 
-#: By the number of players and a seat: the seats after it in turn order, itself last.
+#: By the number of players and a seat: the seats after it in turn order, itself last; and the seats
+#: before it, nearest first, itself last.
 _AFTER = {count: tuple(tuple((seat + step) % count for step in range(1, count + 1)) for seat in range(count))
           for count in range(1, 11)}
+_BEFORE = {count: tuple(tuple((seat - step) % count for step in range(1, count + 1)) for seat in range(count))
+           for count in range(1, 11)}
 
 
 @game.tool
 def reset_turn_fields(m: Match) -> None:
-    for player in m.players:  # a player's turn fields at the start of a turn (stores: quicker than update)
-        player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
+    """Only the turn's actor (``set_claimed_action_and_character``) and its blocker
+    (``display_block_announcement``) ever have turn fields set: those two are cleared, not every
+    player. The actor is the nearest seat before the new one with a claimed action (the seats
+    between are out, their fields clear); the blocker is the block's record, cleared at the
+    next declaration."""
+    players = m.players
     turn = m.state["current_turn"]
+    for seat in _BEFORE[len(players)][turn["player_id"] - 1]:
+        player = players[seat]
+        if player["claimed_action"]:
+            player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
+            break
+    blocker_id = m.state["block"]["blocker_id"]
+    if blocker_id:
+        players[blocker_id - 1]["claimed_character"] = ""
     turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
     if not m.headless:
         m.canvas.delete("declared")
@@ -1426,9 +1525,25 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
         if side not in variants.ALLEGIANCES:
             problems.append(f"setup.allegiance.{who}: {side!r} is not Loyalist or Reformist")
     reserve = setup.get("reserve", 0)
-    if not isinstance(reserve, int) or isinstance(reserve, bool) or reserve < 0:
+    if not _coin_count(reserve):
         problems.append(f"setup.reserve must be a number of coins (0 or more), not {reserve!r}")
+    coins = setup.get("coins") or {}
+    if not isinstance(coins, dict):
+        problems.append(f"setup.coins must map players to coins, not {coins!r}")
+    for who, count in (coins.items() if isinstance(coins, dict) else ()):
+        if not _coin_count(count):
+            problems.append(f"setup.coins.{who} must be a number of coins (0 or more), not {count!r}")
+    if lost and not problems:
+        out = {who for who, cards in lost.items() if isinstance(cards, list) and len(cards) == 2}
+        if players - len(out) <= 1:  # the game ends the moment one player has influence left
+            left = ", ".join(sorted(set(hands) - out)) or "nobody"
+            problems.append(f"setup.revealed leaves {players - len(out)} player(s) with influence ({left}): "
+                            f"the game would be over before it starts")
     return problems
+
+
+def _coin_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 game.expect("coins")(lambda m, seat: m.players[seat]["coins"])

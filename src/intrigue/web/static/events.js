@@ -131,7 +131,10 @@ export class Outcomes {
   }
 
   show(table, view, banner, text, kind) {
-    const title = banner.title ? gameWord(table, banner.title) : "";
+    // a DSL title with {…} comes with its template (key) and values (args), translated as a line is
+    const title = !banner.title ? "" : typeof banner.key === "string"
+      ? gameText(table, banner.title, {key: banner.key, args: banner.args || {}}, names(view))
+      : gameWord(table, banner.title);
     const node = h("div", {class: `banner tone-${banner.tone || "info"}`, dataset: {banner: kind}},
       banner.card ? card(table, banner.card, {tag: "div", turning: true}) : null,
       h("div", {class: "banner-text"}, title ? h("strong", {}, title) : null, h("span", {}, colourNames(text, view))),

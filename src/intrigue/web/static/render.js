@@ -50,9 +50,13 @@ function winnersLine(winners, x) {
     winners.map((name, i) => [i ? ", " : "", playerName(name, x.seatOf(name), "strong")]));
 }
 
-/** The last lines of the log, under the winner: what ended the match (the recent-events strip says it on a phone). */
+/** The last lines of the log, under the winner: what ended the match (the recent-events strip says it on a phone):
+ * every line the last move wrote (a game's final scores, one line a player), at least three, at most ten. */
 function ending(view, x) {
-  const lines = logLines(x.table, view).slice(-3);
+  const all = logLines(x.table, view);
+  const last = all.length ? all[all.length - 1].version : null;
+  const lastMove = all.filter((line) => line.version === last).length;
+  const lines = all.slice(-Math.min(10, Math.max(3, lastMove)));
   if (!lines.length) return null;
   return h("div", {class: "ending", dataset: {kind: "ending"}},
     h("h3", {}, t("result.ending")),
