@@ -229,3 +229,26 @@ def test_a_werewolf_reads_their_role_once(server, browser):
     shot(page, "werewolf-role-once")
     assert not page.js_errors
     context.close()
+
+
+def test_rules_pressed_before_the_games_sheet_arrives_opens_it_when_it_does(server, browser):
+    """On a slow line "Rules" pressed as the room opens did nothing (the game's sheet had not
+    arrived yet; a designer's browser test met it under load): it opens once the sheet is there."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Zoe", "seats": 2, "bots": [{"kind": "random"}],
+                                        "options": {}, "private": True})
+    context, page = open_page(browser, PHONE, has_touch=True)
+    page.goto(server.base + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"intrigue:token:{joined['room']}", joined["token"]])
+    held = []
+    page.route("**/api/games/coup/table*", lambda route: held.append(route))  # the sheet held back
+    page.goto(server.base + joined["url"])
+    expect(page.locator("#rules-button")).to_be_visible()
+    wait_until(lambda: held, 10, "the page asking for Coup's table", page)
+    page.locator("#rules-button").click()
+    dialog = page.locator("dialog#rules")
+    expect(dialog).not_to_be_visible()
+    for route in held:
+        route.continue_()
+    expect(dialog.locator("h2")).to_have_text("How to play Coup")
+    context.close()

@@ -218,7 +218,10 @@ function onError(message) {
 }
 
 async function loadGame(id) {
-  if (!state.table || state.table.game !== id) state.table = await gameTable(id);
+  if (!state.table || state.table.game !== id) {
+    state.table = await gameTable(id);
+    if (state.rulesAsked) showRules();  // Rules pressed before the game's table had arrived
+  }
   if (state.games[id] === undefined) {
     state.games[id] = null;
     try {
@@ -407,6 +410,8 @@ function renderWaiting() {
 }
 
 function showRules() {
+  // Pressed before the game's table (its rules sheet) has arrived, it opens when it does.
+  state.rulesAsked = !state.table;
   if (state.table) openSheet(state.table, gameTitle());
 }
 
