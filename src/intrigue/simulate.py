@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .engine import Game, Match
+from .engine.decision import Decision
 from .engine.errors import RuleError
 from .engine.timing import expiry
 
@@ -87,7 +88,17 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
     bits = rng.getrandbits  # rng.choice(seq) written out: seq[r] with r = _randbelow(len(seq)), the same draws
     while not match.over:
         decision = match.decision
-        pending = decision.pending if decision is not None else None  # match.pending, one call fewer
+        if decision.__class__ is Decision:  # decision.pending, inline (a plain decision's)
+            if decision.closed_by is not None:
+                pending = None
+            else:
+                answers = decision.answers
+                if answers:
+                    pending = [seat for seat in decision.offers if seat not in answers]
+                else:
+                    pending = list(decision.offers)
+        else:
+            pending = decision.pending if decision is not None else None
         if not pending:  # a timer phase waiting for its clock: its time runs out now
             for move in list(expiry(match)):
                 choose(*move)

@@ -167,6 +167,9 @@ PHASE_START: dict[str, Any] = {
     "_picks": None, "_standing": frozenset(), "_resume": 0, "_stage": "before", "_single": False}
 #: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
 QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
+#: The shared empty values of PHASE_START, as the generated code names them (see ``start_lines``).
+START_NAMES: dict[str, Any] = {f"_START{key}": value for key, value in PHASE_START.items()
+                               if not (value is None or value.__class__ in (bool, int, str))}
 #: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
 OPENED = object()
 
@@ -259,12 +262,12 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             lines += [f"    if nxt == {target!r}:  # (a phase the DSL lists)",
                       *_entry_lines(target, f"_plan_{suffix}", f"_run_{suffix}", headless, "        ")]
         if routed:
-            namespace.update(PHASE_START=PHASE_START, QUIET_START=QUIET_START)
+            namespace.update(START_NAMES)
         lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
-        namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
+        namespace.update(START_NAMES, _then_plan=then[0], _then=then[1])
         lines += _entry_lines(plan.fixed_next, "_then_plan", "_then", headless, "    ")
     return "\n".join(lines) + "\n", namespace
 
@@ -300,8 +303,21 @@ def _entry_lines(phase_id: Any, plan: str, runner: str, headless: bool, indent: 
     return [f"{indent}match.phase_id = {phase_id!r}",
             f"{indent}match._plan = {plan}",
             *([] if headless else [f"{indent}match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
-            f"{indent}match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
+            *start_lines(indent),
             f"{indent}return {runner}(match, tools, routers)"]
+
+
+def start_lines(indent: str) -> list[str]:
+    """A phase's bookkeeping as it starts (:data:`PHASE_START`, or :data:`QUIET_START` after a phase that
+    offered nothing) as plain stores, several times cheaper than ``match.__dict__.update``. The shared
+    empty values are the namespace's ``_START_<field>`` (:data:`START_NAMES`)."""
+    lines = [f"{indent}if match._offers is not None:"]
+    for key, value in PHASE_START.items():
+        if key not in QUIET_START:
+            literal = repr(value) if value is None or value.__class__ in (bool, int, str) else f"_START{key}"
+            lines.append(f"{indent}    match.{key} = {literal}")
+    lines += [f"{indent}match.{key} = {value!r}" for key, value in QUIET_START.items()]
+    return lines
 
 
 def _routed_entries(plans: dict[Any, Any], fixed: dict[Any, Any]) -> dict[Any, list[Any]]:

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from .compiled import OPENED, PHASE_START, QUIET_START
+from .compiled import OPENED, PHASE_START
 from .decision import Decision, TimedDecision
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
@@ -29,6 +29,7 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
+_NOT_STANDING: frozenset[int] = PHASE_START["_standing"]
 #: Tuples of options offered before that held each option once (a rules module's shared menus).
 _DISTINCT: set[tuple[str, ...]] = set()
 
@@ -328,7 +329,8 @@ class Match:
         self.version += 1
         answers = decision.answers
         answers[seat] = option
-        if option in decision.closing.get(seat, ()):
+        closing = decision.closing
+        if closing and option in closing.get(seat, ()):
             decision.closed_by = seat
         elif decision.__class__ is Decision and self._answered is decision:
             # Its single options were answered, and every answer is a seat it offers to: it is complete
@@ -693,14 +695,13 @@ class Match:
         """
         budget = MAX_PHASES_WITHOUT_DECISION
         plans, tools, routers, headless = self._machine
-        state = self.__dict__
         try:
             while not self.over:
                 decision = self.decision
                 plan = self._plan
                 if decision is not None:
                     if decision is not complete:
-                        if decision.automatic and self._answered is not decision:
+                        if self._answered is not decision and decision.automatic:
                             # once per decision: its offers never change, so a second pass finds nothing
                             self._auto_answer()
                             self._answered = decision
@@ -715,7 +716,8 @@ class Match:
                     complete = None  # (a decision opened later is not known complete)
                     self.decision = None
                     self._stage = "after"
-                    if decision.clock is None or plan.phase.completion_criteria.options:
+                    if decision.__class__ is Decision or decision.clock is None \
+                            or plan.phase.completion_criteria.options:  # (a plain Decision has no clock)
                         self.last_decision = decision  # statements read it from now on
                         if plan.record is not None:
                             self._record(decision)
@@ -743,7 +745,17 @@ class Match:
                 self._plan = plan
                 if not headless:  # (a headless match's canvas does nothing)
                     self.canvas.begin_phase()
-                state.update(PHASE_START if self._offers is not None else QUIET_START)
+                if self._offers is not None:  # PHASE_START, as plain stores (cheaper than __dict__.update)
+                    self._offers = None
+                    self._closing = _NO_CLOSING
+                    self._manual = _NO_SEATS
+                    self._named = None
+                    self._picks = None
+                    self._standing = _NOT_STANDING
+                    self._single = False
+                self._targets = None  # QUIET_START
+                self._resume = 0
+                self._stage = "before"
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
