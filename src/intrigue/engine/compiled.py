@@ -51,7 +51,10 @@ def _hoisting_writer(subscript: bool = False, choice: str | None = None) -> tupl
         if variable is None:
             variable = hoisted[path] = f"_n{len(hoisted)}"
             lines.append(f"    {variable} = match.state")
-            lines.extend(f"    {variable} = {variable}.get({key!r}) if {variable}.__class__ is dict else None"
+            # (by subscript in a filter's quick path: a missing key raises KeyError, and the path with .get runs)
+            lines.extend(f"    {variable} = {variable}[{key!r}] if {variable}.__class__ is dict else None"
+                         if subscript else
+                         f"    {variable} = {variable}.get({key!r}) if {variable}.__class__ is dict else None"
                          for key in path)
         return variable
 
@@ -66,13 +69,16 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
     test = writer.test(tree)
     fast: list[str] = []
     if not writer.uses_scope:
-        # Each player's fields read by subscript, which is quicker than .get; a player without one of
-        # them raises KeyError, and then the loop below reads the fields as .get does (null).
-        quick, _ = _hoisting_writer(subscript=True)
+        # Each player's fields and the game-level names read by subscript, which is quicker than .get; a
+        # player or the state without one of them raises KeyError, and then the path below reads them as
+        # .get does (null).
+        quick, quick_hoisted = _hoisting_writer(subscript=True)
+        quick_test = quick.test(tree)
         fast = ["    try:",
+                *("    " + line for line in quick_hoisted),
                 "        chosen = []",
                 "        for seat, player in enumerate(match.players):",
-                f"            if {quick.test(tree)}:",
+                f"            if {quick_test}:",
                 "                chosen.append(seat)",
                 "        return chosen",
                 "    except KeyError:",
@@ -81,8 +87,8 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
         f"def {function}(match, found=None, me=None):",
         f"    # {text!r}",
         *(["    scope = Scope(match, None, me, found)"] if writer.uses_scope else []),
-        *hoisted,
         *fast,
+        *hoisted,
         "    chosen = []",
         "    for seat, player in enumerate(match.players):",
         *(["        scope.player = player"] if writer.uses_scope else []),
