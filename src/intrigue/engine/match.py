@@ -10,10 +10,12 @@ from __future__ import annotations
 import copy
 import json
 import marshal
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from ..dsl.codegen import build
 from .compiled import OPENED, PHASE_START
 from .decision import Decision, TimedDecision
 from .declarative import offer_declared_options
@@ -160,11 +162,14 @@ class Match:
         #: timers (headless runs by default) it ends at once.
         self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
-        self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        blank = game.blank_state
-        if blank is None:  # the declared state, as marshal writes it: read once per game
-            blank = game.blank_state = _marshalled(game.binding.state)
-        self.state: dict[str, Any] = marshal.loads(blank) if blank else fresh_copy(game.binding.state)
+        make = game.blank_player
+        if make is None:  # a new player's declared fields, made by a generated function: once per game
+            make = game.blank_player = _player_maker(_player_template(game))
+        self.players: list[dict[str, Any]] = [make(name, seat + 1) for seat, name in enumerate(self.names)]
+        make = game.blank_state
+        if make is None:  # the declared state likewise
+            make = game.blank_state = _blank_maker(game.binding.state)
+        self.state: dict[str, Any] = make()
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self._events: list[Event] = []
         self._later: list[tuple[Any, ...]] = []  # lines announced later, not yet made Events (see ``events``)
@@ -248,15 +253,9 @@ class Match:
         self._log = choices
         self._choices = []
 
-    # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
-        blank = self.game.blank_player
-        if blank is None:  # the declared template, as marshal writes it: read once per game
-            blank = self.game.blank_player = _marshalled(_player_template(self.game))
-        template = marshal.loads(blank) if blank else fresh_copy(_player_template(self.game))
-        template["name"] = self.names[seat]
-        template["id"] = seat + 1
-        return template
+        """A player of ``seat`` as the match started it (the declared fields, its name and id)."""
+        return self.game.blank_player(self.names[seat], seat + 1)  # (made by the first match of the game)
 
     # -- the public API -----------------------------------------------------
     @property
@@ -830,13 +829,62 @@ def _player_template(game: Game) -> dict[str, Any]:
     return template
 
 
-def _marshalled(value: Any) -> bytes:
-    """``value`` in ``marshal`` format 2 (each occurrence of an object written on its own, so each
-    load shares nothing), or ``b""`` if marshal refuses it."""
+def _literal(value: Any) -> str:
+    """``value`` as a Python literal that makes an equal copy sharing no container with it (plain data
+    only: dicts, lists, strings, numbers, booleans, null; anything else raises ValueError)."""
+    kind = value.__class__
+    if kind is dict:
+        return "{" + ", ".join(f"{_literal(key)}: {_literal(item)}" for key, item in value.items()) + "}"
+    if kind is list:
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    if value is None or kind is str or kind is int or kind is bool or (kind is float and math.isfinite(value)):
+        return repr(value)
+    raise ValueError(f"not plain data: {kind.__name__}")
+
+
+#: The longest literal a blank maker is generated for (a larger template is copied with marshal).
+_LITERAL_LIMIT = 100_000
+
+
+def _blank_maker(value: Any) -> Callable[[], Any]:
+    """A function returning a fresh copy of declared plain data (the game's state), sharing nothing: a
+    generated ``return <literal>`` (the keys are the code's constants, hashed once, where a copy by
+    ``marshal`` makes and hashes every string again), else a copy by ``marshal`` format 2."""
     try:
-        return marshal.dumps(value, 2)
+        literal = _literal(value)
+    except (ValueError, RecursionError):
+        literal = ""
+    if literal and len(literal) <= _LITERAL_LIMIT:
+        return build(f"def blank():\n    return {literal}\n", {}, "blank")
+    try:
+        blob = marshal.dumps(value, 2)  # each occurrence of an object on its own: each load shares nothing
     except ValueError:
-        return b""
+        return lambda: copy_data(value)
+    return lambda: marshal.loads(blob)
+
+
+def _player_maker(template: dict[str, Any]) -> Callable[[str, int], dict[str, Any]]:
+    """``make(name, id)``: a new player, the declared fields with ``name`` and ``id`` set (where the
+    template has them, else added in that order), as :func:`_blank_maker` makes a copy."""
+    fields = dict(template)
+    fields.setdefault("name", None)
+    fields.setdefault("id", None)
+    try:
+        items = [f"{_literal(key)}: {'name' if key == 'name' else 'id' if key == 'id' else _literal(item)}"
+                 for key, item in fields.items()]
+    except (ValueError, RecursionError):
+        items = []
+    source = "{" + ", ".join(items) + "}"
+    if items and len(source) <= _LITERAL_LIMIT:
+        return build(f"def player(name, id):\n    return {source}\n", {}, "player")
+    blank = _blank_maker(template)
+
+    def player(name: str, id: int) -> dict[str, Any]:  # noqa: A002
+        made = blank()
+        made["name"] = name
+        made["id"] = id
+        return made
+    return player
 
 
 def _blank(kind: str) -> Any:
