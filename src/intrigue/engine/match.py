@@ -32,6 +32,8 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
 _NOT_STANDING: frozenset[int] = PHASE_START["_standing"]
+#: A shuffle's steps by the pile's length: (i, i + 1, its bit length) for i from the top down.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 #: Tuples of options offered before that held each option once (a rules module's shared menus).
 _DISTINCT: set[tuple[str, ...]] = set()
 
@@ -132,30 +134,52 @@ class _NullCanvas(Canvas):
         return []
 
 
+#: The most (names, options) pairs whose check a game remembers (``_checked_options``).
+_CHECKED_LIMIT = 1_000
+
+
+def _checked_options(game: Game, names: list[str], options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A new match's options (the game's defaults, updated), after checking them and the names: raise
+    ValueError if the game refuses them. The answer for the same names and options is remembered by the
+    game (a simulation starts thousands of matches alike): the checks read only the game and them."""
+    try:
+        key: Any = (tuple(names), tuple(options.items()) if options else ())
+        checked = game.__dict__.setdefault("_checked_options", {})  # (no field: a replaced game checks again)
+        found = checked.get(key)
+    except TypeError:  # an option's value that is no key (a list): checked every time
+        key = found = None
+    if found is not None:
+        return dict(found)
+    if not game.min_players <= len(names) <= game.max_players:
+        raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
+                         f"not {len(names)}")
+    if len(set(names)) != len(names):
+        raise ValueError("player names must be distinct")
+    if options:
+        unknown = set(options) - set(game.binding.options)
+        if unknown:
+            raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
+    values = game.option_defaults()
+    if options:
+        values.update(options)
+    refused = game.binding.option_check(values, len(names)) if game.binding.option_check else []
+    if refused:
+        raise ValueError(f"{game.title}: " + "; ".join(refused))
+    if key is not None and len(checked) < _CHECKED_LIMIT:
+        checked[key] = dict(values)
+    return values
+
+
 class Match:
     """One game being played. See the module docstring."""
 
     def __init__(self, game: Game, players: list[str], seed: int | str = 0,
                  options: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None,
                  headless: bool = False, timers: bool | None = None):
-        if not game.min_players <= len(players) <= game.max_players:
-            raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
-                             f"not {len(players)}")
-        if len(set(players)) != len(players):
-            raise ValueError("player names must be distinct")
-        if options:
-            unknown = set(options) - set(game.binding.options)
-            if unknown:
-                raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
         self.game = game
         self.names = list(players)
         self.seed = seed
-        self.options = game.option_defaults()
-        if options:
-            self.options.update(options)
-        refused = game.binding.option_check(self.options, len(players)) if game.binding.option_check else []
-        if refused:
-            raise ValueError(f"{game.title}: " + "; ".join(refused))
+        self.options = _checked_options(game, self.names, options)
         self.setup: dict[str, Any] = dict(setup or {})
         self.headless = headless
         #: Whether a ``timer`` phase waits for its clock (``choose(CLOCK, TIME_UP)``); without
@@ -544,9 +568,12 @@ class Match:
             rng.shuffle(pile)
             return
         getrandbits = rng.getrandbits
-        for i in range(len(pile) - 1, 0, -1):
-            below = i + 1  # Random._randbelow_with_getrandbits(i + 1), inline
-            bits = below.bit_length()
+        steps = _SHUFFLE_STEPS.get(len(pile))
+        if steps is None:
+            steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(pile) - 1, 0, -1))
+            if len(pile) <= 1_000:
+                _SHUFFLE_STEPS[len(pile)] = steps
+        for i, below, bits in steps:  # Random._randbelow_with_getrandbits(i + 1), inline
             j = getrandbits(bits)
             while j >= below:
                 j = getrandbits(bits)
