@@ -37,3 +37,17 @@ def test_random_play_answers_as_choose_does(game_id):
         assert fast.players == checked.players and fast.state == checked.state and fast.winners == checked.winners
         assert [e.text for e in fast.events] == [e.text for e in checked.events]
         assert fast.rng.getstate() == checked.rng.getstate() and fast_rng.getstate() == checked_rng.getstate()
+
+
+def test_a_match_shuffles_as_random_shuffle_does():
+    """``Match.shuffle`` writes ``random.Random.shuffle`` out: the same order and the same draws, every length."""
+    game = get("coup")
+    for seed in range(6):
+        match = Match(game, ["A", "B", "C", "D"], seed, headless=True)
+        reference = random.Random()
+        for length in [*range(0, 72), 200]:
+            reference.setstate(match.rng.getstate())
+            pile, expected = list(range(length)), list(range(length))
+            match.shuffle(pile)
+            reference.shuffle(expected)
+            assert pile == expected and match.rng.getstate() == reference.getstate()
