@@ -291,9 +291,14 @@ def _open_lines(plan: Any, indent: str) -> list[str]:
         f"{indent}            break",
         f"{indent}    else:",
         f"{indent}        decision = _new(Decision)",
-        f"{indent}        decision.__dict__ = {{'phase_id': {plan.phase_id!r}, 'wait_for': {plan.wait_for!r}, "
-        "'offers': offers, 'closing': match._closing, 'manual': match._manual, 'answers': {}, "
-        "'closed_by': None, 'opened_at': match.version}",
+        f"{indent}        decision.phase_id = {plan.phase_id!r}",
+        f"{indent}        decision.wait_for = {plan.wait_for!r}",
+        f"{indent}        decision.offers = offers",
+        f"{indent}        decision.closing = match._closing",
+        f"{indent}        decision.manual = match._manual",
+        f"{indent}        decision.answers = {{}}",
+        f"{indent}        decision.closed_by = None",
+        f"{indent}        decision.opened_at = match.version",
         f"{indent}        match.decision = decision",
         f"{indent}        if not match._single:  # nobody has a single option: nothing to answer for anyone",
         f"{indent}            match._answered = decision",

@@ -651,9 +651,14 @@ class Match:
         if clock is None:
             # The phase's own offer maps become the decision's: nothing offers after it opens.
             decision = Decision.__new__(Decision)
-            decision.__dict__ = {"phase_id": self.phase_id, "wait_for": plan.wait_for, "offers": offers,
-                                 "closing": self._closing, "manual": self._manual, "answers": {},
-                                 "closed_by": None, "opened_at": self.version}
+            decision.phase_id = self.phase_id
+            decision.wait_for = plan.wait_for
+            decision.offers = offers
+            decision.closing = self._closing
+            decision.manual = self._manual
+            decision.answers = {}
+            decision.closed_by = None
+            decision.opened_at = self.version
         else:
             decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
                                      ends_early=plan.phase.completion_criteria.ends_early or "all")
