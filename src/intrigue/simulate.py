@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .engine import Game, Match
+from .engine.decision import Decision
 from .engine.errors import RuleError
 from .engine.timing import expiry
 
@@ -79,15 +80,27 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
     """Play random legal choices to the end; returns the number of choices made.
 
     Each move reads who is pending, picks a seat and then one of its options with ``rng.choice``'s
-    draws (written out for the standard generator: no Python call per pick), and chooses it."""
+    draws (written out for the standard generator: no Python call per pick), and chooses it: an answer
+    to a plain decision as ``Match.choose`` applies it after its checks, inline (the pick is legal by
+    construction; a test plays every game both ways)."""
     made = 0
-    choose = match.choose
+    choose, settle = match.choose, match._settle  # noqa: SLF001
     if rng.__class__ is not random.Random:
         return _random_play(match, rng, limit)
     bits = rng.getrandbits  # rng.choice(seq) written out: seq[r] with r = _randbelow(len(seq)), the same draws
     while not match.over:
         decision = match.decision
-        pending = decision.pending if decision is not None else None  # match.pending, one call fewer
+        if decision.__class__ is Decision:  # decision.pending, inline (a plain decision's)
+            if decision.closed_by is not None:
+                pending = None
+            else:
+                answers = decision.answers
+                if answers:
+                    pending = [seat for seat in decision.offers if seat not in answers]
+                else:
+                    pending = list(decision.offers)
+        else:
+            pending = decision.pending if decision is not None else None
         if not pending:  # a timer phase waiting for its clock: its time runs out now
             for move in list(expiry(match)):
                 choose(*move)
@@ -109,7 +122,25 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
         drawn = bits(size)
         while drawn >= count:
             drawn = bits(size)
-        choose(seat, options[drawn])
+        option = options[drawn]
+        if decision.__class__ is Decision:
+            # match.choose(seat, option) of a plain decision, inline: the seat is pending and the option
+            # offered (check() has nothing to refuse), so only what choose() does after its checks is done.
+            match._choices.append((seat, option, match.version))  # noqa: SLF001
+            match.version += 1
+            answers = decision.answers
+            answers[seat] = option
+            closing = decision.closing
+            if closing and option in closing.get(seat, ()):
+                decision.closed_by = seat
+                settle()
+            elif match._answered is decision:  # noqa: SLF001 - complete once every seat it offers to answered
+                if len(answers) == len(decision.offers):
+                    settle(decision)
+            else:
+                settle()
+        else:
+            choose(seat, option)
         made += 1
         if made >= limit:
             raise RuntimeError(f"no end after {limit} choices (seed {match.seed})")

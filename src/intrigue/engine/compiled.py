@@ -51,7 +51,10 @@ def _hoisting_writer(subscript: bool = False, choice: str | None = None) -> tupl
         if variable is None:
             variable = hoisted[path] = f"_n{len(hoisted)}"
             lines.append(f"    {variable} = match.state")
-            lines.extend(f"    {variable} = {variable}.get({key!r}) if {variable}.__class__ is dict else None"
+            # (by subscript in a filter's quick path: a missing key raises KeyError, and the path with .get runs)
+            lines.extend(f"    {variable} = {variable}[{key!r}] if {variable}.__class__ is dict else None"
+                         if subscript else
+                         f"    {variable} = {variable}.get({key!r}) if {variable}.__class__ is dict else None"
                          for key in path)
         return variable
 
@@ -66,13 +69,16 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
     test = writer.test(tree)
     fast: list[str] = []
     if not writer.uses_scope:
-        # Each player's fields read by subscript, which is quicker than .get; a player without one of
-        # them raises KeyError, and then the loop below reads the fields as .get does (null).
-        quick, _ = _hoisting_writer(subscript=True)
+        # Each player's fields and the game-level names read by subscript, which is quicker than .get; a
+        # player or the state without one of them raises KeyError, and then the path below reads them as
+        # .get does (null).
+        quick, quick_hoisted = _hoisting_writer(subscript=True)
+        quick_test = quick.test(tree)
         fast = ["    try:",
+                *("    " + line for line in quick_hoisted),
                 "        chosen = []",
                 "        for seat, player in enumerate(match.players):",
-                f"            if {quick.test(tree)}:",
+                f"            if {quick_test}:",
                 "                chosen.append(seat)",
                 "        return chosen",
                 "    except KeyError:",
@@ -81,8 +87,8 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
         f"def {function}(match, found=None, me=None):",
         f"    # {text!r}",
         *(["    scope = Scope(match, None, me, found)"] if writer.uses_scope else []),
-        *hoisted,
         *fast,
+        *hoisted,
         "    chosen = []",
         "    for seat, player in enumerate(match.players):",
         *(["        scope.player = player"] if writer.uses_scope else []),
@@ -167,6 +173,9 @@ PHASE_START: dict[str, Any] = {
     "_picks": None, "_standing": frozenset(), "_resume": 0, "_stage": "before", "_single": False}
 #: The same after a phase that offered nothing: its offer maps are still as a phase starts them.
 QUIET_START: dict[str, Any] = {"_targets": None, "_resume": 0, "_stage": "before"}
+#: The shared empty values of PHASE_START, as the generated code names them (see ``start_lines``).
+START_NAMES: dict[str, Any] = {f"_START{key}": value for key, value in PHASE_START.items()
+                               if not (value is None or value.__class__ in (bool, int, str))}
 #: What a phase runner returns when it opened a decision (any other value is the next phase, or None: the end).
 OPENED = object()
 
@@ -259,12 +268,12 @@ def phase_runner_source(function: str, plan: Any, steps: list[tuple[str | None, 
             lines += [f"    if nxt == {target!r}:  # (a phase the DSL lists)",
                       *_entry_lines(target, f"_plan_{suffix}", f"_run_{suffix}", headless, "        ")]
         if routed:
-            namespace.update(PHASE_START=PHASE_START, QUIET_START=QUIET_START)
+            namespace.update(START_NAMES)
         lines += ["    if nxt not in _allowed:", "        match._refuse_route(nxt)", "    return nxt"]
     elif then is None:
         lines.append(f"    return {plan.fixed_next!r}")
     else:  # enter the next phase (Match._settle's bookkeeping of a new phase) and run it
-        namespace.update(_then_plan=then[0], _then=then[1], PHASE_START=PHASE_START, QUIET_START=QUIET_START)
+        namespace.update(START_NAMES, _then_plan=then[0], _then=then[1])
         lines += _entry_lines(plan.fixed_next, "_then_plan", "_then", headless, "    ")
     return "\n".join(lines) + "\n", namespace
 
@@ -282,9 +291,14 @@ def _open_lines(plan: Any, indent: str) -> list[str]:
         f"{indent}            break",
         f"{indent}    else:",
         f"{indent}        decision = _new(Decision)",
-        f"{indent}        decision.__dict__ = {{'phase_id': {plan.phase_id!r}, 'wait_for': {plan.wait_for!r}, "
-        "'offers': offers, 'closing': match._closing, 'manual': match._manual, 'answers': {}, "
-        "'closed_by': None, 'opened_at': match.version}",
+        f"{indent}        decision.phase_id = {plan.phase_id!r}",
+        f"{indent}        decision.wait_for = {plan.wait_for!r}",
+        f"{indent}        decision.offers = offers",
+        f"{indent}        decision.closing = match._closing",
+        f"{indent}        decision.manual = match._manual",
+        f"{indent}        decision.answers = {{}}",
+        f"{indent}        decision.closed_by = None",
+        f"{indent}        decision.opened_at = match.version",
         f"{indent}        match.decision = decision",
         f"{indent}        if not match._single:  # nobody has a single option: nothing to answer for anyone",
         f"{indent}            match._answered = decision",
@@ -300,8 +314,21 @@ def _entry_lines(phase_id: Any, plan: str, runner: str, headless: bool, indent: 
     return [f"{indent}match.phase_id = {phase_id!r}",
             f"{indent}match._plan = {plan}",
             *([] if headless else [f"{indent}match.canvas.begin_phase()"]),  # a headless match's canvas does nothing
-            f"{indent}match.__dict__.update(PHASE_START if match._offers is not None else QUIET_START)",
+            *start_lines(indent),
             f"{indent}return {runner}(match, tools, routers)"]
+
+
+def start_lines(indent: str) -> list[str]:
+    """A phase's bookkeeping as it starts (:data:`PHASE_START`, or :data:`QUIET_START` after a phase that
+    offered nothing) as plain stores, several times cheaper than ``match.__dict__.update``. The shared
+    empty values are the namespace's ``_START_<field>`` (:data:`START_NAMES`)."""
+    lines = [f"{indent}if match._offers is not None:"]
+    for key, value in PHASE_START.items():
+        if key not in QUIET_START:
+            literal = repr(value) if value is None or value.__class__ in (bool, int, str) else f"_START{key}"
+            lines.append(f"{indent}    match.{key} = {literal}")
+    lines += [f"{indent}match.{key} = {value!r}" for key, value in QUIET_START.items()]
+    return lines
 
 
 def _routed_entries(plans: dict[Any, Any], fixed: dict[Any, Any]) -> dict[Any, list[Any]]:

@@ -8,8 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
-@dataclass
-class Decision:
+class _Extras:
+    """Gives a :class:`Decision` an instance dict beside its slots: what only some decisions have
+    (``secret``, ``cover``, ``named``, a timer's fields...) overrides the class's common value there."""
+
+
+@dataclass(slots=True)  # the fields every decision has in slots: made and read without a dict
+class Decision(_Extras):
     """An open ``player_action`` completion: who must answer, with which options.
 
     A *secret* decision (the phase or one of its options is declared ``secret``)
@@ -76,6 +81,8 @@ class Decision:
     def copy(self) -> "Decision":
         other = object.__new__(self.__class__)
         other.__dict__.update(self.__dict__)
+        other.phase_id, other.wait_for, other.closed_by, other.opened_at = \
+            self.phase_id, self.wait_for, self.closed_by, self.opened_at
         other.offers = {s: list(o) for s, o in self.offers.items()}
         other.closing = dict(self.closing)
         other.manual = set(self.manual)

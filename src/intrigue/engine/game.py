@@ -114,10 +114,11 @@ class Game:
     #: Newer built-in names (``picked``, ``answer``...) that a game-level name of the same spelling hides.
     shadowed: frozenset[str] = frozenset()
     compiled: Any = None  # the generated functions (compiled.CompiledGame)
-    #: A new player's declared fields and the game's declared state (``binding.state``, never changed
-    #: once loaded) in ``marshal`` format (``b""``: not marshallable), made by the first match.
-    blank_player: bytes | None = None
-    blank_state: bytes | None = None
+    #: What makes a new player (``make(name, id)``: its declared fields) and a copy of the game's declared
+    #: state (``make()``; ``binding.state``, never changed once loaded), sharing nothing: made by the first
+    #: match (generated functions returning a literal, see ``match._blank_maker``).
+    blank_player: Callable[[str, int], dict[str, Any]] | None = None
+    blank_state: Callable[[], dict[str, Any]] | None = None
 
     def where(self, path: tuple[Any, ...]) -> str:
         """``file:line`` of a key path of the game's DSL file."""

@@ -10,11 +10,13 @@ from __future__ import annotations
 import copy
 import json
 import marshal
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from .compiled import OPENED, PHASE_START, QUIET_START
+from ..dsl.codegen import build
+from .compiled import OPENED, PHASE_START
 from .decision import Decision, TimedDecision
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
@@ -29,6 +31,9 @@ MAX_PHASES_WITHOUT_DECISION = 5_000
 #: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
+_NOT_STANDING: frozenset[int] = PHASE_START["_standing"]
+#: A shuffle's steps by the pile's length: (i, i + 1, its bit length) for i from the top down.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 #: Tuples of options offered before that held each option once (a rules module's shared menus).
 _DISTINCT: set[tuple[str, ...]] = set()
 
@@ -129,41 +134,66 @@ class _NullCanvas(Canvas):
         return []
 
 
+#: The most (names, options) pairs whose check a game remembers (``_checked_options``).
+_CHECKED_LIMIT = 1_000
+
+
+def _checked_options(game: Game, names: list[str], options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A new match's options (the game's defaults, updated), after checking them and the names: raise
+    ValueError if the game refuses them. The answer for the same names and options is remembered by the
+    game (a simulation starts thousands of matches alike): the checks read only the game and them."""
+    try:
+        key: Any = (tuple(names), tuple(options.items()) if options else ())
+        checked = game.__dict__.setdefault("_checked_options", {})  # (no field: a replaced game checks again)
+        found = checked.get(key)
+    except TypeError:  # an option's value that is no key (a list): checked every time
+        key = found = None
+    if found is not None:
+        return dict(found)
+    if not game.min_players <= len(names) <= game.max_players:
+        raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
+                         f"not {len(names)}")
+    if len(set(names)) != len(names):
+        raise ValueError("player names must be distinct")
+    if options:
+        unknown = set(options) - set(game.binding.options)
+        if unknown:
+            raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
+    values = game.option_defaults()
+    if options:
+        values.update(options)
+    refused = game.binding.option_check(values, len(names)) if game.binding.option_check else []
+    if refused:
+        raise ValueError(f"{game.title}: " + "; ".join(refused))
+    if key is not None and len(checked) < _CHECKED_LIMIT:
+        checked[key] = dict(values)
+    return values
+
+
 class Match:
     """One game being played. See the module docstring."""
 
     def __init__(self, game: Game, players: list[str], seed: int | str = 0,
                  options: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None,
                  headless: bool = False, timers: bool | None = None):
-        if not game.min_players <= len(players) <= game.max_players:
-            raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
-                             f"not {len(players)}")
-        if len(set(players)) != len(players):
-            raise ValueError("player names must be distinct")
-        if options:
-            unknown = set(options) - set(game.binding.options)
-            if unknown:
-                raise ValueError(f"unknown option(s) for {game.id}: {', '.join(sorted(unknown))}")
         self.game = game
         self.names = list(players)
         self.seed = seed
-        self.options = game.option_defaults()
-        if options:
-            self.options.update(options)
-        refused = game.binding.option_check(self.options, len(players)) if game.binding.option_check else []
-        if refused:
-            raise ValueError(f"{game.title}: " + "; ".join(refused))
+        self.options = _checked_options(game, self.names, options)
         self.setup: dict[str, Any] = dict(setup or {})
         self.headless = headless
         #: Whether a ``timer`` phase waits for its clock (``choose(CLOCK, TIME_UP)``); without
         #: timers (headless runs by default) it ends at once.
         self.timers = (not headless) if timers is None else timers
         self.rng = random.Random(seed)
-        self.players: list[dict[str, Any]] = [self._new_player(seat) for seat in range(len(players))]
-        blank = game.blank_state
-        if blank is None:  # the declared state, as marshal writes it: read once per game
-            blank = game.blank_state = _marshalled(game.binding.state)
-        self.state: dict[str, Any] = marshal.loads(blank) if blank else fresh_copy(game.binding.state)
+        make = game.blank_player
+        if make is None:  # a new player's declared fields, made by a generated function: once per game
+            make = game.blank_player = _player_maker(_player_template(game))
+        self.players: list[dict[str, Any]] = [make(name, seat + 1) for seat, name in enumerate(self.names)]
+        make = game.blank_state
+        if make is None:  # the declared state likewise
+            make = game.blank_state = _blank_maker(game.binding.state)
+        self.state: dict[str, Any] = make()
         self.canvas: Canvas = _NullCanvas() if headless else Canvas()
         self._events: list[Event] = []
         self._later: list[tuple[Any, ...]] = []  # lines announced later, not yet made Events (see ``events``)
@@ -247,15 +277,9 @@ class Match:
         self._log = choices
         self._choices = []
 
-    # -- construction -----------------------------------------------------
     def _new_player(self, seat: int) -> dict[str, Any]:
-        blank = self.game.blank_player
-        if blank is None:  # the declared template, as marshal writes it: read once per game
-            blank = self.game.blank_player = _marshalled(_player_template(self.game))
-        template = marshal.loads(blank) if blank else fresh_copy(_player_template(self.game))
-        template["name"] = self.names[seat]
-        template["id"] = seat + 1
-        return template
+        """A player of ``seat`` as the match started it (the declared fields, its name and id)."""
+        return self.game.blank_player(self.names[seat], seat + 1)  # (made by the first match of the game)
 
     # -- the public API -----------------------------------------------------
     @property
@@ -328,7 +352,8 @@ class Match:
         self.version += 1
         answers = decision.answers
         answers[seat] = option
-        if option in decision.closing.get(seat, ()):
+        closing = decision.closing
+        if closing and option in closing.get(seat, ()):
             decision.closed_by = seat
         elif decision.__class__ is Decision and self._answered is decision:
             # Its single options were answered, and every answer is a seat it offers to: it is complete
@@ -543,9 +568,12 @@ class Match:
             rng.shuffle(pile)
             return
         getrandbits = rng.getrandbits
-        for i in range(len(pile) - 1, 0, -1):
-            below = i + 1  # Random._randbelow_with_getrandbits(i + 1), inline
-            bits = below.bit_length()
+        steps = _SHUFFLE_STEPS.get(len(pile))
+        if steps is None:
+            steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(pile) - 1, 0, -1))
+            if len(pile) <= 1_000:
+                _SHUFFLE_STEPS[len(pile)] = steps
+        for i, below, bits in steps:  # Random._randbelow_with_getrandbits(i + 1), inline
             j = getrandbits(bits)
             while j >= below:
                 j = getrandbits(bits)
@@ -623,9 +651,14 @@ class Match:
         if clock is None:
             # The phase's own offer maps become the decision's: nothing offers after it opens.
             decision = Decision.__new__(Decision)
-            decision.__dict__ = {"phase_id": self.phase_id, "wait_for": plan.wait_for, "offers": offers,
-                                 "closing": self._closing, "manual": self._manual, "answers": {},
-                                 "closed_by": None, "opened_at": self.version}
+            decision.phase_id = self.phase_id
+            decision.wait_for = plan.wait_for
+            decision.offers = offers
+            decision.closing = self._closing
+            decision.manual = self._manual
+            decision.answers = {}
+            decision.closed_by = None
+            decision.opened_at = self.version
         else:
             decision = TimedDecision(self.phase_id, "timer", offers, opened_at=self.version, clock=clock,
                                      ends_early=plan.phase.completion_criteria.ends_early or "all")
@@ -693,14 +726,13 @@ class Match:
         """
         budget = MAX_PHASES_WITHOUT_DECISION
         plans, tools, routers, headless = self._machine
-        state = self.__dict__
         try:
             while not self.over:
                 decision = self.decision
                 plan = self._plan
                 if decision is not None:
                     if decision is not complete:
-                        if decision.automatic and self._answered is not decision:
+                        if self._answered is not decision and decision.automatic:
                             # once per decision: its offers never change, so a second pass finds nothing
                             self._auto_answer()
                             self._answered = decision
@@ -715,7 +747,8 @@ class Match:
                     complete = None  # (a decision opened later is not known complete)
                     self.decision = None
                     self._stage = "after"
-                    if decision.clock is None or plan.phase.completion_criteria.options:
+                    if decision.__class__ is Decision or decision.clock is None \
+                            or plan.phase.completion_criteria.options:  # (a plain Decision has no clock)
                         self.last_decision = decision  # statements read it from now on
                         if plan.record is not None:
                             self._record(decision)
@@ -743,7 +776,17 @@ class Match:
                 self._plan = plan
                 if not headless:  # (a headless match's canvas does nothing)
                     self.canvas.begin_phase()
-                state.update(PHASE_START if self._offers is not None else QUIET_START)
+                if self._offers is not None:  # PHASE_START, as plain stores (cheaper than __dict__.update)
+                    self._offers = None
+                    self._closing = _NO_CLOSING
+                    self._manual = _NO_SEATS
+                    self._named = None
+                    self._picks = None
+                    self._standing = _NOT_STANDING
+                    self._single = False
+                self._targets = None  # QUIET_START
+                self._resume = 0
+                self._stage = "before"
         except (RuleError, Refused):
             raise
         except Exception as exc:  # noqa: BLE001 - named where it happened
@@ -818,13 +861,62 @@ def _player_template(game: Game) -> dict[str, Any]:
     return template
 
 
-def _marshalled(value: Any) -> bytes:
-    """``value`` in ``marshal`` format 2 (each occurrence of an object written on its own, so each
-    load shares nothing), or ``b""`` if marshal refuses it."""
+def _literal(value: Any) -> str:
+    """``value`` as a Python literal that makes an equal copy sharing no container with it (plain data
+    only: dicts, lists, strings, numbers, booleans, null; anything else raises ValueError)."""
+    kind = value.__class__
+    if kind is dict:
+        return "{" + ", ".join(f"{_literal(key)}: {_literal(item)}" for key, item in value.items()) + "}"
+    if kind is list:
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    if value is None or kind is str or kind is int or kind is bool or (kind is float and math.isfinite(value)):
+        return repr(value)
+    raise ValueError(f"not plain data: {kind.__name__}")
+
+
+#: The longest literal a blank maker is generated for (a larger template is copied with marshal).
+_LITERAL_LIMIT = 100_000
+
+
+def _blank_maker(value: Any) -> Callable[[], Any]:
+    """A function returning a fresh copy of declared plain data (the game's state), sharing nothing: a
+    generated ``return <literal>`` (the keys are the code's constants, hashed once, where a copy by
+    ``marshal`` makes and hashes every string again), else a copy by ``marshal`` format 2."""
     try:
-        return marshal.dumps(value, 2)
+        literal = _literal(value)
+    except (ValueError, RecursionError):
+        literal = ""
+    if literal and len(literal) <= _LITERAL_LIMIT:
+        return build(f"def blank():\n    return {literal}\n", {}, "blank")
+    try:
+        blob = marshal.dumps(value, 2)  # each occurrence of an object on its own: each load shares nothing
     except ValueError:
-        return b""
+        return lambda: copy_data(value)
+    return lambda: marshal.loads(blob)
+
+
+def _player_maker(template: dict[str, Any]) -> Callable[[str, int], dict[str, Any]]:
+    """``make(name, id)``: a new player, the declared fields with ``name`` and ``id`` set (where the
+    template has them, else added in that order), as :func:`_blank_maker` makes a copy."""
+    fields = dict(template)
+    fields.setdefault("name", None)
+    fields.setdefault("id", None)
+    try:
+        items = [f"{_literal(key)}: {'name' if key == 'name' else 'id' if key == 'id' else _literal(item)}"
+                 for key, item in fields.items()]
+    except (ValueError, RecursionError):
+        items = []
+    source = "{" + ", ".join(items) + "}"
+    if items and len(source) <= _LITERAL_LIMIT:
+        return build(f"def player(name, id):\n    return {source}\n", {}, "player")
+    blank = _blank_maker(template)
+
+    def player(name: str, id: int) -> dict[str, Any]:  # noqa: A002
+        made = blank()
+        made["name"] = name
+        made["id"] = id
+        return made
+    return player
 
 
 def _blank(kind: str) -> Any:
