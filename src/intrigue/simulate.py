@@ -81,10 +81,10 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
 
     Each move reads who is pending, picks a seat and then one of its options with ``rng.choice``'s
     draws (written out for the standard generator: no Python call per pick), and chooses it: an answer
-    to a plain decision as ``Match.choose`` applies it after its checks, inline (the pick is legal by
-    construction; a test plays every game both ways)."""
+    to a plain decision through ``Match.choose_offered``, ``choose`` without its checks (the pick is
+    legal by construction; a test plays every game both ways)."""
     made = 0
-    choose, settle = match.choose, match._settle  # noqa: SLF001
+    choose, answer = match.choose, match.choose_offered
     if rng.__class__ is not random.Random:
         return _random_play(match, rng, limit)
     bits = rng.getrandbits  # rng.choice(seq) written out: seq[r] with r = _randbelow(len(seq)), the same draws
@@ -124,21 +124,7 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
             drawn = bits(size)
         option = options[drawn]
         if decision.__class__ is Decision:
-            # match.choose(seat, option) of a plain decision, inline: the seat is pending and the option
-            # offered (check() has nothing to refuse), so only what choose() does after its checks is done.
-            match._choices.append((seat, option, match.version))  # noqa: SLF001
-            match.version += 1
-            answers = decision.answers
-            answers[seat] = option
-            closing = decision.closing
-            if closing and option in closing.get(seat, ()):
-                decision.closed_by = seat
-                settle()
-            elif match._answered is decision:  # noqa: SLF001 - complete once every seat it offers to answered
-                if len(answers) == len(decision.offers):
-                    settle(decision)
-            else:
-                settle()
+            answer(seat, option)  # a pending seat and one of its options: choose()'s checks cannot refuse it
         else:
             choose(seat, option)
         made += 1

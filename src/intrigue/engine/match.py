@@ -348,6 +348,13 @@ class Match:
                 decision.timed_out = True
                 self._settle()
                 return
+        self.choose_offered(seat, option)
+
+    def choose_offered(self, seat: int, option: str) -> None:
+        """:meth:`choose` after its checks, for a driver whose pick is always one of ``legal(seat)`` of
+        a pending seat (``random_play``, a search's playouts): nothing is checked, so anything else
+        breaks the match. What a person or a program sends goes through :meth:`choose`."""
+        decision = self.decision
         self._choices.append((seat, option, self.version))  # a Choice once the log is read
         self.version += 1
         answers = decision.answers
