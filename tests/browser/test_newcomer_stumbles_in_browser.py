@@ -252,3 +252,27 @@ def test_rules_pressed_before_the_games_sheet_arrives_opens_it_when_it_does(serv
         route.continue_()
     expect(dialog.locator("h2")).to_have_text("How to play Coup")
     context.close()
+
+
+def test_a_refusal_from_the_server_reads_in_the_pages_language(tmp_path_factory, browser):
+    """The server's refusals are English (docs/protocol.md: a code and an exact English message): a
+    German page showed "Der Raum konnte nicht erstellt werden: too many rooms created from your
+    address…". The page now says the code's line in its language (the English page keeps the server's
+    exact words)."""
+    from .conftest import serve
+
+    for server in serve(tmp_path_factory.mktemp("quota"), "--room-quota", "1"):
+        server.post("/api/rooms", {"game": "coup", "name": "Ada", "seats": 2, "bots": [{"kind": "random"}],
+                                   "options": {}, "private": True})  # the address's one room this hour
+        for lang, said in (("de", "Zu viele Räume oder Verbindungen von deiner Adresse."), ("en", "you have created 1 room in the last hour")):
+            context, page = open_page(browser, PHONE, lang=lang, has_touch=True)
+            page.goto(server.base + "/")
+            page.locator("#name").fill("Zoe")
+            page.locator("#create button[type=submit]").click()
+            toast = page.locator(".toast")
+            expect(toast).to_contain_text(said)
+            if lang == "de":
+                expect(toast).to_have_text(f"Der Raum konnte nicht erstellt werden: {said}")
+            else:  # the server's own words, which name the quota
+                expect(toast).to_have_text(f"Could not create the room: {said} (limit 1); use one of them")
+            context.close()

@@ -132,7 +132,7 @@ class Lobby:
         recent = [t for t in self._created.get(client, []) if loop_time - t < 3600]
         created = self.cluster.created(client) if self.cluster is not None else len(recent)
         if created >= self.settings.room_quota:
-            raise Refusal("quota", f"you have created {created} rooms in the last hour "
+            raise Refusal("quota", f"you have created {created} room{'' if created == 1 else 's'} in the last hour "
                                    f"(limit {self.settings.room_quota}); use one of them", 429)
         active = sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing"))
         if active >= self.settings.max_rooms:

@@ -1,6 +1,6 @@
 // HTTP helpers for the lobby routes of docs/protocol.md, and the seat token store.
 
-import {t} from "./i18n.js";
+import {refusal, t} from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -36,7 +36,8 @@ export async function api(method, path, body) {
         ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
         : String(data.detail);
     }
-    throw new ApiError(response.status, error.code || String(response.status), message || response.statusText);
+    const code = error.code || String(response.status);
+    throw new ApiError(response.status, code, refusal(code, message || response.statusText));
   }
   return data;
 }

@@ -117,6 +117,15 @@ export function hasString(id) {
   return id in state.ui || id in state.fallback;
 }
 
+/** What to show for a refusal from the server (docs/protocol.md's error codes): its own message,
+ * which is exact but English, on an English page; elsewhere the code's line in the language, when
+ * the catalogs have one (`error.<code>`). */
+export function refusal(code, message) {
+  const id = `error.${code}`;
+  if (state.lang !== "en" && id in state.ui) return t(id);
+  return message || (id in state.fallback ? t(id) : code);
+}
+
 /** A client string by id. */
 export function t(id, args = {}) {
   const template = state.ui[id] ?? state.fallback[id];

@@ -5,7 +5,7 @@ import {h, fill, $, toast} from "./dom.js";
 import {api, savedToken, saveToken, forgetToken, savedName, saveName, roomCodeFromPath, botWords} from "./api.js";
 import {renderView, Countdown} from "./render.js";
 import {renderLog, renderRecent, Outcomes} from "./events.js";
-import {gameTable, gameText, setupI18n, t} from "./i18n.js";
+import {gameTable, gameText, refusal, setupI18n, t} from "./i18n.js";
 import {playerColour} from "./cards.js";
 import {setupTools} from "./prefs.js";
 import {openSheet} from "./sheet.js";
@@ -208,7 +208,7 @@ function onError(message) {
   if (message.code === "stale_version") {
     toast(t("room.stale"), "info");
   } else {
-    toast(message.message || message.code);
+    toast(refusal(message.code, message.message));
   }
   // A refused choice changes nothing: let the player choose again.
   for (const button of document.querySelectorAll("#table .decision.mine button.option")) {
