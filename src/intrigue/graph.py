@@ -64,6 +64,8 @@ class PhaseGraph:
 def _who(phase: Phase) -> str:
     criteria = phase.completion_criteria
     if criteria.type == "timer":
+        if isinstance(criteria.seconds, str):
+            return f"timer ({criteria.seconds}) s"
         return f"timer {criteria.seconds:g} s" if criteria.seconds else "timer"
     if criteria.type != "player_action":
         return "automatic"

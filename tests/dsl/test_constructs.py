@@ -529,6 +529,55 @@ def test_a_timer_phase_waits_for_the_clock_ends_at_once_headless_and_a_scenario_
     assert played == [(1, "Blue"), (2, "Blue")] and match.over and match.state["n"] == 1
 
 
+ROUNDS = """
+0:
+  name: Talk
+  completion_criteria: {type: timer, seconds: SECONDS}
+  effects:
+  - set: game.n
+    to: n + 1
+  next_phase:
+    Another round: {id: 0, name: Talk, when: n < 3}
+    Done: {id: 9, name: End}
+"""
+
+
+def test_a_timer_phases_seconds_may_be_an_expression_read_as_it_opens(tmp_path):
+    """Rounds of three minutes, then two, then one, written as one phase (Two Rooms' rounds took three)."""
+    lab = game(tmp_path, ROUNDS.replace("SECONDS", "180 - 60 * n"))
+    match = Match(lab, ["A", "B", "C"])
+    clock, lengths = MatchClock(match), []
+    while not match.over:
+        lengths.append(timer_for(match).seconds)
+        assert clock.advance(lengths[-1] - 1) == []  # a second before its time: still talking
+        assert clock.advance(1) == [(CLOCK, TIME_UP)]
+    assert lengths == [180.0, 120.0, 60.0]
+
+
+def test_seconds_that_come_to_nothing_stop_the_match_naming_the_phase(tmp_path):
+    lab = game(tmp_path, ROUNDS.replace("SECONDS", "60 - 60 * n"))
+    match = Match(lab, ["A", "B", "C"])
+    assert match.clock == 60  # n is 0: a minute; then n is 1: no time at all
+    with pytest.raises(RuleError) as error:
+        MatchClock(match).advance(60)
+    assert "phase 0 (Talk)" in str(error.value)
+    assert "'seconds' ('60 - 60 * n') is 0 here: a timer phase waits a number of seconds above 0" in str(error.value)
+
+
+@pytest.mark.parametrize("seconds, message", [
+    ("player.role", "'seconds' is read once for the whole table: it cannot read a player's fields"),
+    ("\"'long'\"", "must be a number, not text"),
+    ("nobody", "unknown name 'nobody'"),
+    ("180 - 60 * n", "'seconds' reads 'n', which players cannot see, and every seat sees the countdown"),  # a warning
+])
+def test_seconds_written_as_an_expression_are_checked_with_file_line_and_path(seconds, message):
+    text = HEAD.replace("{state}", "{n: 0}") + textwrap.indent(textwrap.dedent(ROUNDS.replace("SECONDS", seconds))
+                                                               + END, "  ")
+    found = [str(p) for p in validate_text(text, "lab.yaml").problems]
+    assert any(f.startswith("lab.yaml:") and "phases.0.completion_criteria.seconds" in f and message in f
+               for f in found), found
+
+
 def test_the_clock_is_refused_when_nothing_waits_for_it(tmp_path):
     from intrigue.engine import Refused
 

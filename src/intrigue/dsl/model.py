@@ -94,7 +94,9 @@ class CompletionCriteria(_Open):
     wait_for: Literal["single_player_choice", "all_players_action",
                       "multiple_players_action"] | None = None
     target_players: TargetPlayers | None = None
-    seconds: float | None = Field(None, gt=0, description="For `timer` phases: how long to wait.")
+    seconds: Union[Annotated[float, Field(gt=0)], str, None] = Field(
+        None, description="For `timer` phases: how long to wait, in seconds: a number, or an expression over "
+                          "game names read when the phase opens (a number above 0 then).")
     options: list[OptionSpec] | None = Field(
         None, description="Extension: the options offered to each target player.")
     default: str | None = Field(

@@ -36,7 +36,7 @@ _TEXT_TRAPS = _BOOLEAN_WORDS | {"true", "false"}
 
 #: Keys whose value is an expression (text that the DSL compiles), never a YAML list or mapping.
 _EXPRESSION_KEYS = {"to", "where", "win", "if", "when", "items", "players", "condition", "count", "most",
-                    "choose", "selection_criteria", "joint", "cover", "clock"}
+                    "choose", "selection_criteria", "joint", "cover", "clock", "seconds"}
 
 COMMA_HINT = ("(inside {...} a comma separates keys: quote text that contains a comma, "
               "or write the mapping on several lines)")
@@ -741,6 +741,16 @@ class _Semantics:
         if criteria.type == "timer":
             if criteria.seconds is None:
                 self.problem(where, "a timer phase needs 'seconds'")
+            elif isinstance(criteria.seconds, str):  # read when the phase opens; every seat sees the countdown
+                compiled = self.compile(criteria.seconds, where + ("seconds",), expect=NUM)
+                hidden = [n[0] for n in compiled.names if n[0] in self.hidden_names] if compiled else []
+                if compiled is not None and (compiled.player_fields or any(n[0] in ("player", "me") for n in compiled.names)):
+                    self.problem(where + ("seconds",), f"'seconds' is read once for the whole table: it cannot "
+                                                       f"read a player's fields, in {criteria.seconds!r}")
+                elif hidden:
+                    self.problem(where + ("seconds",), f"'seconds' reads {', '.join(map(repr, dict.fromkeys(hidden)))}, "
+                                                       "which players cannot see, and every seat sees the countdown: "
+                                                       "add it to public_state", "warning")
             if entries and criteria.target_players is None:
                 self.problem(where + ("options",), "a timer phase with options needs target_players (who may end it early)")
             if criteria.wait_for is not None:

@@ -29,7 +29,8 @@ class PhasePlan:
     fixed_next: int | None
     conditional: bool
     effects: Any = None            # the phase's statements, compiled (run once it completes)
-    seconds: float | None = None   # a timer phase: how long it waits
+    #: A timer phase: how long it waits (seconds), or the expression giving it when the phase opens.
+    seconds: float | Expression | None = None
     record: str | None = None      # the player field receiving each answer
     secret: bool = False           # who acts is secret (the phase, or one of its options, says so)
     cover: Expression | None = None
@@ -91,7 +92,7 @@ def plan(phase: Phase, phase_id: int = 0, where: Callable[[tuple[Any, ...]], str
         joint = compile_expression(criteria.joint)
     effects = Program(phase.effects, ("phases", phase_id, "effects"), where) if phase.effects else None
     made = PhasePlan(phase, criteria.type == "player_action" or timed, criteria.wait_for or "", steps, fixed,
-                     conditional, effects, (criteria.seconds or 0.0) if timed else None, criteria.record, secret,
+                     conditional, effects, _seconds(criteria.seconds) if timed else None, criteria.record, secret,
                      cover, criteria.acknowledge or ACKNOWLEDGE, joint, compile_options(criteria.options))
     if timed and criteria.clock is not None:
         made.clock = compile_expression(criteria.clock)
@@ -158,6 +159,11 @@ class Game:
         would make the option naming that player read the same as it, so the lobby keeps names apart."""
         return frozenset(entry.option for plan in self.plans.values() for entry in (plan.options or ())
                          if getattr(entry, "option", None) is not None)
+
+
+def _seconds(seconds: float | str | None) -> float | Expression:
+    """A timer phase's length: a number, or its expression compiled (read when the phase opens)."""
+    return compile_expression(seconds) if isinstance(seconds, str) else float(seconds or 0.0)
 
 
 def load(binding: GameBinding) -> Game:

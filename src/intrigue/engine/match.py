@@ -616,8 +616,9 @@ class Match:
     def _offered_nothing(self, plan: Any) -> bool:
         """A deciding phase whose steps offered nothing: the DSL's own options, a clock, or an empty
         target set (then the phase goes on at once). True when a decision was opened."""
-        if plan.seconds is not None:
-            return self._open_clock(plan.seconds)
+        seconds = plan.seconds
+        if seconds is not None:
+            return self._open_clock(seconds if seconds.__class__ is float else self._length(seconds))
         offer_declared_options(self)
         if self._offers or (plan.secret and self._cover_of_nobody()):
             self._open_decision()  # a secret phase nobody acts in still takes its time
@@ -627,6 +628,14 @@ class Match:
                               f"{', '.join(self.names[s] for s in self.targets)}")
         self.last_decision = Decision(self.phase_id, plan.wait_for)
         return False
+
+    def _length(self, seconds: Any) -> float:
+        """A timer phase's ``seconds`` written as an expression, read as the phase opens."""
+        value = seconds(Scope(self))
+        if value.__class__ not in (int, float) or not value > 0:
+            raise ValueError(f"'seconds' ({seconds.text!r}) is {value!r} here: a timer phase waits a "
+                             "number of seconds above 0")
+        return float(value)
 
     def _open_clock(self, seconds: float) -> bool:
         """A timer phase: wait for the clock (and the early-end answers it declares), unless the
