@@ -139,6 +139,8 @@ def test_the_base_game_is_valid_and_plays_to_the_end(tmp_path):
      "phases.1.effects.0.set: game name 'pick' is not declared in declaration.game_state"),
     ("    - set: players.caught\n", "    - set: players.cought\n",
      "phases.2.effects.1.set: player field 'cought' is not declared in player_states"),
+    ("    - set: players.caught\n", "    - set: players.id\n",
+     "phases.2.effects.1.set: player field 'id' is the engine's (1, 2, ... in seat order): it cannot be written"),
     ("    - set: game.target\n", "    - set: someone.picked\n",
      "phases.1.effects.0.set: cannot set 'someone.picked': write game.<name>, actor.<field>, "
      "chosen.<field> or players.<field>"),

@@ -142,3 +142,38 @@ def test_a_tool_replaced_after_load_is_the_one_a_runner_calls():
         option = match.legal(seat)[0]
         match.choose(seat, option)
         assert seen[-1] == option
+
+
+@pytest.mark.parametrize("text", [
+    "player.id == current_turn.player_id and player.is_alive == true",
+    "player.is_alive == true and current_turn.player_id == player.id",
+    "player.id == current_turn.player_id",
+])
+def test_a_seat_found_by_its_id_is_the_seat_the_walk_finds(text):
+    """A filter on ``player.id == X`` looks at seat X - 1 only when X is a whole number naming a seat
+    whose id it is; anything else (null, a float, a bool, a text, out of range, ids changed, a field
+    missing) gets the answer of walking every player."""
+    expression = compile_expression(text)
+    found = seat_filter(expression)
+    match = Match(games.get("coup"), [f"P{i}" for i in range(4)], 3, headless=True)
+    match.players[2]["is_alive"] = False
+    turn = match.state["current_turn"]
+    for value in (1, 2, 3, 4, 0, 5, -1, 1.0, 2.0, True, False, None, "2", [2]):
+        turn["player_id"] = value
+        assert found(match) == _closure_seats(match, expression), value
+    turn["player_id"] = 2
+    assert found(match) == [1]
+    turn["player_id"] = 3
+    assert found(match) == ([] if "is_alive" in text else [2])
+    for player, id in zip(match.players, (4, 3, 2, 1)):  # ids a game's Python rules changed
+        player["id"] = id
+    for value in (1, 2, 3, 4):
+        turn["player_id"] = value
+        assert found(match) == _closure_seats(match, expression), value
+    assert found(match) == [0]  # the player whose id is 4 now
+    del match.players[1]["is_alive"]  # a field missing: read as null, as the walk does
+    for value in (1, 2, 3, 4, None):
+        turn["player_id"] = value
+        assert found(match) == _closure_seats(match, expression), value
+    del match.state["current_turn"]
+    assert found(match) == _closure_seats(match, expression)

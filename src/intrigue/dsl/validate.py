@@ -772,7 +772,7 @@ class _Semantics:
             if getattr(criteria, key) is not None and not deciding:
                 self.problem(where + (key,), f"{key!r} belongs to a phase where players choose")
         if criteria.record is not None:
-            self.player_field(criteria.record, where + ("record",))
+            self.written_field(criteria.record, where + ("record",))
         if criteria.joint is not None:
             self.compile(criteria.joint, where + ("joint",), condition=True)
         for key in ("cover", "acknowledge"):
@@ -866,7 +866,9 @@ class _Semantics:
     def role_deal(self, deal: RoleDeal) -> None:
         declaration = self.d.declaration
         path = ("declaration", "role_deal")
-        if self.fields is not None and deal.field not in self.fields:
+        if deal.field == "id":
+            self.written_field(deal.field, path + ("field",))
+        elif self.fields is not None and deal.field not in self.fields:
             self.problem(path + ("field",), f"player field {deal.field!r} is not declared in player_states")
         known = {role.name for role in declaration.roles}
         rest = [name for name, spec in deal.roles.items() if spec.rest]
@@ -879,7 +881,9 @@ class _Semantics:
             if known and name not in known:
                 self.problem(where, f"role {name!r} is not declared in roles")
             for field_name in spec.fields:
-                if self.fields is not None and field_name not in self.fields:
+                if field_name == "id":
+                    self.written_field(field_name, where + ("fields", field_name))
+                elif self.fields is not None and field_name not in self.fields:
                     self.problem(where + ("fields", field_name),
                                  f"player field {field_name!r} is not declared in player_states")
             if spec.rest:
@@ -918,6 +922,14 @@ class _Semantics:
         if not isinstance(to, str) or to not in self.d.declaration.audience_groups:
             self.problem(path, f"cannot show to {to!r}: write owner, actor, others, everyone or an audience group")
 
+    def written_field(self, name: str, path: tuple[Any, ...]) -> Any:
+        """A player field a statement writes: declared, and not ``id``, which the engine gives (seat + 1)
+        and the generated seat filters rely on (``player.id == X`` looks at seat X - 1 only)."""
+        if name.split(".")[0] == "id":
+            self.problem(path, "player field 'id' is the engine's (1, 2, ... in seat order): it cannot be written")
+            return NUM
+        return self.player_field(name, path)
+
     def player_field(self, name: str, path: tuple[Any, ...]) -> Any:
         head = name.split(".")[0]
         if self.fields is not None and head not in self.fields:
@@ -942,7 +954,7 @@ class _Semantics:
             elif scope == "game":
                 target = self.game_target(effect.set, path + ("set",))
             else:
-                target = self.player_field(name, path + ("set",))
+                target = self.written_field(name, path + ("set",))
                 if scope in ("actor", "chosen"):
                     self.single_answer(scope, path + ("set",), context)
             if effect.where is not None and scope != "players":
@@ -968,7 +980,7 @@ class _Semantics:
             self.game_target(effect.into, path + ("into",))
         elif statement == "advance":
             assert effect.advance is not None
-            self.player_field(effect.advance, path + ("advance",))
+            self.written_field(effect.advance, path + ("advance",))
             self.game_target(effect.rounds, path + ("rounds",))
         elif statement == "shuffle":
             kind = self.game_target(effect.shuffle, path + ("shuffle",))
@@ -983,7 +995,7 @@ class _Semantics:
             elif scope == "game":
                 target = self.game_target(effect.roll, path + ("roll",))
             else:
-                target = self.player_field(name, path + ("roll",))
+                target = self.written_field(name, path + ("roll",))
             if effect.where is not None and scope != "players":
                 self.problem(path + ("where",), "'where' goes with players.<field>")
             wanted = LIST if effect.dice is not None else NUM

@@ -62,6 +62,40 @@ def _hoisting_writer(subscript: bool = False, choice: str | None = None) -> tupl
     return writer, lines
 
 
+def _reads_player(node: Node) -> bool:
+    return any(item.kind == "field" for item in node.walk())
+
+
+def _seat_by_id(tree: Node, quick: Writer) -> list[str]:
+    """The quick path's lines for a condition ``player.id == X and ...`` (X reading no player): the
+    one seat whose id X is, found by index instead of walking every player; nothing for any other.
+
+    The engine gives player ``seat`` the id ``seat + 1`` and no statement may write ``id`` (the
+    validator refuses it), so when X is an int ``x`` in 1..len(players) and ``players[x - 1]['id']
+    == x``, that player is the only one whose id equals X, and the filter holds for them or for no
+    one. Anything else (X null, a float or a bool, out of range, an id changed by a game's Python
+    rules) walks the players as before; a missing key raises ``KeyError`` as the walk would, and the
+    ``.get`` path answers. Only used where the test reads no scope: its terms cannot raise anything
+    but ``KeyError`` nor change anything, so testing them on one player gives the walk's answer."""
+    terms = tree.items if tree.kind == "and" else [tree]
+    for index, term in enumerate(terms):
+        if term.kind != "compare" or term.op != "==":
+            continue
+        for own, other in (term.items, term.items[::-1]):
+            if own.kind == "field" and tuple(own.path) == ("id",) and not _reads_player(other):
+                rest = " and ".join(quick.test(item) for position, item in enumerate(terms) if position != index)
+                value = quick.write(other)
+                lines = [] if value.isidentifier() else [f"        _id = {value}"]
+                value = value if value.isidentifier() else "_id"
+                return [*lines,
+                        f"        if {value}.__class__ is int and 0 < {value} <= len(match.players):",
+                        f"            player = match.players[{value} - 1]",
+                        f"            if player['id'] == {value}:",
+                        f"                return [{value} - 1] if {rest} else []" if rest else
+                        f"                return [{value} - 1]"]
+    return []
+
+
 def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[str, Any]]:
     """``def function(match, found=None, me=None)``: the seats, in order, for whom the expression holds
     (``found``: the outcome it reads; ``me``: the player an option is offered to)."""
@@ -74,8 +108,10 @@ def seat_filter_source(function: str, tree: Node, text: str) -> tuple[str, dict[
         # .get does (null).
         quick, quick_hoisted = _hoisting_writer(subscript=True)
         quick_test = quick.test(tree)
+        by_id = _seat_by_id(tree, quick)
         fast = ["    try:",
                 *("    " + line for line in quick_hoisted),
+                *by_id,
                 "        chosen = []",
                 "        for seat, player in enumerate(match.players):",
                 f"            if {quick_test}:",
