@@ -261,8 +261,36 @@ def display_forced_coup_rule(m: Match) -> None:
                   player=name(m, actor(m)))
 
 
-# -- phase 3: action declaration ---------------------------------------------------------------
+# -- who a phase asks, read off the state ----------------------------------------------------------------
 IS_ALIVE = itemgetter("is_alive")
+
+
+def asked(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
+    """The seats a phase that asks one player asks (coup.yaml: ``player.id == <a turn's field> and
+    player.is_alive``): that player's seat, from the field the tool holds, not through ``m.targets``
+    (a property and the generated seat filter, at every prompt). Nobody: ``m.targets``, then empty,
+    which records the phase's empty decision as it did."""
+    if player_id and m.players[player_id - 1]["is_alive"]:
+        return (player_id - 1,)
+    return m.targets
+
+
+def others(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
+    """The seats a window asks (``player.id != <a turn's field> and player.is_alive``): every living
+    seat but that player's, in seat order, shared by the seat and who is alive (``offer_all`` reads it)."""
+    alive = tuple(map(IS_ALIVE, m.players))
+    found = _OTHERS.get((player_id, alive))
+    if found is None:
+        found = _OTHERS[(player_id, alive)] = tuple(seat for seat, living in enumerate(alive)
+                                                    if living and seat != player_id - 1)
+    return found or m.targets  # (nobody: as asked)
+
+
+#: ``others`` by the player it leaves out and who is alive.
+_OTHERS: dict[tuple[int, tuple[bool, ...]], tuple[int, ...]] = {}
+
+
+# -- phase 3: action declaration ---------------------------------------------------------------
 #: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
 #: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
 _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
@@ -400,7 +428,7 @@ _UNAVAILABLE: dict[tuple[int, Any], list[dict[str, Any]]] = {}
 
 @game.tool
 def prompt_player_action_selection(m: Match) -> None:
-    for seat in m.targets:
+    for seat in asked(m, m.state["current_turn"]["player_id"]):
         m.offer(seat, _menu(m, seat))
 
 
@@ -640,7 +668,8 @@ def display_declared_action(m: Match) -> None:
 
 @game.tool
 def collect_action_challenge_responses(m: Match) -> None:
-    m.offer_all(m.targets, CHALLENGE_OR_PASS, closing=CHALLENGE)  # one window to every seat at once
+    # one window to every seat at once
+    m.offer_all(others(m, m.state["current_turn"]["player_id"]), CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:  # the prompt is UI only
         return
     turn = m.state["current_turn"]
@@ -715,8 +744,8 @@ def after_evaluate_action_challenge(m: Match) -> int:
 
 
 # -- phases 6, 7, 15, 16: proof and replacement -------------------------------------------------------------
-def offer_proof(m: Match, character: str) -> None:
-    for seat in m.targets:
+def offer_proof(m: Match, player_id: int, character: str) -> None:
+    for seat in asked(m, player_id):
         m.offer(seat, REVEAL[character])
         if m.headless:
             continue
@@ -731,12 +760,14 @@ REVEAL = {character: (f"Reveal {character}",) for character in ALL_CHARACTERS}
 
 @game.tool
 def prompt_reveal_matching_influence(m: Match) -> None:
-    offer_proof(m, m.state["current_turn"]["character"])
+    turn = m.state["current_turn"]
+    offer_proof(m, turn["player_id"], turn["character"])
 
 
 @game.tool
 def prompt_blocker_reveal_matching_influence(m: Match) -> None:
-    offer_proof(m, m.state["block"]["character"])
+    block = m.state["block"]
+    offer_proof(m, block["blocker_id"], block["character"])
 
 
 @game.tool
@@ -789,9 +820,9 @@ def set_action_outcome_challenged_and_won(m: Match) -> None:
 _LOSSES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
-def offer_loss(m: Match, reason: str) -> None:
+def offer_loss(m: Match, player_id: int, reason: str) -> None:
     """One ``Lose`` option per distinct card in hand, in alphabetical order."""
-    for seat in m.targets:
+    for seat in asked(m, player_id):
         cards = []  # hand(m, seat), inline
         for slot in m.players[seat]["influences"].values():
             if not slot["revealed"]:
@@ -810,27 +841,28 @@ def offer_loss(m: Match, reason: str) -> None:
 
 @game.tool
 def prompt_challenger_reveal_loss(m: Match) -> None:
-    offer_loss(m, "failed challenge")
+    offer_loss(m, m.state["challenge"]["challenger_id"], "failed challenge")
 
 
 @game.tool
 def prompt_claimant_reveal_loss(m: Match) -> None:
-    offer_loss(m, "caught bluffing")
+    offer_loss(m, m.state["current_turn"]["player_id"], "caught bluffing")
 
 
 @game.tool
 def prompt_block_challenger_reveal_loss(m: Match) -> None:
-    offer_loss(m, "failed challenge")
+    offer_loss(m, m.state["block_challenge"]["challenger_id"], "failed challenge")
 
 
 @game.tool
 def prompt_blocker_reveal_loss(m: Match) -> None:
-    offer_loss(m, "block caught bluffing")
+    offer_loss(m, m.state["block"]["blocker_id"], "block caught bluffing")
 
 
 @game.tool
 def prompt_target_reveal_loss(m: Match) -> None:
-    offer_loss(m, "Coup" if action(m) == "Coup" else "assassinated")
+    turn = m.state["current_turn"]
+    offer_loss(m, turn["target_player_id"], "Coup" if turn["action"] == "Coup" else "assassinated")
 
 
 @game.tool
@@ -905,17 +937,20 @@ def _blocks(fifth: Any, verb: str) -> tuple[tuple[str, ...], tuple[str, ...], fr
 def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
-    verb = m.state["current_turn"]["action"]  # action(m), inline
+    turn = m.state["current_turn"]
+    verb = turn["action"]  # action(m), inline
     characters, options, blocks = _blocks(m.options["characters"], verb)
+    # who may block (coup.yaml): anyone else for Foreign Aid, the target for the others
+    seats = others(m, turn["player_id"]) if verb == "Foreign Aid" else asked(m, turn["target_player_id"])
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
     sides = verb == "Foreign Aid" and m.options["reformation"]
     if sides:
-        for seat in m.targets:
+        for seat in seats:
             if may_block_foreign_aid(m, seat, actor(m)):
                 m.offer(seat, options, closing=blocks)
     else:  # every seat the condition selects: one window to all of them at once
-        m.offer_all(m.targets, options, closing=blocks)
+        m.offer_all(seats, options, closing=blocks)
     if m.headless:
         return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
@@ -995,10 +1030,10 @@ def display_block_announcement(m: Match) -> None:
 
 @game.tool
 def collect_block_challenge_responses(m: Match) -> None:
-    m.offer_all(m.targets, CHALLENGE_OR_PASS, closing=CHALLENGE)
+    block = m.state["block"]
+    m.offer_all(others(m, block["blocker_id"]), CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:
         return
-    block = m.state["block"]
     prompt(m, msg("Challenge {player}'s {character} (block)?", player=name(m, seat_of_id(block["blocker_id"])),
                   character=block["character"]),
            msg("Waiting for the others to challenge the block or pass…"),
@@ -1169,7 +1204,7 @@ _KEEP: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 @game.tool
 def prompt_exchange_selection(m: Match) -> None:
-    for seat in m.targets:
+    for seat in asked(m, m.state["current_turn"]["player_id"]):
         pool = hand(m, seat) + m.state["exchange"]["drawn"]
         options = keep_options(pool, len(hand(m, seat)))
         m.offer(seat, options)
