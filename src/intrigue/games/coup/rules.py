@@ -41,15 +41,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
-from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court,
-                    court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt,
-                    return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, IS_ALIVE, TARGETED, TREASURY, action, actor, asked, claims,
+                    court, court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, others,
+                    pay, prompt, return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text,
+                    target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
 from .two_player import official, prepare_sets, set_aside_view
@@ -261,35 +261,6 @@ def display_forced_coup_rule(m: Match) -> None:
                   player=name(m, actor(m)))
 
 
-# -- who a phase asks, read off the state ----------------------------------------------------------------
-IS_ALIVE = itemgetter("is_alive")
-
-
-def asked(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
-    """The seats a phase that asks one player asks (coup.yaml: ``player.id == <a turn's field> and
-    player.is_alive``): that player's seat, from the field the tool holds, not through ``m.targets``
-    (a property and the generated seat filter, at every prompt). Nobody: ``m.targets``, then empty,
-    which records the phase's empty decision as it did."""
-    if player_id and m.players[player_id - 1]["is_alive"]:
-        return (player_id - 1,)
-    return m.targets
-
-
-def others(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
-    """The seats a window asks (``player.id != <a turn's field> and player.is_alive``): every living
-    seat but that player's, in seat order, shared by the seat and who is alive (``offer_all`` reads it)."""
-    alive = tuple(map(IS_ALIVE, m.players))
-    found = _OTHERS.get((player_id, alive))
-    if found is None:
-        found = _OTHERS[(player_id, alive)] = tuple(seat for seat, living in enumerate(alive)
-                                                    if living and seat != player_id - 1)
-    return found or m.targets  # (nobody: as asked)
-
-
-#: ``others`` by the player it leaves out and who is alive.
-_OTHERS: dict[tuple[int, tuple[bool, ...]], tuple[int, ...]] = {}
-
-
 # -- phase 3: action declaration ---------------------------------------------------------------
 #: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
 #: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
@@ -428,8 +399,8 @@ _UNAVAILABLE: dict[tuple[int, Any], list[dict[str, Any]]] = {}
 
 @game.tool
 def prompt_player_action_selection(m: Match) -> None:
-    for seat in asked(m, m.state["current_turn"]["player_id"]):
-        m.offer(seat, _menu(m, seat))
+    seat = m.state["current_turn"]["player_id"] - 1  # asked(m, ...), inline: the turn's player is alive
+    m.offer(seat, _menu(m, seat))
 
 
 VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup", "Examine", "Convert",
@@ -777,8 +748,11 @@ def update_influence_reveal_for_proof(m: Match) -> None:
         return
     seat, option = next(iter(decision.answers.items()))
     character = option.removeprefix("Reveal ")
-    slot = next(key for key, s in m.players[seat]["influences"].items()
-                if not s["revealed"] and s["character"] == character)
+    for slot, card in m.players[seat]["influences"].items():  # the shown card's slot (a loop: no generator)
+        if not card["revealed"] and card["character"] == character:
+            break
+    else:
+        raise StopIteration  # as the search for the card did before: no such card in hand
     proof = m.state["proof"]  # stores, not update(**keywords): no dict of keywords to make
     proof["player_id"], proof["slot"], proof["character"] = seat + 1, slot, character
     template = "{player} reveals {character}: the claim was true."
@@ -1051,10 +1025,16 @@ def evaluate_block_claim_truth(m: Match) -> None:
         if answer == "Challenge":
             break
     blocker = seat_of_id(m.state["block"]["blocker_id"])
-    truth = m.state["block"]["character"] in hand(m, blocker)
+    character = m.state["block"]["character"]
+    for slot in m.players[blocker]["influences"].values():  # character in hand(m, blocker), without the list
+        if slot["character"] == character and not slot["revealed"]:
+            truth = True
+            break
+    else:
+        truth = False
     block_challenge = m.state["block_challenge"]
     block_challenge["challenger_id"], block_challenge["claim_true"] = challenger + 1, truth
-    names, character = m.names, m.state["block"]["character"]
+    names = m.names
     template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
         show_text(m, "challenge", template, player=names[challenger], claimant=names[blocker], character=character)
