@@ -522,9 +522,10 @@ def loss_text(who: str, character: str) -> str:
     return f"{who} loses an influence: {character}."  # LOSS's text
 
 
-def loss_line(who: str, character: str, seat: int, title: str) -> dict[str, Any]:
+def loss_line(who: str, character: str, seat: int, phase_id: int) -> dict[str, Any]:
+    """A lost card, its banner titled by the phase that took it."""
     return {"key": LOSS, "args": {"player": who, "character": character}, "event": "lose", "seat": seat,
-            "banner": {"tone": "bad", "title": title, "card": character}}
+            "banner": {"tone": "bad", "title": LOSS_TITLES.get(phase_id, "A card is lost"), "card": character}}
 
 
 #: A lost card's line, and an elimination's.
@@ -695,14 +696,15 @@ def evaluate_action_claim_truth(m: Match) -> None:
     challenge = state["challenge"]
     challenge["challenger_id"], challenge["claim_true"] = challenger + 1, truth
     names = m.names
+    who, claimant_name = names[challenger], names[claimant]
     template = "{player} challenges {claimant}'s claim to hold no Duke." if claim == NO_DUKE else \
         "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", template, **challenge_line(template, names[challenger], names[claimant], claim,
+        show_text(m, "challenge", template, **challenge_line(template, who, claimant_name, claim,
                                                              challenger, claimant)["args"])
     # say(m, template, args, PUBLIC, data), its values made when read: a claim is challenged most turns
-    m.announce_later(challenge_text, (template, names[challenger], names[claimant], claim), PUBLIC,
-                     (challenge_line, template, names[challenger], names[claimant], claim, challenger, claimant))
+    m.announce_later(challenge_text, (template, who, claimant_name, claim), PUBLIC,
+                     (challenge_line, template, who, claimant_name, claim, challenger, claimant))
 
 
 @game.route(5)
@@ -866,7 +868,7 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
     who = m.names[seat]
     # tell(m, LOSS, data=..., player=..., character=...), its values made when read: a card is lost most turns
     m.announce_later(loss_text, (who, character), PUBLIC,
-                     (loss_line, who, character, seat, LOSS_TITLES.get(m.phase_id, "A card is lost")))
+                     (loss_line, who, character, seat, m.phase_id))
     if not left:
         player["is_alive"] = False
         m.state["treasury"] += player["coins"]  # pay(m, seat, coins), inline: the exiled's coins go back
@@ -1035,11 +1037,12 @@ def evaluate_block_claim_truth(m: Match) -> None:
     block_challenge = m.state["block_challenge"]
     block_challenge["challenger_id"], block_challenge["claim_true"] = challenger + 1, truth
     names = m.names
+    who, claimant_name = names[challenger], names[blocker]
     template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", template, player=names[challenger], claimant=names[blocker], character=character)
-    m.announce_later(challenge_text, (template, names[challenger], names[blocker], character), PUBLIC,
-                     (challenge_line, template, names[challenger], names[blocker], character, challenger, blocker))
+        show_text(m, "challenge", template, player=who, claimant=claimant_name, character=character)
+    m.announce_later(challenge_text, (template, who, claimant_name, character), PUBLIC,
+                     (challenge_line, template, who, claimant_name, character, challenger, blocker))
 
 
 @game.route(14)
@@ -1090,19 +1093,19 @@ def taken_line(template: str, who: str, coins: int) -> dict[str, Any]:
 @game.tool
 def apply_action_effects(m: Match) -> None:
     turn = m.state["current_turn"]  # actor(m), action(m) and target(m), inline
-    seat, verb, victim_id = turn["player_id"] - 1, turn["action"], turn["target_player_id"]
-    victim = victim_id - 1 if victim_id else None
+    seat, verb = turn["player_id"] - 1, turn["action"]
     if verb in INCOME:
         coins = INCOME[verb]
         m.players[seat]["coins"] += coins  # gain(m, seat, coins), inline
         m.state["treasury"] -= coins
         template = "{player} takes {coins} coins." if coins > 1 else "{player} takes {coins} coin."
+        who = m.names[seat]
         if m.headless:  # say(m, template, args), its values made when read: an income most turns
-            m.announce_later(taken_text, (template, m.names[seat], coins), PUBLIC,
-                             (taken_line, template, m.names[seat], coins))
+            m.announce_later(taken_text, (template, who, coins), PUBLIC, (taken_line, template, who, coins))
             return
-        args: dict[str, Any] = {"player": m.names[seat], "coins": coins}
-    elif verb == "Steal" and victim is not None:
+        args: dict[str, Any] = {"player": who, "coins": coins}
+    elif verb == "Steal" and turn["target_player_id"]:
+        victim = turn["target_player_id"] - 1
         if m.players[victim]["is_alive"]:
             taken = min(2, m.players[victim]["coins"])
             m.players[victim]["coins"] -= taken
@@ -1114,8 +1117,9 @@ def apply_action_effects(m: Match) -> None:
             template, args = "{player} steals nothing: {target} is out.", {"player": m.names[seat],
                                                                            "target": m.names[victim]}
     elif verb in ("Convert", "Embezzle"):
-
-        template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
+        victim_id = turn["target_player_id"]  # (a Convert of oneself names nobody)
+        template, args = convert(m, seat, victim_id - 1 if victim_id else None) if verb == "Convert" else \
+            embezzle(m, seat)
         show_text(m, "outcome", template, **args)
         show_board(m)
         return
