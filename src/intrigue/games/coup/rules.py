@@ -1189,15 +1189,16 @@ _KEEP: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 @game.tool
 def prompt_exchange_selection(m: Match) -> None:
     for seat in asked(m, m.state["current_turn"]["player_id"]):
-        pool = hand(m, seat) + m.state["exchange"]["drawn"]
-        options = keep_options(pool, len(hand(m, seat)))
+        cards = hand(m, seat)
+        held = len(cards)
+        pool = cards + m.state["exchange"]["drawn"]
+        options = keep_options(pool, held)
         m.offer(seat, options)
         if m.headless:
             continue
-        ask = msg("Keep {count} of these cards", count=len(hand(m, seat))) if len(hand(m, seat)) > 1 else \
-            msg("Keep 1 of these cards")
+        ask = msg("Keep {count} of these cards", count=held) if held > 1 else msg("Keep 1 of these cards")
         prompt(m, ask, msg("Waiting for {player} to exchange with the court…", player=m.names[seat]),
-               choose={"count": len(hand(m, seat)), "from": pool},
+               choose={"count": held, "from": pool},
                about={option: {"label": "Keep", "cards": option.removeprefix("Keep ").split(", ")}
                       for option in options})
 
@@ -1217,7 +1218,9 @@ def finalize_exchange_and_shuffle(m: Match) -> None:
         returned.remove(card)
     incoming = Counter(kept)
     freed = []
-    for slot in (s for s in m.players[seat]["influences"].values() if not s["revealed"]):
+    for slot in m.players[seat]["influences"].values():
+        if slot["revealed"]:
+            continue
         if incoming[slot["character"]]:
             incoming[slot["character"]] -= 1
         else:
