@@ -9,6 +9,7 @@ without an import circle.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
@@ -255,6 +256,35 @@ def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[
                   msg={"prompt": text[1]}, **about)
     m.canvas.show("text", PUBLIC.unless_pending(), key="waiting", text=waiting[0], tone="muted",
                   msg={"text": waiting[1]})
+
+
+# -- who a phase asks, read off the state ----------------------------------------------------------------
+IS_ALIVE = itemgetter("is_alive")  # (read by the rules too)
+
+
+def asked(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
+    """The seats a phase that asks one player asks (coup.yaml: ``player.id == <a turn's field> and
+    player.is_alive``): that player's seat, from the field the tool holds, not through ``m.targets``
+    (a property and the generated seat filter, at every prompt). Nobody: ``m.targets``, then empty,
+    which records the phase's empty decision as it did."""
+    if player_id and m.players[player_id - 1]["is_alive"]:
+        return (player_id - 1,)
+    return m.targets
+
+
+def others(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
+    """The seats a window asks (``player.id != <a turn's field> and player.is_alive``): every living
+    seat but that player's, in seat order, shared by the seat and who is alive (``offer_all`` reads it)."""
+    alive = tuple(map(IS_ALIVE, m.players))
+    found = _OTHERS.get((player_id, alive))
+    if found is None:
+        found = _OTHERS[(player_id, alive)] = tuple(seat for seat, living in enumerate(alive)
+                                                    if living and seat != player_id - 1)
+    return found or m.targets  # (nobody: as asked)
+
+
+#: ``others`` by the player it leaves out and who is alive.
+_OTHERS: dict[tuple[int, tuple[bool, ...]], tuple[int, ...]] = {}
 
 
 def decided(m: Match) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import Audience, Match
-from .board import (actor, draw, game, hand, msg, name, prompt, return_to_court, seat_of_id, show_board,
+from .board import (actor, asked, draw, game, hand, msg, name, prompt, return_to_court, seat_of_id, show_board,
                     show_hands, target, tell)
 
 
@@ -30,7 +30,7 @@ def examination(m: Match) -> dict[str, Any]:
 def prompt_target_show_card(m: Match) -> None:
     """``Show <Character>`` per distinct face-down card. With two face-down cards the target is
     always asked (even when they are identical): answering at once would tell the table so."""
-    for seat in m.targets:
+    for seat in asked(m, m.state["current_turn"]["target_player_id"]):
         cards = hand(m, seat)
         options = [f"Show {c}" for c in sorted(set(cards))]
         m.offer(seat, options, auto=len(cards) == 1)
@@ -68,7 +68,7 @@ def show_card_to_examiner(m: Match) -> None:
 def prompt_examiner_decision(m: Match) -> None:
     exam = examination(m)
     victim = seat_of_id(exam["target_id"])
-    for seat in m.targets:
+    for seat in asked(m, m.state["current_turn"]["player_id"]):
         m.offer(seat, ["Return", "Force Exchange"])
         prompt(m, msg("{player} shows you {character}: return it, or force an exchange with the court?",
                       player=m.names[victim], character=exam["character"]),

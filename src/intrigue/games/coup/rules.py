@@ -41,15 +41,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
-from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, claims, court,
-                    court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, pay, prompt,
-                    return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text, target, tell)
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, IS_ALIVE, TARGETED, TREASURY, action, actor, asked, claims,
+                    court, court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, others,
+                    pay, prompt, return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text,
+                    target, tell)
 from .inquisitor import examined_view
 from .reformation import convert, deal_allegiances, embezzle
 from .two_player import official, prepare_sets, set_aside_view
@@ -262,7 +262,6 @@ def display_forced_coup_rule(m: Match) -> None:
 
 
 # -- phase 3: action declaration ---------------------------------------------------------------
-IS_ALIVE = itemgetter("is_alive")
 #: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
 #: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
 _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
@@ -400,8 +399,8 @@ _UNAVAILABLE: dict[tuple[int, Any], list[dict[str, Any]]] = {}
 
 @game.tool
 def prompt_player_action_selection(m: Match) -> None:
-    for seat in m.targets:
-        m.offer(seat, _menu(m, seat))
+    seat = m.state["current_turn"]["player_id"] - 1  # asked(m, ...), inline: the turn's player is alive
+    m.offer(seat, _menu(m, seat))
 
 
 VERBS = ("Foreign Aid", "Income", "Tax", "Exchange", "Steal", "Assassinate", "Coup", "Examine", "Convert",
@@ -523,9 +522,10 @@ def loss_text(who: str, character: str) -> str:
     return f"{who} loses an influence: {character}."  # LOSS's text
 
 
-def loss_line(who: str, character: str, seat: int, title: str) -> dict[str, Any]:
+def loss_line(who: str, character: str, seat: int, phase_id: int) -> dict[str, Any]:
+    """A lost card, its banner titled by the phase that took it."""
     return {"key": LOSS, "args": {"player": who, "character": character}, "event": "lose", "seat": seat,
-            "banner": {"tone": "bad", "title": title, "card": character}}
+            "banner": {"tone": "bad", "title": LOSS_TITLES.get(phase_id, "A card is lost"), "card": character}}
 
 
 #: A lost card's line, and an elimination's.
@@ -640,7 +640,8 @@ def display_declared_action(m: Match) -> None:
 
 @game.tool
 def collect_action_challenge_responses(m: Match) -> None:
-    m.offer_all(m.targets, CHALLENGE_OR_PASS, closing=CHALLENGE)  # one window to every seat at once
+    # one window to every seat at once
+    m.offer_all(others(m, m.state["current_turn"]["player_id"]), CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:  # the prompt is UI only
         return
     turn = m.state["current_turn"]
@@ -695,14 +696,15 @@ def evaluate_action_claim_truth(m: Match) -> None:
     challenge = state["challenge"]
     challenge["challenger_id"], challenge["claim_true"] = challenger + 1, truth
     names = m.names
+    who, claimant_name = names[challenger], names[claimant]
     template = "{player} challenges {claimant}'s claim to hold no Duke." if claim == NO_DUKE else \
         "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", template, **challenge_line(template, names[challenger], names[claimant], claim,
+        show_text(m, "challenge", template, **challenge_line(template, who, claimant_name, claim,
                                                              challenger, claimant)["args"])
     # say(m, template, args, PUBLIC, data), its values made when read: a claim is challenged most turns
-    m.announce_later(challenge_text, (template, names[challenger], names[claimant], claim), PUBLIC,
-                     (challenge_line, template, names[challenger], names[claimant], claim, challenger, claimant))
+    m.announce_later(challenge_text, (template, who, claimant_name, claim), PUBLIC,
+                     (challenge_line, template, who, claimant_name, claim, challenger, claimant))
 
 
 @game.route(5)
@@ -715,8 +717,8 @@ def after_evaluate_action_challenge(m: Match) -> int:
 
 
 # -- phases 6, 7, 15, 16: proof and replacement -------------------------------------------------------------
-def offer_proof(m: Match, character: str) -> None:
-    for seat in m.targets:
+def offer_proof(m: Match, player_id: int, character: str) -> None:
+    for seat in asked(m, player_id):
         m.offer(seat, REVEAL[character])
         if m.headless:
             continue
@@ -731,12 +733,14 @@ REVEAL = {character: (f"Reveal {character}",) for character in ALL_CHARACTERS}
 
 @game.tool
 def prompt_reveal_matching_influence(m: Match) -> None:
-    offer_proof(m, m.state["current_turn"]["character"])
+    turn = m.state["current_turn"]
+    offer_proof(m, turn["player_id"], turn["character"])
 
 
 @game.tool
 def prompt_blocker_reveal_matching_influence(m: Match) -> None:
-    offer_proof(m, m.state["block"]["character"])
+    block = m.state["block"]
+    offer_proof(m, block["blocker_id"], block["character"])
 
 
 @game.tool
@@ -746,8 +750,11 @@ def update_influence_reveal_for_proof(m: Match) -> None:
         return
     seat, option = next(iter(decision.answers.items()))
     character = option.removeprefix("Reveal ")
-    slot = next(key for key, s in m.players[seat]["influences"].items()
-                if not s["revealed"] and s["character"] == character)
+    for slot, card in m.players[seat]["influences"].items():  # the shown card's slot (a loop: no generator)
+        if not card["revealed"] and card["character"] == character:
+            break
+    else:
+        raise StopIteration  # as the search for the card did before: no such card in hand
     proof = m.state["proof"]  # stores, not update(**keywords): no dict of keywords to make
     proof["player_id"], proof["slot"], proof["character"] = seat + 1, slot, character
     template = "{player} reveals {character}: the claim was true."
@@ -789,9 +796,9 @@ def set_action_outcome_challenged_and_won(m: Match) -> None:
 _LOSSES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
-def offer_loss(m: Match, reason: str) -> None:
+def offer_loss(m: Match, player_id: int, reason: str) -> None:
     """One ``Lose`` option per distinct card in hand, in alphabetical order."""
-    for seat in m.targets:
+    for seat in asked(m, player_id):
         cards = []  # hand(m, seat), inline
         for slot in m.players[seat]["influences"].values():
             if not slot["revealed"]:
@@ -810,27 +817,28 @@ def offer_loss(m: Match, reason: str) -> None:
 
 @game.tool
 def prompt_challenger_reveal_loss(m: Match) -> None:
-    offer_loss(m, "failed challenge")
+    offer_loss(m, m.state["challenge"]["challenger_id"], "failed challenge")
 
 
 @game.tool
 def prompt_claimant_reveal_loss(m: Match) -> None:
-    offer_loss(m, "caught bluffing")
+    offer_loss(m, m.state["current_turn"]["player_id"], "caught bluffing")
 
 
 @game.tool
 def prompt_block_challenger_reveal_loss(m: Match) -> None:
-    offer_loss(m, "failed challenge")
+    offer_loss(m, m.state["block_challenge"]["challenger_id"], "failed challenge")
 
 
 @game.tool
 def prompt_blocker_reveal_loss(m: Match) -> None:
-    offer_loss(m, "block caught bluffing")
+    offer_loss(m, m.state["block"]["blocker_id"], "block caught bluffing")
 
 
 @game.tool
 def prompt_target_reveal_loss(m: Match) -> None:
-    offer_loss(m, "Coup" if action(m) == "Coup" else "assassinated")
+    turn = m.state["current_turn"]
+    offer_loss(m, turn["target_player_id"], "Coup" if turn["action"] == "Coup" else "assassinated")
 
 
 @game.tool
@@ -860,7 +868,7 @@ def lose_influence(m: Match, seat: int, character: str) -> None:
     who = m.names[seat]
     # tell(m, LOSS, data=..., player=..., character=...), its values made when read: a card is lost most turns
     m.announce_later(loss_text, (who, character), PUBLIC,
-                     (loss_line, who, character, seat, LOSS_TITLES.get(m.phase_id, "A card is lost")))
+                     (loss_line, who, character, seat, m.phase_id))
     if not left:
         player["is_alive"] = False
         m.state["treasury"] += player["coins"]  # pay(m, seat, coins), inline: the exiled's coins go back
@@ -905,17 +913,20 @@ def _blocks(fifth: Any, verb: str) -> tuple[tuple[str, ...], tuple[str, ...], fr
 def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     """Only the players the DSL's condition selects may block: the target, or anyone for Foreign
     Aid (with the Reformation, anyone of the other side, unless all living players are one side)."""
-    verb = m.state["current_turn"]["action"]  # action(m), inline
+    turn = m.state["current_turn"]
+    verb = turn["action"]  # action(m), inline
     characters, options, blocks = _blocks(m.options["characters"], verb)
+    # who may block (coup.yaml): anyone else for Foreign Aid, the target for the others
+    seats = others(m, turn["player_id"]) if verb == "Foreign Aid" else asked(m, turn["target_player_id"])
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
     sides = verb == "Foreign Aid" and m.options["reformation"]
     if sides:
-        for seat in m.targets:
+        for seat in seats:
             if may_block_foreign_aid(m, seat, actor(m)):
                 m.offer(seat, options, closing=blocks)
     else:  # every seat the condition selects: one window to all of them at once
-        m.offer_all(m.targets, options, closing=blocks)
+        m.offer_all(seats, options, closing=blocks)
     if m.headless:
         return
     ask = msg("Block {player}'s {action} ({first} or {second})?", player=name(m, actor(m)), action=action(m),
@@ -995,10 +1006,10 @@ def display_block_announcement(m: Match) -> None:
 
 @game.tool
 def collect_block_challenge_responses(m: Match) -> None:
-    m.offer_all(m.targets, CHALLENGE_OR_PASS, closing=CHALLENGE)
+    block = m.state["block"]
+    m.offer_all(others(m, block["blocker_id"]), CHALLENGE_OR_PASS, closing=CHALLENGE)
     if m.headless:
         return
-    block = m.state["block"]
     prompt(m, msg("Challenge {player}'s {character} (block)?", player=name(m, seat_of_id(block["blocker_id"])),
                   character=block["character"]),
            msg("Waiting for the others to challenge the block or pass…"),
@@ -1016,15 +1027,22 @@ def evaluate_block_claim_truth(m: Match) -> None:
         if answer == "Challenge":
             break
     blocker = seat_of_id(m.state["block"]["blocker_id"])
-    truth = m.state["block"]["character"] in hand(m, blocker)
+    character = m.state["block"]["character"]
+    for slot in m.players[blocker]["influences"].values():  # character in hand(m, blocker), without the list
+        if slot["character"] == character and not slot["revealed"]:
+            truth = True
+            break
+    else:
+        truth = False
     block_challenge = m.state["block_challenge"]
     block_challenge["challenger_id"], block_challenge["claim_true"] = challenger + 1, truth
-    names, character = m.names, m.state["block"]["character"]
+    names = m.names
+    who, claimant_name = names[challenger], names[blocker]
     template = "{player} challenges {claimant}'s {character}."
     if not m.headless:  # a text component: nobody sees it headless
-        show_text(m, "challenge", template, player=names[challenger], claimant=names[blocker], character=character)
-    m.announce_later(challenge_text, (template, names[challenger], names[blocker], character), PUBLIC,
-                     (challenge_line, template, names[challenger], names[blocker], character, challenger, blocker))
+        show_text(m, "challenge", template, player=who, claimant=claimant_name, character=character)
+    m.announce_later(challenge_text, (template, who, claimant_name, character), PUBLIC,
+                     (challenge_line, template, who, claimant_name, character, challenger, blocker))
 
 
 @game.route(14)
@@ -1075,19 +1093,19 @@ def taken_line(template: str, who: str, coins: int) -> dict[str, Any]:
 @game.tool
 def apply_action_effects(m: Match) -> None:
     turn = m.state["current_turn"]  # actor(m), action(m) and target(m), inline
-    seat, verb, victim_id = turn["player_id"] - 1, turn["action"], turn["target_player_id"]
-    victim = victim_id - 1 if victim_id else None
+    seat, verb = turn["player_id"] - 1, turn["action"]
     if verb in INCOME:
         coins = INCOME[verb]
         m.players[seat]["coins"] += coins  # gain(m, seat, coins), inline
         m.state["treasury"] -= coins
         template = "{player} takes {coins} coins." if coins > 1 else "{player} takes {coins} coin."
+        who = m.names[seat]
         if m.headless:  # say(m, template, args), its values made when read: an income most turns
-            m.announce_later(taken_text, (template, m.names[seat], coins), PUBLIC,
-                             (taken_line, template, m.names[seat], coins))
+            m.announce_later(taken_text, (template, who, coins), PUBLIC, (taken_line, template, who, coins))
             return
-        args: dict[str, Any] = {"player": m.names[seat], "coins": coins}
-    elif verb == "Steal" and victim is not None:
+        args: dict[str, Any] = {"player": who, "coins": coins}
+    elif verb == "Steal" and turn["target_player_id"]:
+        victim = turn["target_player_id"] - 1
         if m.players[victim]["is_alive"]:
             taken = min(2, m.players[victim]["coins"])
             m.players[victim]["coins"] -= taken
@@ -1099,8 +1117,9 @@ def apply_action_effects(m: Match) -> None:
             template, args = "{player} steals nothing: {target} is out.", {"player": m.names[seat],
                                                                            "target": m.names[victim]}
     elif verb in ("Convert", "Embezzle"):
-
-        template, args = convert(m, seat, victim) if verb == "Convert" else embezzle(m, seat)
+        victim_id = turn["target_player_id"]  # (a Convert of oneself names nobody)
+        template, args = convert(m, seat, victim_id - 1 if victim_id else None) if verb == "Convert" else \
+            embezzle(m, seat)
         show_text(m, "outcome", template, **args)
         show_board(m)
         return
@@ -1169,16 +1188,17 @@ _KEEP: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 @game.tool
 def prompt_exchange_selection(m: Match) -> None:
-    for seat in m.targets:
-        pool = hand(m, seat) + m.state["exchange"]["drawn"]
-        options = keep_options(pool, len(hand(m, seat)))
+    for seat in asked(m, m.state["current_turn"]["player_id"]):
+        cards = hand(m, seat)
+        held = len(cards)
+        pool = cards + m.state["exchange"]["drawn"]
+        options = keep_options(pool, held)
         m.offer(seat, options)
         if m.headless:
             continue
-        ask = msg("Keep {count} of these cards", count=len(hand(m, seat))) if len(hand(m, seat)) > 1 else \
-            msg("Keep 1 of these cards")
+        ask = msg("Keep {count} of these cards", count=held) if held > 1 else msg("Keep 1 of these cards")
         prompt(m, ask, msg("Waiting for {player} to exchange with the court…", player=m.names[seat]),
-               choose={"count": len(hand(m, seat)), "from": pool},
+               choose={"count": held, "from": pool},
                about={option: {"label": "Keep", "cards": option.removeprefix("Keep ").split(", ")}
                       for option in options})
 
@@ -1198,7 +1218,9 @@ def finalize_exchange_and_shuffle(m: Match) -> None:
         returned.remove(card)
     incoming = Counter(kept)
     freed = []
-    for slot in (s for s in m.players[seat]["influences"].values() if not s["revealed"]):
+    for slot in m.players[seat]["influences"].values():
+        if slot["revealed"]:
+            continue
         if incoming[slot["character"]]:
             incoming[slot["character"]] -= 1
         else:
