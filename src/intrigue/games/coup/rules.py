@@ -127,6 +127,17 @@ def _court(players: int, fifth: Any) -> tuple[str, ...]:
 @game.tool
 def initialize_and_shuffle_deck(m: Match) -> None:
 
+    if not m.setup:  # the usual match: the whole court, shuffled (a shared tuple copied, then shuffled)
+        if m.options["two_player_setup"] == "official" and len(m.players) == 2:  # official(m)
+            prepare_sets(m)
+            return
+        options = m.options
+        key = (len(m.players), options.get("characters"))
+        deck = _COURTS.get(key)
+        deck = list(deck if deck is not None else _court(*key))
+        m.shuffle(deck)
+        m.state["court_deck"] = deck
+        return
     if official(m):
         prepare_sets(m)
         return
@@ -146,7 +157,20 @@ def initialize_and_shuffle_deck(m: Match) -> None:
 
 @game.tool
 def deal_influences_randomly(m: Match) -> None:
-    if m.state["sets"]:  # the official two-player set-up deals in its own phase (35)
+    state = m.state
+    if state["sets"]:  # the official two-player set-up deals in its own phase (35)
+        return
+    if not m.setup:  # the usual deal: two each from the top of the court, in seat order
+        deck = state["court_deck"]
+        dealt = 2 * len(m.players)
+        top = deck[:dealt]  # (taken off the court at once, not card by card)
+        del deck[:dealt]
+        index = 0
+        for player in m.players:  # a new player's two slots are face down with no character yet
+            slots = player["influences"]
+            slots["1"]["character"] = top[index]
+            slots["2"]["character"] = top[index + 1]
+            index += 2
         return
     hands = m.setup.get("hands")
     lost = lost_at_start(m)
@@ -199,6 +223,22 @@ def notify_player_influences_privately(m: Match) -> None:
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
     setup = m.setup  # empty in the usual match: every player dealt two cards face down, nobody out
+    if not setup and not m.options["reformation"]:
+        players = len(m.players)
+        rng = m.rng
+        if rng.__class__ is random.Random:  # rng.randrange(players), written out: the same draws
+            bits = players.bit_length()
+            seat = rng.getrandbits(bits)
+            while seat >= players:
+                seat = rng.getrandbits(bits)
+        else:  # (a generator of its own, such as OpenSpiel's chance nodes, sees its randrange)
+            seat = rng.randrange(players)
+        m.state["current_turn"]["player_id"] = seat + 1
+        if players == 2:  # the common 2-player variant: the starter gets 1 coin
+            pay(m, seat, 1)
+        who = {"player": m.names[seat]}  # tell(m, "{player} takes the first turn.", player=...)
+        m.announce_later(english, (_FIRST, who), PUBLIC, {"key": _FIRST, "args": who})
+        return
     if setup and not m.state["sets"]:
         for seat, player in enumerate(m.players):  # a scenario may start with players out
             for slot in player["influences"].values():
@@ -230,6 +270,9 @@ def set_initial_turn_order(m: Match) -> None:
     elif "allegiance" in setup or "reserve" in setup:
         raise ValueError("setup refused: setup.allegiance and setup.reserve need the option reformation: true")
     tell(m, "{player} takes the first turn.", player=m.names[seat])
+
+
+_FIRST = "{player} takes the first turn."
 
 
 @game.route(1)
