@@ -308,6 +308,8 @@ def display_forced_coup_rule(m: Match) -> None:
 #: The turn actions of a match without the Reformation, by what they depend on (the names, the seat,
 #: who is alive, the coins as the costs divide them, the fifth character: whether Examine is in play).
 _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+#: The same with the Reformation (see ``_menu``).
+_REFORMED: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
 
 def action_options(m: Match, seat: int) -> list[str]:
@@ -319,10 +321,19 @@ def action_options(m: Match, seat: int) -> list[str]:
 def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
     """:func:`action_options`, shared where it can be (read-only: ``offer`` copies it)."""
     options = m.options  # (every option is set: a match fills in the defaults)
-    if options["reformation"]:  # variants.reformation, inline
-        return _action_options(m, seat)
     players = m.players
     coins = players[seat]["coins"]
+    if options["reformation"]:  # variants.reformation, inline
+        # The menu depends as well on the allegiances (who may target whom) and on the coins up to 10
+        # (Convert costs 1 or 2): all in the key, the rest as without the Reformation.
+        key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)), tuple(m.state["allegiance"]),
+               coins if coins < 10 else 10, options["characters"])
+        found = _REFORMED.get(key)
+        if found is None:
+            if len(_REFORMED) >= 50_000:
+                _REFORMED.clear()
+            found = _REFORMED[key] = tuple(_action_options(m, seat))
+        return found
     key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)),
            0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
            options["characters"])  # the fifth character: whether Examine is in play
