@@ -223,7 +223,7 @@ def notify_player_influences_privately(m: Match) -> None:
 @game.tool
 def set_initial_turn_order(m: Match) -> None:
     setup = m.setup  # empty in the usual match: every player dealt two cards face down, nobody out
-    if not setup and not m.options["reformation"]:
+    if not setup:
         players = len(m.players)
         rng = m.rng
         if rng.__class__ is random.Random:  # rng.randrange(players), written out: the same draws
@@ -236,6 +236,8 @@ def set_initial_turn_order(m: Match) -> None:
         m.state["current_turn"]["player_id"] = seat + 1
         if players == 2:  # the common 2-player variant: the starter gets 1 coin
             pay(m, seat, 1)
+        if m.options["reformation"]:
+            deal_allegiances(m, seat)
         who = {"player": m.names[seat]}  # tell(m, "{player} takes the first turn.", player=...)
         m.announce_later(english, (_FIRST, who), PUBLIC, {"key": _FIRST, "args": who})
         return
