@@ -45,7 +45,7 @@ from typing import Any
 
 from ...engine import PUBLIC, Audience, Match
 from . import variants
-from .variants import NO_DUKE, allegiance, may_block_foreign_aid, may_target, reformation, reunified
+from .variants import NO_DUKE, allegiance, may_target, reformation, reunified
 from .board import (ALL_CHARACTERS, CLAIMS, COSTS, IS_ALIVE, TARGETED, TREASURY, action, actor, asked, claims,
                     court, court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, others,
                     pay, prompt, return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text,
@@ -312,6 +312,10 @@ def display_forced_coup_rule(m: Match) -> None:
 _ACTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 #: The same with the Reformation (see ``_menu``).
 _REFORMED: dict[tuple[Any, ...], tuple[str, ...]] = {}
+#: The coins below 10 as the Reformation's menu divides them (Convert yourself, Convert another,
+#: Assassinate, Coup): 0, 1, 2, 3-6, 7-9.
+_REFORMED_COINS = tuple(sum(coins >= cost for cost in (variants.CONVERT_SELF, variants.CONVERT_OTHER, COSTS["Assassinate"],
+                                                        COSTS["Coup"])) for coins in range(10))
 
 
 def action_options(m: Match, seat: int) -> list[str]:
@@ -329,7 +333,7 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
         # The menu depends as well on the allegiances (who may target whom) and on the coins up to 10
         # (Convert costs 1 or 2): all in the key, the rest as without the Reformation.
         key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)), tuple(m.state["allegiance"]),
-               coins if coins < 10 else 10, options["characters"])
+               _REFORMED_COINS[coins] if coins < 10 else 5, options["characters"])
         found = _REFORMED.get(key)
         if found is None:
             if len(_REFORMED) >= 50_000:
@@ -977,9 +981,12 @@ def offer_blocks(m: Match, waiting: str, **args: Any) -> None:
     # Only the Reformation spares a side's Foreign Aid from its own blocks (may_block_foreign_aid is
     # always true without it): the condition is read once, not for every seat.
     sides = verb == "Foreign Aid" and m.options["reformation"]
-    if sides:
+    if sides:  # may_block_foreign_aid(m, seat, taker) for each seat, with reunified(m) read once
+        everyone = reunified(m)
+        allegiances = m.state["allegiance"]
+        side = allegiances[turn["player_id"] - 1]
         for seat in seats:
-            if may_block_foreign_aid(m, seat, actor(m)):
+            if everyone or allegiances[seat] != side:
                 m.offer(seat, options, closing=blocks)
     else:  # every seat the condition selects: one window to all of them at once
         m.offer_all(seats, options, closing=blocks)
