@@ -267,12 +267,14 @@ def test_a_refusal_from_the_server_reads_in_the_pages_language(tmp_path_factory,
         for lang, said in (("de", "Zu viele Räume oder Verbindungen von deiner Adresse."), ("en", "you have created 1 room in the last hour")):
             context, page = open_page(browser, PHONE, lang=lang, has_touch=True)
             page.goto(server.base + "/")
+            expect(page.locator("#games li").first).to_be_visible()  # the lobby's script is running
             page.locator("#name").fill("Zoe")
             page.locator("#create button[type=submit]").click()
             toast = page.locator(".toast")
-            expect(toast).to_contain_text(said)
+            expect(toast).to_contain_text(said, timeout=15_000)
             if lang == "de":
                 expect(toast).to_have_text(f"Der Raum konnte nicht erstellt werden: {said}")
             else:  # the server's own words, which name the quota
                 expect(toast).to_have_text(f"Could not create the room: {said} (limit 1); use one of them")
             context.close()
+
