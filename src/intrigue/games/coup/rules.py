@@ -334,20 +334,17 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
         # (Convert costs 1 or 2): all in the key, the rest as without the Reformation.
         key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)), tuple(m.state["allegiance"]),
                _REFORMED_COINS[coins] if coins < 10 else 5, options["characters"])
-        found = _REFORMED.get(key)
-        if found is None:
-            if len(_REFORMED) >= 50_000:
-                _REFORMED.clear()
-            found = _REFORMED[key] = tuple(_action_options(m, seat))
-        return found
-    key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)),
-           0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
-           options["characters"])  # the fifth character: whether Examine is in play
-    found = _ACTIONS.get(key)
+        cache = _REFORMED
+    else:
+        key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)),
+               0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
+               options["characters"])  # the fifth character: whether Examine is in play
+        cache = _ACTIONS
+    found = cache.get(key)
     if found is None:
-        if len(_ACTIONS) >= 50_000:
-            _ACTIONS.clear()
-        found = _ACTIONS[key] = tuple(_action_options(m, seat))
+        if len(cache) >= 50_000:
+            cache.clear()
+        found = cache[key] = tuple(_action_options(m, seat))
     return found
 
 
