@@ -22,10 +22,12 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 import re
 
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import serve
 from .pages import PHONE, open_page, shot, sit_down
 from .players import PANEL, Player, wait_until
 
@@ -254,27 +256,32 @@ def test_rules_pressed_before_the_games_sheet_arrives_opens_it_when_it_does(serv
     context.close()
 
 
-def test_a_refusal_from_the_server_reads_in_the_pages_language(tmp_path_factory, browser):
+@pytest.fixture()
+def quota_server(tmp_path_factory):
+    """A server where an address may create one room an hour (stopped by pytest, even after a failure)."""
+    yield from serve(tmp_path_factory.mktemp("quota"), "--room-quota", "1")
+
+
+def test_a_refusal_from_the_server_reads_in_the_pages_language(quota_server, browser):
     """The server's refusals are English (docs/protocol.md: a code and an exact English message): a
     German page showed "Der Raum konnte nicht erstellt werden: too many rooms created from your
     address…". The page now says the code's line in its language (the English page keeps the server's
     exact words)."""
-    from .conftest import serve
-
-    for server in serve(tmp_path_factory.mktemp("quota"), "--room-quota", "1"):
-        server.post("/api/rooms", {"game": "coup", "name": "Ada", "seats": 2, "bots": [{"kind": "random"}],
-                                   "options": {}, "private": True})  # the address's one room this hour
-        for lang, said in (("de", "Zu viele Räume oder Verbindungen von deiner Adresse."), ("en", "you have created 1 room in the last hour")):
-            context, page = open_page(browser, PHONE, lang=lang, has_touch=True)
-            page.goto(server.base + "/")
-            expect(page.locator("#games li").first).to_be_visible()  # the lobby's script is running
-            page.locator("#name").fill("Zoe")
-            page.locator("#create button[type=submit]").click()
-            toast = page.locator(".toast")
-            expect(toast).to_contain_text(said, timeout=15_000)
-            if lang == "de":
-                expect(toast).to_have_text(f"Der Raum konnte nicht erstellt werden: {said}")
-            else:  # the server's own words, which name the quota
-                expect(toast).to_have_text(f"Could not create the room: {said} (limit 1); use one of them")
-            context.close()
+    server = quota_server
+    server.post("/api/rooms", {"game": "coup", "name": "Ada", "seats": 2, "bots": [{"kind": "random"}],
+                               "options": {}, "private": True})  # the address's one room this hour
+    for lang, said in (("de", "Zu viele Räume oder Verbindungen von deiner Adresse."),
+                       ("en", "you have created 1 room in the last hour")):
+        context, page = open_page(browser, PHONE, lang=lang, has_touch=True)
+        page.goto(server.base + "/")
+        expect(page.locator("#games li").first).to_be_visible()  # the lobby's script is running
+        page.locator("#name").fill("Zoe")
+        page.locator("#create button[type=submit]").click()
+        toast = page.locator(".toast")
+        expect(toast).to_contain_text(said, timeout=15_000)
+        if lang == "de":
+            expect(toast).to_have_text(f"Der Raum konnte nicht erstellt werden: {said}")
+        else:  # the server's own words, which name the quota
+            expect(toast).to_have_text(f"Could not create the room: {said} (limit 1); use one of them")
+        context.close()
 
