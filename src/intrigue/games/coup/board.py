@@ -9,7 +9,6 @@ without an import circle.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from ...engine import PUBLIC, Audience, GameBinding, Match
@@ -259,32 +258,46 @@ def prompt(m: Match, text: tuple[str, dict[str, Any]], waiting: tuple[str, dict[
 
 
 # -- who a phase asks, read off the state ----------------------------------------------------------------
-IS_ALIVE = itemgetter("is_alive")  # (read by the rules too)
-
-
 def asked(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
     """The seats a phase that asks one player asks (coup.yaml: ``player.id == <a turn's field> and
     player.is_alive``): that player's seat, from the field the tool holds, not through ``m.targets``
     (a property and the generated seat filter, at every prompt). Nobody: ``m.targets``, then empty,
     which records the phase's empty decision as it did."""
     if player_id and m.players[player_id - 1]["is_alive"]:
-        return (player_id - 1,)
+        return SEAT_ALONE[player_id - 1]
     return m.targets
+
+
+#: ``(seat,)`` by seat: ``asked``'s answer, made once (a new tuple at every prompt cost more).
+SEAT_ALONE = tuple((seat,) for seat in range(10))
 
 
 def others(m: Match, player_id: int) -> tuple[int, ...] | list[int]:
     """The seats a window asks (``player.id != <a turn's field> and player.is_alive``): every living
     seat but that player's, in seat order, shared by the seat and who is alive (``offer_all`` reads it)."""
-    alive = tuple(map(IS_ALIVE, m.players))
+    alive = 1  # living_key(m.players), written out
+    for player in m.players:
+        alive = alive + alive + player["is_alive"]
     found = _OTHERS.get((player_id, alive))
     if found is None:
-        found = _OTHERS[(player_id, alive)] = tuple(seat for seat, living in enumerate(alive)
-                                                    if living and seat != player_id - 1)
+        found = _OTHERS[(player_id, alive)] = tuple(seat for seat, player in enumerate(m.players)
+                                                    if player["is_alive"] and seat != player_id - 1)
     return found or m.targets  # (nobody: as asked)
 
 
-#: ``others`` by the player it leaves out and who is alive.
-_OTHERS: dict[tuple[int, tuple[bool, ...]], tuple[int, ...]] = {}
+def living_key(players: list[dict[str, Any]]) -> int:
+    """Who is alive as one number, a cache's key: a leading 1 (for the count), then a bit per seat.
+    ``others`` and the turn's menu write this loop out (read at every window and turn): fewer machine
+    instructions than ``tuple(map(itemgetter("is_alive"), players))`` (about 2.4 k against 3.2 k for
+    four players, under callgrind), and a call would cost as much again."""
+    alive = 1
+    for player in players:
+        alive = alive + alive + player["is_alive"]
+    return alive
+
+
+#: ``others`` by the player it leaves out and who is alive (``living_key``).
+_OTHERS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 def decided(m: Match) -> bool:

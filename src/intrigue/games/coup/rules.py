@@ -46,7 +46,7 @@ from typing import Any
 from ...engine import PUBLIC, Audience, Match
 from . import variants
 from .variants import NO_DUKE, allegiance, may_target, reformation, reunified
-from .board import (ALL_CHARACTERS, CLAIMS, COSTS, IS_ALIVE, TARGETED, TREASURY, action, actor, asked, claims,
+from .board import (ALL_CHARACTERS, CLAIMS, COSTS, TARGETED, TREASURY, action, actor, asked, claims,
                     court, court_size, decided, draw, english, gain, game, hand, in_play, living, msg, name, others,
                     pay, prompt, return_to_court, revealed, say, seat_of_id, show_board, show_hands, show_text,
                     target, tell)
@@ -329,14 +329,17 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
     options = m.options  # (every option is set: a match fills in the defaults)
     players = m.players
     coins = players[seat]["coins"]
+    alive = 1  # living_key(players), written out: read every turn
+    for player in players:
+        alive = alive + alive + player["is_alive"]
     if options["reformation"]:  # variants.reformation, inline
         # The menu depends as well on the allegiances (who may target whom) and on the coins up to 10
         # (Convert costs 1 or 2): all in the key, the rest as without the Reformation.
-        key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)), tuple(m.state["allegiance"]),
+        key = (tuple(m.names), seat, alive, tuple(m.state["allegiance"]),
                _REFORMED_COINS[coins] if coins < 10 else 5, options["characters"])
         cache = _REFORMED
     else:
-        key = (tuple(m.names), seat, tuple(map(IS_ALIVE, players)),
+        key = (tuple(m.names), seat, alive,
                0 if coins < 3 else 1 if coins < 7 else 2 if coins < 10 else 3,
                options["characters"])  # the fifth character: whether Examine is in play
         cache = _ACTIONS
@@ -506,13 +509,13 @@ def set_claimed_action_and_character(m: Match) -> None:
     names = m.names
     victim_id = names.index(aimed) + 1 if aimed is not None else 0
     turn["action"], turn["character"], turn["target_player_id"] = verb, claim, victim_id
-    # The last turn's challenge, block and block challenge are cleared (most turns recorded none:
-    # compared whole, not stored field by field), and what it paid.
-    if state["challenge"] != NO_CHALLENGE:
+    # The last turn's challenge, block and block challenge are cleared (most turns recorded none: a
+    # record names its challenger or blocker whenever it is set, so that field alone tells), and what it paid.
+    if state["challenge"]["challenger_id"]:
         state["challenge"].update(NO_CHALLENGE)
-    if state["block"] != NO_BLOCK:
+    if state["block"]["blocker_id"]:
         state["block"].update(NO_BLOCK)
-    if state["block_challenge"] != NO_CHALLENGE:
+    if state["block_challenge"]["challenger_id"]:
         state["block_challenge"].update(NO_CHALLENGE)
     if state["paid"]:
         state["paid"] = 0
@@ -901,7 +904,7 @@ def prompt_target_reveal_loss(m: Match) -> None:
 @game.tool
 def update_player_state_after_loss(m: Match) -> None:
     for seat, option in m.last_decision.answers.items():
-        lose_influence(m, seat, option[5:] if option.startswith("Lose ") else option)  # removeprefix
+        lose_influence(m, seat, option[5:])  # option.removeprefix("Lose "): only Lose options are offered
 
 
 #: The banner over a lost card, by the phase that takes it (coup.yaml's phase ids).
@@ -1329,7 +1332,13 @@ def announce_eliminations(m: Match) -> None:
 
 @game.tool
 def check_and_set_win_state(m: Match) -> None:
-    if decided(m):
+    alive = False  # decided(m), written out: checked every turn
+    for player in m.players:
+        if player["is_alive"]:
+            if alive:
+                return
+            alive = True
+    if alive:
         m.finish(living(m))
 
 
@@ -1346,37 +1355,30 @@ def advance_to_next_player(m: Match) -> None:
     count = len(players)
     turn = m.state["current_turn"]
     seat = turn["player_id"] - 1  # actor(m), inline
+    player = players[seat]  # the turn's claim ends with it (reset_turn_fields clears the rest)
+    player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
     for candidate in _AFTER[count][seat]:  # the seats after this one, round the table
         if players[candidate]["is_alive"]:
             turn["player_id"] = candidate + 1
             return
 
 
-#: By the number of players and a seat: the seats after it in turn order, itself last; and the seats
-#: before it, nearest first, itself last.
+#: By the number of players and a seat: the seats after it in turn order, itself last.
 _AFTER = {count: tuple(tuple((seat + step) % count for step in range(1, count + 1)) for seat in range(count))
           for count in range(1, 11)}
-_BEFORE = {count: tuple(tuple((seat - step) % count for step in range(1, count + 1)) for seat in range(count))
-           for count in range(1, 11)}
 
 
 @game.tool
 def reset_turn_fields(m: Match) -> None:
     """Only the turn's actor (``set_claimed_action_and_character``) and its blocker
     (``display_block_announcement``) ever have turn fields set: those two are cleared, not every
-    player. The actor is the nearest seat before the new one with a claimed action (the seats
-    between are out, their fields clear); the blocker is the block's record, cleared at the
-    next declaration."""
+    player. ``advance_to_next_player`` cleared the actor's as the turn passed on (it holds the seat);
+    the blocker is the block's record, cleared at the next declaration."""
     players = m.players
-    turn = m.state["current_turn"]
-    for seat in _BEFORE[len(players)][turn["player_id"] - 1]:
-        player = players[seat]
-        if player["claimed_action"]:
-            player["claimed_action"], player["claimed_character"], player["target_player_id"] = "", "", 0
-            break
     blocker_id = m.state["block"]["blocker_id"]
     if blocker_id:
         players[blocker_id - 1]["claimed_character"] = ""
+    turn = m.state["current_turn"]
     turn["target_player_id"], turn["action"], turn["character"] = 0, "", ""
     if not m.headless:
         m.canvas.delete("declared")
