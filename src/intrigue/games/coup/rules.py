@@ -737,8 +737,9 @@ AFTER_CLAIM = {"Assassinate": 11, "Steal": 12, "Tax": 20, "Exchange": 22, "Embez
 # -- phase 5: does the claimant hold the card? --------------------------------------------------------
 @game.tool
 def evaluate_action_claim_truth(m: Match) -> None:
-    for challenger, answer in m.last_decision.answers.items():  # who_chose("Challenge")[0], without the list
-        if answer == "Challenge":
+    answers = m.last_decision.answers  # who_chose("Challenge")[0], without the list (nor an items view)
+    for challenger in answers:
+        if answers[challenger] == "Challenge":
             break
     state = m.state
     turn = state["current_turn"]
@@ -903,8 +904,9 @@ def prompt_target_reveal_loss(m: Match) -> None:
 
 @game.tool
 def update_player_state_after_loss(m: Match) -> None:
-    for seat, option in m.last_decision.answers.items():
-        lose_influence(m, seat, option[5:])  # option.removeprefix("Lose "): only Lose options are offered
+    answers = m.last_decision.answers
+    for seat in answers:
+        lose_influence(m, seat, answers[seat][5:])  # option.removeprefix("Lose "): only Lose options are offered
 
 
 #: The banner over a lost card, by the phase that takes it (coup.yaml's phase ids).
@@ -1048,7 +1050,9 @@ def after_steal_block_window(m: Match) -> int:
 # -- phase 13: the block's challenge window ----------------------------------------------------------------
 @game.tool
 def display_block_announcement(m: Match) -> None:
-    for seat, option in m.last_decision.answers.items():  # the one who blocked
+    answers = m.last_decision.answers
+    for seat in answers:  # the one who blocked
+        option = answers[seat]
         if option.startswith("Block "):
             break
     else:
@@ -1086,8 +1090,9 @@ def after_block_challenge_window(m: Match) -> int:
 
 @game.tool
 def evaluate_block_claim_truth(m: Match) -> None:
-    for challenger, answer in m.last_decision.answers.items():  # who_chose("Challenge")[0], without the list
-        if answer == "Challenge":
+    answers = m.last_decision.answers  # who_chose("Challenge")[0], without the list (nor an items view)
+    for challenger in answers:
+        if answers[challenger] == "Challenge":
             break
     blocker = seat_of_id(m.state["block"]["blocker_id"])
     character = m.state["block"]["character"]
