@@ -329,7 +329,7 @@ def _menu(m: Match, seat: int) -> tuple[str, ...] | list[str]:
     options = m.options  # (every option is set: a match fills in the defaults)
     players = m.players
     coins = players[seat]["coins"]
-    alive = 1  # living_key(players), written out: read every turn
+    alive = 1  # who is alive as one number, as board.others numbers it (read every turn)
     for player in players:
         alive = alive + alive + player["is_alive"]
     if options["reformation"]:  # variants.reformation, inline
