@@ -159,5 +159,5 @@ def open_store(path: str, synchronous: str = "FULL", busy_timeout: float = 5.0, 
     return SQLiteStore(path, synchronous=synchronous, busy_timeout=busy_timeout, sync_later=sync_later)
 
 
-__all__ = ["CHAT_KEPT", "ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "Fenced", "is_url", "MatchRecord", "RoomRecord",
-           "SeatRecord", "Store", "StoreError", "open_store"]
+__all__ = ["CHAT_KEPT", "ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "Fenced", "is_url", "MatchRecord",
+           "RoomRecord", "SeatRecord", "Store", "StoreError", "open_store"]

@@ -41,7 +41,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import CHAT_KEPT, ChatRecord, ChoiceRecord, Conflict, CorruptStore, MatchRecord, RoomRecord, SeatRecord, StoreError
+from . import (CHAT_KEPT, ChatRecord, ChoiceRecord, Conflict, CorruptStore, MatchRecord, RoomRecord, SeatRecord,
+               StoreError)
 
 #: The first release's schema, then one entry per later change (never edit a released one).
 MIGRATIONS: list[str] = [
