@@ -122,6 +122,16 @@ def test_a_yaml_syntax_error_inside_braces_says_to_quote_the_expression(tmp_path
                                  "mapping on several lines)")
 
 
+def test_a_question_mark_ending_text_inside_braces_says_to_quote_the_text(tmp_path):
+    """Insider's phase named with a question (``{id: 4, name: Is the Finder the Insider?}``) did not parse,
+    and the hint spoke only of , [ ] { }."""
+    path = tmp_path / "question.yaml"
+    path.write_text("declaration: {title: x}\nphases:\n  0: {name: a, next_phase: {id: 4, name: Who is it?}}\n")
+    [problem] = validate_file(path).problems
+    assert str(problem).startswith(f"{path}:3: phases.0: YAML syntax error: expected ',' or '}}', but got '?'")
+    assert str(problem).endswith("so does a ? before } or , there: quote the text, name: 'Who is it?'")
+
+
 def test_a_clock_is_checked_where_it_is_written(tmp_path):
     """``clock`` names a timer phase's shared clock: an unknown name, or a clock on a vote, is reported."""
     source = (ROOT / "docs" / "examples" / "games" / "spyfall.yaml").read_text(encoding="utf-8")
