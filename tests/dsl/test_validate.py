@@ -132,6 +132,22 @@ def test_a_question_mark_ending_text_inside_braces_says_to_quote_the_text(tmp_pa
     assert str(problem).endswith("so does a ? before } or , there: quote the text, name: 'Who is it?'")
 
 
+def test_except_self_on_a_show_is_checked_where_it_is_written(tmp_path):
+    """``except_self`` leaves the player a card is about out of its audience: a show to its owner
+    would then reach nobody, a say does not take it, and it is true or false."""
+    path = tmp_path / "except.yaml"
+    path.write_text("declaration: {title: x, min_players: 2, max_players: 2, player_states: {name: {type: string},\n"
+                    "  role: {type: string, visibility: owner}}, player_states_template: {player_states: {1: {name: '', role: ''}}}}\n"
+                    "phases:\n  0:\n    name: a\n    completion_criteria: {type: UI_displayed}\n    effects:\n"
+                    "    - {show: role, to: owner, except_self: true}\n    - {say: hi, except_self: true}\n"
+                    "    - {show: role, except_self: 3}\n    - {show: role, to: others, except_self: true}\n"
+                    "    next_phase: null\n")
+    found = [str(problem).replace(f"{path}:", "") for problem in validate_file(path).problems]
+    assert found == ["8: phases.0.effects.0.except_self: with 'to: owner', except_self leaves nobody to show it to",
+                     "9: phases.0.effects.1: 'say' does not take 'except_self'",
+                     "10: phases.0.effects.2.except_self: input should be a valid boolean, unable to interpret input"]
+
+
 def test_a_clock_is_checked_where_it_is_written(tmp_path):
     """``clock`` names a timer phase's shared clock: an unknown name, or a clock on a vote, is reported."""
     source = (ROOT / "docs" / "examples" / "games" / "spyfall.yaml").read_text(encoding="utf-8")

@@ -1022,6 +1022,8 @@ class _Semantics:
             for name in fields:
                 self.player_field(name, path + ("show",))
             self.audience(effect.to, path + ("to",))
+            if effect.except_self and effect.to == "owner":
+                self.problem(path + ("except_self",), "with 'to: owner', except_self leaves nobody to show it to")
         elif statement == "say":
             assert effect.say is not None
             secret_reads, reads_player = [], False
