@@ -490,6 +490,15 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     return say
 
 
+def fill_template(match: "Match", template: str) -> tuple[str, dict[str, str]]:
+    """A player text with ``{expression}`` values (a topic card) filled now, and its values by
+    placeholder (for translation); the validator lets it read only what every seat sees."""
+    fills = tuple((found.group(0), found.group(1).strip()) for found in TEMPLATE.finditer(template))
+    scope = Scope(match, None, None, outcome(match))
+    args = {text: _text(_value(text).evaluate(scope)) for _, text in fills}
+    return _filled(template, fills, args), args
+
+
 def _filled(template: str, fills: tuple[tuple[str, str], ...], args: dict[str, str]) -> str:
     """A ``say`` line's text: each placeholder replaced by its value's text, in the template's order."""
     line = template

@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable
 
+from ..dsl.extensions import TEMPLATE
+
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
 
@@ -256,9 +258,20 @@ def createPhaseIndicator(match: "Match") -> None:  # noqa: N802
 
 
 def createTextDisplay(match: "Match") -> None:  # noqa: N802
-    text = _action_text(match)
-    if text:
-        match.canvas.show("text", _tier_audience(match), transient=True, text=text)
+    action = _action(match)
+    text = player_text(action) if action is not None else ""
+    if not text:
+        return
+    props: dict[str, Any] = {"text": text}
+    if TEMPLATE.search(text):  # {…} values filled now; the template goes along for translation
+        from .declarative import fill_template  # (declarative builds on this module)
+        filled, args = fill_template(match, text)
+        props = {"text": filled, "msg": {"text": {"key": text, "args": args}}}
+    if getattr(action, "stays", None):  # a topic card: on the table until drawn again or cleared
+        key = f"text-{match.phase_id}-{match.phase.actions.index(action)}"
+        match.canvas.show("text", _tier_audience(match), key=key, **props)
+    else:
+        match.canvas.show("text", _tier_audience(match), transient=True, **props)
 
 
 def createVotingPanel(match: "Match") -> None:  # noqa: N802
