@@ -24,6 +24,7 @@ from .compiled import seat_filter
 from .errors import EngineError, RuleError, rule_error
 from .scope import Outcome, Scope, outcome
 from .ui import PUBLIC, Audience
+from .ui import value_text as _text  # how a value reads to players
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -130,13 +131,6 @@ def _lookup(state: Mapping[str, Any], dotted: str) -> Any:
     return value
 
 
-def _text(value: Any) -> str:
-    """How a value reads to players: yes/no, nothing for null, a list as its items."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_text(item) for item in value)
-    return "" if value is None else str(value)
 
 
 # -- statements -------------------------------------------------------------------------------
@@ -488,15 +482,6 @@ def _say(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
             match.announce_later(_filled, (template, fills, args), _audience(viewers), data)
 
     return say
-
-
-def fill_template(match: "Match", template: str) -> tuple[str, dict[str, str]]:
-    """A player text with ``{expression}`` values (a topic card) filled now, and its values by
-    placeholder (for translation); the validator lets it read only what every seat sees."""
-    fills = tuple((found.group(0), found.group(1).strip()) for found in TEMPLATE.finditer(template))
-    scope = Scope(match, None, None, outcome(match))
-    args = {text: _text(_value(text).evaluate(scope)) for _, text in fills}
-    return _filled(template, fills, args), args
 
 
 def _filled(template: str, fills: tuple[tuple[str, str], ...], args: dict[str, str]) -> str:
