@@ -131,8 +131,6 @@ def _lookup(state: Mapping[str, Any], dotted: str) -> Any:
     return value
 
 
-
-
 # -- statements -------------------------------------------------------------------------------
 Compiler = Callable[[Effect, tuple[Any, ...], Any], Step]
 
