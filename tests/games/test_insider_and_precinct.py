@@ -120,6 +120,8 @@ def test_precinct_random_games_end_and_a_face_down_card_is_seen_by_its_holder_an
                     looked.add((NAMES.index(look[1]), NAMES.index(look[3]), int(look[2]) - 1))
             live = match.players
             assert sum(p["has_gun"] for p in live) + match.state["guns_left"] == count // 2
+            assert all(p["cards_down"] == len(p["face_down"]) == [p["up1"], p["up2"], p["up3"]].count(False)
+                       for p in live)
             for seat, view in enumerate(seen):
                 assert "deck" not in view["state"] and "first_cards" not in view["state"]
                 for owner, row in enumerate(view["state"]["players"]):
