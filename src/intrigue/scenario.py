@@ -144,6 +144,10 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
     except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
         outcome.failures.append(Failure(label, None, f"error: {type(exc).__name__}: {exc}"))
         return outcome
+    except Exception as exc:  # noqa: BLE001 - a setup the game's check let through fails this scenario, not the run
+        outcome.failures.append(Failure(label, None, f"setup refused: {type(exc).__name__}: {exc}",
+                                        lines.of_key("setup")))
+        return outcome
     outcome.match = match
     outcome.clock = MatchClock(match, timer_options(scenario))
     steps = scenario.get("steps")
@@ -202,6 +206,16 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     if not isinstance(scenario.get("options") or {}, dict):
         raise ScenarioError("'options' must be a mapping (option: value)", "options")
     setup = dict(setup)
+    seed = scenario.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioError(f"'seed' must be a whole number, not {seed!r}", "seed")
+    for key, value in (scenario.get("options") or {}).items():
+        if key in TIMER_OPTIONS and value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
+            raise ScenarioError(f"option {key} must be a number of seconds above 0, or null (off), "
+                                f"not {value!r}", "options")
+    if "shuffle" in setup and not isinstance(setup["shuffle"], bool):
+        raise ScenarioError(f"setup refused: setup.shuffle must be true or false, not {setup['shuffle']!r}", "setup")
     first = scenario.get("first", players[0])  # the format's default: the first listed
     if first not in players:
         raise ScenarioError(f"first player {first!r} is not among the players", "first")
@@ -214,7 +228,7 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     if starting:
         game = _starting_with(game, starting)
     options = {key: value for key, value in (scenario.get("options") or {}).items() if key not in TIMER_OPTIONS}
-    return Match(game, players, scenario.get("seed", 0), options, setup)
+    return Match(game, players, seed, options, setup)
 
 
 def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
@@ -226,9 +240,16 @@ def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
 
 def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
     for key in ("hands", "coins"):
+        if not isinstance(setup.get(key) or {}, dict):
+            raise ScenarioError(f"setup.{key} must be a mapping (player: …), not {setup[key]!r}")
         for who in (setup.get(key) or {}):
             if who not in players:
                 raise ScenarioError(f"setup.{key} names {who!r}, who is not playing")
+    for who, cards in (setup.get("hands") or {}).items():  # a bare name would be read letter by letter
+        if cards is not None and not isinstance(cards, list):
+            raise ScenarioError(f"setup refused: setup.hands.{who} must be a list of cards, not {cards!r}")
+    if setup.get("deck") is not None and not isinstance(setup["deck"], list):
+        raise ScenarioError(f"setup refused: setup.deck must be a list of cards, top first, not {setup['deck']!r}")
     checker = game.binding.setup_check
     problems = checker(setup, len(players)) if checker else []
     if problems:
@@ -386,19 +407,27 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
                 got[player] = match.legal(seat)
                 ok = ok and sorted(map(str, options or [])) == sorted(got[player])
         elif key == "alive":
+            if any(not isinstance(v, bool) for v in want.values()):
+                problems.append(f"expect alive needs true or false for each player, not {want!r}")
+                continue
             got = {p: match.alive(seat_of(match, p)) for p in want}
-            ok = all(bool(want[p]) == got[p] for p in want)
+            ok = all(want[p] == got[p] for p in want)
         elif key == "winner":
             got = _names(match, match.winners) if match.over else None
             want_list = [want] if isinstance(want, str) else want
             ok = match.over and sorted(map(str, want_list)) == sorted(got or [])
         elif key == "over":
+            if not isinstance(want, bool):
+                problems.append(f"expect over needs true or false, not {want!r}")
+                continue
             got = match.over
-            ok = bool(want) == got
+            ok = want == got
         elif key == "state":
             got = {}
             ok = True
             for player, fields in (want or {}).items():
+                if not isinstance(fields, dict):
+                    raise ScenarioError(f"expect state.{player} needs a mapping {{field: value}}, not {fields!r}")
                 record = match.players[seat_of(match, player)]
                 got[player] = {f: record.get(f, "<undeclared>") for f in fields}
                 ok = ok and all(f in record and _same(v, record[f], True) for f, v in fields.items())
