@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,6 +196,8 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     players = scenario.get("players")
     if not isinstance(players, list) or not players:
         raise ScenarioError("'players' must be a list of names", "players")
+    if any(p is None or isinstance(p, (bool, list, dict)) or str(p).strip() == "" for p in players):
+        raise ScenarioError(f"player names must be names (text), not {players!r}", "players")
     players = [str(p) for p in players]
     if len(set(players)) != len(players):
         raise ScenarioError("player names must be distinct", "players")
@@ -211,7 +214,7 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
         raise ScenarioError(f"'seed' must be a whole number, not {seed!r}", "seed")
     for key, value in (scenario.get("options") or {}).items():
         if key in TIMER_OPTIONS and value is not None and (
-                isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
+                isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf):
             raise ScenarioError(f"option {key} must be a number of seconds above 0, or null (off), "
                                 f"not {value!r}", "options")
     if "shuffle" in setup and not isinstance(setup["shuffle"], bool):
@@ -238,16 +241,27 @@ def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
     return dataclasses.replace(game, binding=binding, blank_state=None)
 
 
+#: Setup keys that give each player something (the format's, Coup's and BANG!'s, and the roles of a game
+#: without Python): a mapping whose keys must be players; those marked True give each a list.
+PER_PLAYER_SETUP = {"hands": True, "revealed": True, "equipment": True, "coins": False, "allegiance": False,
+                    "roles": False, "characters": False, "health": False}
+
+
 def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
-    for key in ("hands", "coins"):
+    for key, listed in PER_PLAYER_SETUP.items():
         if not isinstance(setup.get(key) or {}, dict):
             raise ScenarioError(f"setup.{key} must be a mapping (player: …), not {setup[key]!r}")
-        for who in (setup.get(key) or {}):
-            if who not in players:
+        for who, value in (setup.get(key) or {}).items():
+            if str(who) not in players:
                 raise ScenarioError(f"setup.{key} names {who!r}, who is not playing")
-    for who, cards in (setup.get("hands") or {}).items():  # a bare name would be read letter by letter
-        if cards is not None and not isinstance(cards, list):
-            raise ScenarioError(f"setup refused: setup.hands.{who} must be a list of cards, not {cards!r}")
+            if listed and value is not None and not isinstance(value, list):  # else read letter by letter
+                raise ScenarioError(f"setup refused: setup.{key}.{who} must be a list of cards, not {value!r}")
+    dead = setup.get("dead")
+    if dead is not None and not isinstance(dead, list):
+        raise ScenarioError(f"setup refused: setup.dead must be a list of players, not {dead!r}")
+    for who in dead or []:
+        if str(who) not in players:
+            raise ScenarioError(f"setup.dead names {who!r}, who is not playing")
     if setup.get("deck") is not None and not isinstance(setup["deck"], list):
         raise ScenarioError(f"setup refused: setup.deck must be a list of cards, top first, not {setup['deck']!r}")
     checker = game.binding.setup_check
@@ -325,7 +339,7 @@ def choose(match: Match, player: str, option: Any) -> None:
 def wait(match: Match, seconds: Any, clock: MatchClock | None) -> None:
     """``wait: N``: the match's own clock moves on N seconds; a timer that runs out fires exactly as
     on the server (a timer phase ends, a decision's pending seats get their default)."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
         raise ScenarioError(f"'wait' needs a number of seconds, not {seconds!r}")
     (clock or MatchClock(match)).advance(float(seconds))
 
@@ -396,6 +410,9 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
             got: Any = match.phase.name
             ok = str(want).strip() == got.strip()
         elif key == "waiting":
+            if want is not None and not isinstance(want, (str, list)):
+                problems.append(f"expect waiting needs a list of players, not {want!r}")
+                continue
             got = sorted(_names(match, match.pending))
             want_list = [want] if isinstance(want, str) else list(want or [])
             ok = sorted(map(str, want_list)) == got

@@ -11,11 +11,11 @@ B4 = "game: bang\nplayers: [Aria, Blake, Casey, Dana]\n"
 HOSTILE = {  # file text -> the line the runner prints for it (after the file's path)
     # a traceback stopped the whole run (BANG!'s setup check met a list where a mapping belongs)
     B4 + "setup:\n  roles: [Sheriff]\nsteps:\n  - expect: {over: false}\n":
-        ":3: setup refused: setup.roles must be a mapping (player: …), not ['Sheriff']",
+        ":3: setup.roles must be a mapping (player: …), not ['Sheriff']",
     B4 + "setup:\n  characters: {Aria: [Bart Cassidy]}\nsteps:\n  - expect: {over: false}\n":
         ":3: setup refused: setup.characters.Aria must be one name, not ['Bart Cassidy']",
     B4 + "setup:\n  health: [1]\nsteps:\n  - expect: {over: false}\n":
-        ":3: setup refused: setup.health must be a mapping (player: …), not [1]",
+        ":3: setup.health must be a mapping (player: …), not [1]",
     # a bare name read letter by letter ("unknown character 'D'", "setup.dead names 'B'")
     C2 + "setup:\n  hands: {Aria: Duke}\nsteps:\n  - Aria: Income\n":
         ":3: setup refused: setup.hands.Aria must be a list of cards, not 'Duke'",
@@ -38,6 +38,29 @@ HOSTILE = {  # file text -> the line the runner prints for it (after the file's 
     # "error: TypeError: 'int' object is not iterable"
     C2 + "steps:\n  - expect: {state: {Aria: 3}}\n":
         ":4: step 1: expect state.Aria needs a mapping {field: value}, not 3",
+    # a null or a list as a player's name became the player "None" / "['a']"
+    "game: coup\nplayers: [Aria, null]\nsteps:\n  - Aria: Income\n":
+        ":2: player names must be names (text), not ['Aria', None]",
+    # an infinite wait or timer ran every timer out (or none); NaN passed as a wait of nothing
+    C2 + "steps:\n  - wait: .inf\n": ":4: step 1: 'wait' needs a number of seconds, not inf",
+    C2 + "steps:\n  - wait: .nan\n": ":4: step 1: 'wait' needs a number of seconds, not nan",
+    C2 + "options: {turn_timer: .inf}\nsteps:\n  - Aria: Income\n":
+        ":3: option turn_timer must be a number of seconds above 0, or null (off), not inf",
+    # the variants' setup keys: "setup refused: AttributeError …", or a name read letter by letter
+    C2 + "options: {reformation: true}\nsetup:\n  allegiance: Loyalist\nsteps:\n  - Aria: Income\n":
+        ":4: setup.allegiance must be a mapping (player: …), not 'Loyalist'",
+    C2 + "setup:\n  revealed: [Duke]\nsteps:\n  - Aria: Income\n":
+        ":3: setup.revealed must be a mapping (player: …), not ['Duke']",
+    C2 + "setup:\n  revealed: {Aria: Duke}\nsteps:\n  - Aria: Income\n":
+        ":3: setup refused: setup.revealed.Aria must be a list of cards, not 'Duke'",
+    # BANG!'s per-player keys naming someone not playing were reported from bang.yaml's phase lines
+    B4 + "setup:\n  roles: {Zed: Sheriff}\nsteps:\n  - expect: {over: false}\n":
+        ":3: setup.roles names 'Zed', who is not playing",
+    B4 + "setup:\n  dead: [Zed]\nsteps:\n  - expect: {over: false}\n":
+        ":3: setup.dead names 'Zed', who is not playing",
+    # a mapping under `waiting` compared its keys and passed
+    C2 + "steps:\n  - expect: {waiting: {Aria: 1}}\n":
+        ":4: step 1: expect waiting needs a list of players, not {'Aria': 1}",
 }
 
 
