@@ -103,22 +103,69 @@ def run_file(path: str | Path) -> list[Outcome]:
     path = Path(path)
     label = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        text = data.decode("utf-8")
         nodes = [n for n in yaml.compose_all(text, Loader=yaml.SafeLoader) if n is not None]
+        for node in nodes:
+            _check_size(node)
         documents = [d for d in yaml.safe_load_all(text) if d is not None]
     except OSError as exc:
         return [Outcome(label, [Failure(label, None, f"cannot read scenario: {exc}")])]
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return [Outcome(label, [Failure(label, None, f"not UTF-8 text: byte {data[exc.start]:#04x} cannot be "
+                                                     "read (save the file as UTF-8)", line)])]
     except yaml.YAMLError as exc:
-        return [Outcome(label, [_yaml_failure(label, exc)])]
+        return [Outcome(label, [_yaml_failure(label, exc, text)])]
+    except ScenarioError as exc:
+        return [Outcome(label, [Failure(label, None, str(exc), int(exc.key) if exc.key else None)])]
     if not documents:
         return [Outcome(label, [Failure(label, None, "holds no scenario (the file is empty)")])]
     return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label, path.parent, _lines(node))
             for i, (document, node) in enumerate(zip(documents, nodes))]
 
 
-def _yaml_failure(label: str, exc: yaml.YAMLError) -> Failure:
+#: The most values a scenario document may hold once its YAML aliases are expanded: a few aliases can
+#: stand for billions of values (the "billion laughs"), which the runner would compare one by one.
+MAX_VALUES = 100_000
+
+
+def _check_size(root: yaml.Node) -> None:
+    """Refuse a document whose aliases expand past ``MAX_VALUES`` values, or refer to themselves."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in open_nodes:
+            raise ScenarioError("a YAML alias refers to the value that contains it", str(node.start_mark.line + 1))
+        open_nodes.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(item) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        open_nodes.discard(key)
+        if total > MAX_VALUES:
+            raise ScenarioError(f"the YAML aliases here expand to more than {MAX_VALUES:,} values",
+                                str(node.start_mark.line + 1))
+        sizes[key] = total
+        return total
+
+    size(root)
+
+
+def _yaml_failure(label: str, exc: yaml.YAMLError, text: str = "") -> Failure:
     """A file that is not YAML: the line and column, and what the parser found there."""
     mark = getattr(exc, "problem_mark", None)
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow (a NUL, a control code)
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        character = chr(exc.character) if isinstance(exc.character, int) else exc.character
+        return Failure(label, None, f"not valid YAML, column {column}: character {character!r} is not "
+                                    "allowed in a YAML file", line)
     if mark is None:
         return Failure(label, None, f"not valid YAML: {exc}")
     context = getattr(exc, "context", None)

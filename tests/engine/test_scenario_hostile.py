@@ -74,3 +74,51 @@ def test_a_hostile_file_fails_with_its_line_and_a_clear_message(text, tmp_path, 
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0] == f"{path}{HOSTILE[text]}"
     assert out[-1] == "0 passed, 1 failed"
+
+
+def _run(path, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(path)])
+    return done.value.code, capsys.readouterr().out.strip().splitlines()
+
+
+def test_a_billion_laughs_file_is_refused_at_once(tmp_path, capsys):
+    """A few aliases can stand for 10^9 options: the runner compared them one by one (it hung)."""
+    lines = ["game: coup", "players: [Aria, Blake]", "x0: &a0 [" + ", ".join(["Income"] * 10) + "]"]
+    lines += [f"x{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    lines += ["steps:", "  - expect: {options: {Aria: *a8}}"]
+    path = tmp_path / "laughs.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    code, out = _run(path, capsys)
+    assert code == 1 and out[0].startswith(f"{path}:") and "expand to more than 100,000 values" in out[0]
+
+
+def test_a_self_referring_alias_is_refused(tmp_path, capsys):
+    path = tmp_path / "loop.yaml"
+    path.write_text("game: coup\nplayers: [Aria, Blake]\nsteps: &a\n  - *a\n")
+    code, out = _run(path, capsys)
+    assert (code, out[0]) == (1, f"{path}:3: a YAML alias refers to the value that contains it")
+
+
+def test_a_file_that_is_not_utf8_fails_with_its_line(tmp_path, capsys):
+    """It was a traceback (UnicodeDecodeError) that stopped the whole run."""
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"game: coup\nplayers: [Aria, Blake]\nsteps:\n  - Aria: Caf\xe9\n")
+    code, out = _run(path, capsys)
+    assert (code, out[0]) == (1, f"{path}:4: not UTF-8 text: byte 0xe9 cannot be read (save the file as UTF-8)")
+
+
+def test_a_control_character_is_named_with_its_line_and_column(tmp_path, capsys):
+    """It said 'in "<unicode string>", position 12' instead of the file's line."""
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"game: coup\npl\x00ayers: [Aria, Blake]\n")
+    code, out = _run(path, capsys)
+    assert (code, out[0]) == (1, f"{path}:2: not valid YAML, column 3: character '\\x00' is not allowed in a YAML file")
+
+
+def test_a_folder_without_scenarios_fails(tmp_path, capsys):
+    """`intrigue scenario some/empty/folder` said '0 passed, 0 failed' and exited 0: a CI run pointed at
+    the wrong folder passed having run nothing."""
+    code, out = _run(tmp_path, capsys)
+    assert code == 1
+    assert out == [f"{tmp_path}: holds no scenario file (*.yaml, *.yml)", "0 passed, 1 failed"]
