@@ -450,7 +450,7 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
     readers = match.game.binding.expectations
     for key, want in expected.items():
         if (key in ("options", "alive", "state") or key in readers and readers[key].per_player) \
-                and not isinstance(want or {}, dict):
+                and not isinstance(want, dict):
             problems.append(f"expect {key} needs a mapping {{player: …}}, not {want!r}")
             continue
         if key == "phase":

@@ -58,6 +58,11 @@ HOSTILE = {  # file text -> the line the runner prints for it (after the file's 
         ":3: setup.roles names 'Zed', who is not playing",
     B4 + "setup:\n  dead: [Zed]\nsteps:\n  - expect: {over: false}\n":
         ":3: setup.dead names 'Zed', who is not playing",
+    # an empty per-player key: "error: TypeError: 'NoneType' object is not iterable"
+    C2 + "steps:\n  - expect: {coins: null}\n": ":4: step 1: expect coins needs a mapping {player: …}, not None",
+    C2 + "steps:\n  - expect: {alive: }\n": ":4: step 1: expect alive needs a mapping {player: …}, not None",
+    B4 + "steps:\n  - expect: {distance: null}\n":
+        ":4: step 1: expect distance needs a mapping {player: …}, not None",
     # a mapping under `waiting` compared its keys and passed
     C2 + "steps:\n  - expect: {waiting: {Aria: 1}}\n":
         ":4: step 1: expect waiting needs a list of players, not {'Aria': 1}",
