@@ -421,6 +421,12 @@ def reject(match: Match, value: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _truth(value: Any) -> bool:
+    """A value `alive` and `over` accept: true or false (1 and 0 too); a word such as 'maybe' would be
+    taken as true and check nothing."""
+    return isinstance(value, bool) or isinstance(value, int) and value in (0, 1)
+
+
 def _names(match: Match, seats: list[int]) -> list[str]:
     return [match.names[s] for s in seats]
 
@@ -471,21 +477,21 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
                 got[player] = match.legal(seat)
                 ok = ok and sorted(map(str, options or [])) == sorted(got[player])
         elif key == "alive":
-            if any(not isinstance(v, bool) for v in want.values()):
+            if any(not _truth(v) for v in want.values()):
                 problems.append(f"expect alive needs true or false for each player, not {want!r}")
                 continue
             got = {p: match.alive(seat_of(match, p)) for p in want}
-            ok = all(want[p] == got[p] for p in want)
+            ok = all(bool(want[p]) == got[p] for p in want)
         elif key == "winner":
             got = _names(match, match.winners) if match.over else None
             want_list = [want] if isinstance(want, str) else want
             ok = match.over and sorted(map(str, want_list)) == sorted(got or [])
         elif key == "over":
-            if not isinstance(want, bool):
+            if not _truth(want):
                 problems.append(f"expect over needs true or false, not {want!r}")
                 continue
             got = match.over
-            ok = want == got
+            ok = bool(want) == got
         elif key == "state":
             got = {}
             ok = True
