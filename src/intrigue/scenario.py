@@ -264,7 +264,7 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
                 isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf):
             raise ScenarioError(f"option {key} must be a number of seconds above 0, or null (off), "
                                 f"not {value!r}", "options")
-    if "shuffle" in setup and not isinstance(setup["shuffle"], bool):
+    if "shuffle" in setup and not _truth(setup["shuffle"]):
         raise ScenarioError(f"setup refused: setup.shuffle must be true or false, not {setup['shuffle']!r}", "setup")
     first = scenario.get("first", players[0])  # the format's default: the first listed
     if first not in players:
