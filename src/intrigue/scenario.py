@@ -266,6 +266,8 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
                                 f"not {value!r}", "options")
     if "shuffle" in setup and not _truth(setup["shuffle"]):
         raise ScenarioError(f"setup refused: setup.shuffle must be true or false, not {setup['shuffle']!r}", "setup")
+    if "shuffle" in setup:
+        setup["shuffle"] = bool(setup["shuffle"])  # the engine tests `is False`: 0 would have shuffled
     first = scenario.get("first", players[0])  # the format's default: the first listed
     if first not in players:
         raise ScenarioError(f"first player {first!r} is not among the players", "first")

@@ -127,3 +127,14 @@ def test_a_folder_without_scenarios_fails(tmp_path, capsys):
     code, out = _run(tmp_path, capsys)
     assert code == 1
     assert out == [f"{tmp_path}: holds no scenario file (*.yaml, *.yml)", "0 passed, 1 failed"]
+
+
+def test_shuffle_0_keeps_the_pile_in_order(tmp_path, capsys):
+    """`shuffle: 0` was passed on as 0, and the engine (which tests `is False`) shuffled anyway."""
+    path = tmp_path / "zero.yaml"
+    path.write_text("game: coup\nplayers: [Aria, Blake, Casey]\nsetup:\n  deck: [Duke, Duke, Duke, Captain, "
+                    "Captain, Captain, Assassin, Assassin, Assassin, Contessa, Contessa, Contessa, Ambassador, "
+                    "Ambassador, Ambassador]\n  shuffle: 0\nsteps:\n"
+                    "  - expect: {hand: {Aria: [Duke, Duke], Blake: [Duke, Captain]}}\n")
+    code, out = _run(path, capsys)
+    assert (code, out) == (0, ["1 passed, 0 failed"])
