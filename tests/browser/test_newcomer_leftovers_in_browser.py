@@ -5,6 +5,9 @@
   says how it ended, so no banner floats once the match is over (as on a phone already);
 - on a phone the "Learn to play" row took three lines (English, Spanish; four in German on a narrow
   phone): the six games sit in two rows of three in every language;
+- a talk phase (a timer phase) said what the timer would choose for you ("If time runs out: Ada" in
+  Two Rooms, as if Ada would be offered a share): its clock chooses nothing for anyone, the phase
+  just ends, and the panel no longer says otherwise;
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .pages import DESKTOP, NARROW, PHONE, open_page, shot, sit_down
-from .players import Player, pick
+from .players import PANEL, Player, pick, wait_until
 
 
 def _overlap(page, first: str, second: str) -> bool:
@@ -72,3 +75,31 @@ def test_on_a_phone_learn_to_play_takes_two_rows_in_every_language(server, brows
         shot(page, f"learn-row-{lang}-{viewport['width']}")
         assert not page.js_errors
         context.close()
+
+
+def test_a_talk_phase_does_not_say_the_timer_will_choose_for_you(server, browser):
+    """A timer phase's clock chooses nothing for anyone when it runs out (the phase ends): Werewolf's
+    day said "If time runs out: Ready to vote", Two Rooms' talk "If time runs out: Ada" (a share offer)."""
+    for attempt in range(4):  # the werewolves may kill Zoe in the first night: then she has no day
+        joined = server.post("/api/rooms", {"game": "werewolf", "name": "Zoe", "seats": 6,
+                                            "bots": [{"kind": "random"}] * 5, "private": True,
+                                            "options": {"turn_timer": 60, "window_timer": 30}})
+        context, page = open_page(browser, DESKTOP)
+        sit_down(page, server, joined)
+        page.get_by_role("button", name="Start the game").click()
+        zoe = Player("Zoe", page)
+        options = wait_until(lambda: zoe.options() or zoe.over()
+                             or page.locator("[data-kind=board] .player.you.out").count(), 60, "a decision", page)
+        while options and options is not True and "Ready to vote" not in options:
+            zoe.click(options[0])  # the night: sleep, or a first name
+            options = wait_until(lambda: zoe.options() or zoe.over()
+                                 or page.locator("[data-kind=board] .player.you.out").count(), 60, "the day", page)
+        if isinstance(options, list) and "Ready to vote" in options:
+            expect(page.locator(f"{PANEL} .countdown")).to_be_visible()
+            expect(page.locator(f"{PANEL} .timer-default")).to_have_count(0)
+            shot(page, "werewolf-day-no-timer-default")
+            assert not page.js_errors
+            context.close()
+            return
+        context.close()
+    pytest.fail("Zoe never saw a day in four matches")
