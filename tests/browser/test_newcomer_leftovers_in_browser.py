@@ -8,6 +8,10 @@
 - a talk phase (a timer phase) said what the timer would choose for you ("If time runs out: Ada" in
   Two Rooms, as if Ada would be offered a share): its clock chooses nothing for anyone, the phase
   just ends, and the panel no longer says otherwise;
+- Two Rooms at a table of one person and bots: the bots offered share after share and the round's
+  clock ran only in between, so the first round took minutes (the newcomer declined a hundred
+  shares in two and a half minutes); each round now ends once everyone has pressed "Done talking" (or the
+  clock runs out).
 """
 
 from __future__ import annotations
@@ -17,8 +21,16 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import ROOT, serve
 from .pages import DESKTOP, NARROW, PHONE, open_page, shot, sit_down
 from .players import PANEL, Player, pick, wait_until
+
+EXAMPLES = ROOT / "docs" / "examples" / "games"
+
+
+@pytest.fixture(scope="module")
+def examples_server(tmp_path_factory):
+    yield from serve(tmp_path_factory.mktemp("examples"), "--games", str(EXAMPLES))
 
 
 def _overlap(page, first: str, second: str) -> bool:
@@ -103,3 +115,43 @@ def test_a_talk_phase_does_not_say_the_timer_will_choose_for_you(server, browser
             return
         context.close()
     pytest.fail("Zoe never saw a day in four matches")
+
+
+def test_two_rooms_against_bots_ends_each_round_once_everyone_is_done_talking(examples_server, browser):
+    joined = examples_server.post("/api/rooms", {"game": "two_rooms", "name": "Zoe", "seats": 6,
+                                                 "bots": [{"kind": "random"}] * 5, "private": True,
+                                                 "options": {"turn_timer": 60, "window_timer": 30}})
+    context, page = open_page(browser, DESKTOP)
+    sit_down(page, examples_server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    zoe = Player("Zoe", page)
+    talks = 0
+    started = time.monotonic()
+    while not zoe.over():
+        # each round's clock is 3, 2 and 1 minutes: the whole match before the first clock ran out
+        assert time.monotonic() - started < 150, f"still playing after 150 s ({zoe.clicks})"
+        options = zoe.options()
+        if not options:
+            page.wait_for_timeout(50)
+            continue
+        if "Done talking" in options:
+            expect(page.locator(f"{PANEL} #decision-prompt")).to_have_text(
+                "Talk in your room. Choose a player of your room to offer them a share, or press Done talking.")
+            expect(page.locator(f"{PANEL} .countdown")).to_be_visible()
+            expect(page.locator(f"{PANEL} .timer-default")).to_have_count(0)  # the clock chooses nothing
+            if not talks:
+                shot(page, "two-rooms-talk")
+            talks += 1
+            zoe.click("Done talking")
+            continue
+        for calm in ("No vote", "Decline", "Never mind", "Blue Team"):
+            if calm in options:
+                zoe.click(calm)
+                break
+        else:
+            zoe.click(options[0])  # a leader's hostages
+    assert talks >= 3, zoe.clicks
+    expect(page.locator("[data-kind=result]")).to_contain_text("wins")
+    shot(page, "two-rooms-over")
+    assert not page.js_errors
+    context.close()
