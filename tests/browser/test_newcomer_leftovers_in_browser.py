@@ -11,11 +11,14 @@
 - Two Rooms at a table of one person and bots: the bots offered share after share and the round's
   clock ran only in between, so the first round took minutes (the newcomer declined a hundred
   shares in two and a half minutes); each round now ends once everyone has pressed "Done talking" (or the
-  clock runs out).
+  clock runs out);
+- Avalon: during a team's vote every tile still read the last team's vote ("vote: Reject" beside
+  "deciding"), as if already cast on this team: they are cleared as the next team is proposed.
 """
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -153,5 +156,39 @@ def test_two_rooms_against_bots_ends_each_round_once_everyone_is_done_talking(ex
     assert talks >= 3, zoe.clicks
     expect(page.locator("[data-kind=result]")).to_contain_text("wins")
     shot(page, "two-rooms-over")
+    assert not page.js_errors
+    context.close()
+
+
+def test_avalon_a_new_team_vote_shows_no_votes_from_the_last_one(server, browser):
+    """Each tile read "vote: Reject" beside "deciding" during the next team's vote (the last team's
+    votes stayed until the new ones were shown): they are cleared as the next team is proposed."""
+    joined = server.post("/api/rooms", {"game": "avalon", "name": "Zoe", "seats": 5,
+                                        "bots": [{"kind": "random"}] * 4, "private": True,
+                                        "options": {"turn_timer": 60, "window_timer": 30}})
+    context, page = open_page(browser, DESKTOP)
+    sit_down(page, server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    zoe = Player("Zoe", page)
+    votes = page.locator("[data-kind=board] .player [data-stat=vote]")
+    team_votes = 0
+    deadline = time.monotonic() + 120
+    while team_votes < 2 and not zoe.over():
+        assert time.monotonic() < deadline, zoe.clicks
+        options = zoe.options()
+        if not options:
+            page.wait_for_timeout(40)
+            continue
+        if options == ["Approve", "Reject"]:
+            team_votes += 1
+            if team_votes == 2:
+                # the first vote was counted (its votes were shown), and none of it is left on the tiles
+                assert any(re.fullmatch(r"Approve: \d of 5\.", line) for line in zoe.log()), zoe.log()
+                expect(votes).to_have_count(0)
+                shot(page, "avalon-second-team-vote")
+            zoe.click("Reject" if team_votes == 1 else "Approve")
+        else:
+            zoe.click(options[0])
+    assert team_votes == 2, zoe.clicks
     assert not page.js_errors
     context.close()
