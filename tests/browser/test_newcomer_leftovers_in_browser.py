@@ -192,3 +192,34 @@ def test_avalon_a_new_team_vote_shows_no_votes_from_the_last_one(server, browser
     assert team_votes == 2, zoe.clicks
     assert not page.js_errors
     context.close()
+
+
+def test_on_a_desktop_a_chat_line_peeks_beside_the_table_not_over_the_buttons(server, browser):
+    """The peek of a chat line said out of sight sat at the top of the screen, over Rules, Sound and
+    Alerts, for six seconds (a click there scrolled to the chat instead)."""
+    joined = server.post("/api/rooms", {"game": "coup", "name": "Aria", "seats": 6, "bots": [{"kind": "random"}] * 4,
+                                        "options": {"turn_timer": 60, "window_timer": 30}, "private": True})
+    context, page = open_page(browser, {"width": 1280, "height": 600})
+    sit_down(page, server, joined)
+    friend_context, friend = open_page(browser, DESKTOP)
+    friend.goto(page.locator("#share-link").input_value())
+    friend.get_by_label("Your name").fill("Blaise")
+    friend.get_by_role("button", name="Take a seat").click()
+    expect(friend.locator("#you-are")).to_contain_text("Blaise")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#table[data-version]")).to_be_visible(timeout=10_000)
+    page.evaluate("scrollTo(0, 0)")
+    assert page.evaluate("document.querySelector('#chat-text').getBoundingClientRect().top > innerHeight")
+    friend.locator("#chat-text").fill("Who has the Duke?")
+    friend.locator("#chat-text").press("Enter")
+    peek = page.locator(".chat-peek")
+    expect(peek).to_contain_text("Blaise Who has the Duke?")
+    assert not _overlap(page, ".chat-peek", ".topbar")
+    box = peek.bounding_box()
+    assert box["x"] >= page.locator(".side").bounding_box()["x"] - 1, box  # beside the table, over the side column
+    shot(page, "desktop-chat-peek")
+    peek.click()
+    expect(page.locator("#chat-text")).to_be_focused()
+    assert not page.js_errors and not friend.js_errors
+    friend_context.close()
+    context.close()
