@@ -13,7 +13,11 @@
   shares in two and a half minutes); each round now ends once everyone has pressed "Done talking" (or the
   clock runs out);
 - Avalon: during a team's vote every tile still read the last team's vote ("vote: Reject" beside
-  "deciding"), as if already cast on this team: they are cleared as the next team is proposed.
+  "deciding"), as if already cast on this team: they are cleared as the next team is proposed;
+- Crime Scene at a table of one person and bots: the bots spend their badges at once, and a newcomer
+  keeping theirs waited out three minutes of talk a round: "Done talking" ends it, as in Two Rooms;
+- on a desktop a chat line said out of sight peeked at the top of the screen, over Rules, Sound and
+  Alerts: it peeks at the bottom of the side column.
 """
 
 from __future__ import annotations
@@ -222,4 +226,42 @@ def test_on_a_desktop_a_chat_line_peeks_beside_the_table_not_over_the_buttons(se
     expect(page.locator("#chat-text")).to_be_focused()
     assert not page.js_errors and not friend.js_errors
     friend_context.close()
+    context.close()
+
+
+def test_crime_scene_against_bots_ends_the_talk_once_every_badge_holder_is_done(examples_server, browser):
+    """The bots use their badges at once: a newcomer keeping theirs waited out three minutes of talk in
+    each of three rounds. "Done talking" ends a round's talk once every badge holder has pressed it."""
+    joined = examples_server.post("/api/rooms", {"game": "crime_scene", "name": "Zoe", "seats": 4,
+                                                 "bots": [{"kind": "random"}] * 3, "private": True,
+                                                 "options": {"turn_timer": 60, "window_timer": 30}})
+    context, page = open_page(browser, DESKTOP)
+    sit_down(page, examples_server, joined)
+    page.get_by_role("button", name="Start the game").click()
+    zoe = Player("Zoe", page)
+    talks = 0
+    for match in range(4):  # Zoe may be dealt the scientist (no badge), or the bots solve it first: again
+        started = time.monotonic()
+        while not zoe.over():
+            assert time.monotonic() - started < 150, f"still playing after 150 s ({zoe.clicks})"
+            options = zoe.options()
+            if not options:
+                page.wait_for_timeout(50)
+                continue
+            if "Use my badge" in options and "Pass" not in options:  # the talk, not the last call
+                assert "Done talking" in options, options
+                expect(page.locator(f"{PANEL} #decision-prompt")).to_have_text(
+                    "Talk over the tiles and the cards. Use your badge to accuse a player (once a game), "
+                    "or press Done talking.")
+                talks += 1
+                zoe.click("Done talking")
+                continue
+            zoe.click(next((o for o in ("Sleep", "Pass") if o in options), options[0]))
+        if talks:
+            break
+        page.get_by_role("button", name="Play again").click()  # against bots the vote is Zoe's alone
+        expect(page.locator("#table")).to_have_attribute("data-over", "false", timeout=15_000)
+    assert talks, zoe.clicks
+    shot(page, "crime-scene-over")
+    assert not page.js_errors
     context.close()
