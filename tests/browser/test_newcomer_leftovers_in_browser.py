@@ -109,7 +109,7 @@ def test_a_talk_phase_does_not_say_the_timer_will_choose_for_you(server, browser
         zoe = Player("Zoe", page)
         options = wait_until(lambda: zoe.options() or zoe.over()
                              or page.locator("[data-kind=board] .player.you.out").count(), 60, "a decision", page)
-        while options and options is not True and "Ready to vote" not in options:
+        while isinstance(options, list) and "Ready to vote" not in options:  # else over, or Zoe out
             zoe.click(options[0])  # the night: sleep, or a first name
             options = wait_until(lambda: zoe.options() or zoe.over()
                                  or page.locator("[data-kind=board] .player.you.out").count(), 60, "the day", page)
