@@ -29,7 +29,8 @@ def designer_server(tmp_path_factory):
      "Swap (or pretend to) with a player, look at your card, or announce a role."),
     ("love_letter", 2, "Play a Card", "Play one of your two cards."),
     ("guildhall", 2, "Choose a Character", "Keep one character in secret and pass the rest to your left."),
-    ("crime_scene", 4, "The Means", "Murderer: choose the means of the murder from your means cards. Everyone else: press Sleep."),
+    ("crime_scene", 4, "The Means", "If you are the murderer, choose the means of the murder from your means "
+     "cards. If not, press Sleep while the murderer chooses."),
     ("two_rooms", 6, "Choose Leaders", "Who leads your room this round?"),
     ("precinct", 4, "Your Move", "Investigate a card, take a gun, aim your gun, or shoot."),
 ])
