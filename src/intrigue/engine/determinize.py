@@ -122,8 +122,6 @@ class _Plan:
             self.cards.deal(match, self.seat, rng)
         if self.lists is not None and not self.lists.deal(match, rng):
             return None
-        if self.drawn is not None and not self.drawn.draw(match, rng, self.observation):
-            return None
         for owner, role in zip(self.unknown, roles):
             player = match.players[owner]
             fields = self.role_fields[role]
@@ -139,6 +137,8 @@ class _Plan:
             else:
                 dice = _compiled(effect.dice)(scope)
                 match.players[owner][name] = [match.rng.randrange(sides) + 1 for _ in range(dice)]
+        if self.drawn is not None and not self.drawn.draw(match, rng, self.observation):
+            return None
         match._settle()  # noqa: SLF001 - opens the decision, as the engine does after the phase's steps
         decision = match.decision
         if decision is None:
