@@ -249,7 +249,7 @@ class _Plan:
         result.rerolled = [(owner, name, rolls[name]) for owner, name in rerolled]
         result.cards = _Cards.read(game, observation, seat)
         if result.cards is None:
-            result.lists = _Lists.read(game, observation, seat, blank)
+            result.lists = _Lists.read(game, observation, seat, blank, base)
         result.drawn = _Drawn.read(game, observation, field)
         probe = result.sample(random.Random(0))
         if probe is None or set(probe.legal(seat)) != set(shown["options"]):
@@ -488,7 +488,8 @@ class _Lists:
         return True
 
     @classmethod
-    def read(cls, game: "Game", observation: dict[str, Any], seat: int, blank: dict[str, Any]) -> "_Lists | None":
+    def read(cls, game: "Game", observation: dict[str, Any], seat: int, blank: dict[str, Any],
+             base: Match) -> "_Lists | None":
         specs = game.definition.declaration.player_states
         declared = game.binding.state
         shown = observation["state"]
@@ -500,13 +501,21 @@ class _Lists:
             if isinstance(target, str) and target.startswith("game."):
                 changed.add(target[5:])
         hidden_lists = [name for name in changed if name not in shown and isinstance(declared.get(name), list)]
+        filled: dict[str, list[Any]] = {}
         for effect in statements(game):
             if effect.set and effect.set.startswith("game.") and effect.set[5:] in hidden_lists \
-                    and isinstance(effect.to, str) and effect.to.strip() in declared \
-                    and effect.to.strip() not in changed and isinstance(declared[effect.to.strip()], list):
-                sources.add(effect.to.strip())
+                    and isinstance(effect.to, str):
+                expression = _compiled(effect.to)
+                # filled from the declared cards alone (``cards``, ``creatures + creatures``): every card
+                if not any(path[0] in changed for path in expression.names):
+                    from .scope import Outcome, Scope
+                    every = expression.evaluate(Scope(base, None, None, Outcome(base, None)))
+                    if isinstance(every, list) and every:
+                        sources.add(effect.to.strip())
+                        filled[effect.to.strip()] = every
             if effect.shuffle and effect.shuffle[5:] in hidden_lists and declared[effect.shuffle[5:]]:
                 sources.add(effect.shuffle[5:])
+                filled[effect.shuffle[5:]] = declared[effect.shuffle[5:]]
         counts = _counted(game)
         player_lists = [name for name, spec in specs.items() if not _public_always(spec.visibility)
                         and spec.visibility not in UNSEEN_BY_OWNER and isinstance(blank.get(name), list)]
@@ -517,7 +526,7 @@ class _Lists:
             return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
         deals = []
-        universe = Counter(declared[next(iter(sources))]) if len(sources) == 1 else None
+        universe = Counter(filled[next(iter(sources))]) if len(sources) == 1 else None
         common: list[tuple[int | None, str, int | None]] = []
         if universe is not None:
             common = [(None, name, count(None, name)) for name in sorted(hidden_lists)]
