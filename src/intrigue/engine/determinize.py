@@ -26,6 +26,14 @@ the public count of it says, and the rest into the hidden pile the rules fill
 from that list (the deck); a field kept beside the hand through a declared map
 (each card's colour) follows the cards. What the seat sees never changes.
 
+Otherwise the others' hidden lists (hands, bags, stacks) and the hidden game
+lists (the deck, a card set aside) are dealt the same way (:class:`_Lists`),
+each as many cards as its public count says: a sample whose opponents hold
+nothing plays a different game. Hidden game names a ``roll`` draws with the
+deal, and what the deal's phase derives from them or from the dealt role once
+(the Chameleon's secret word and who the Chameleon is), are drawn again
+(:class:`_Drawn`), agreeing with what the seat sees.
+
 In a secret decision a seat does not know who has answered (``waiting`` lists
 the whole cover): the sample has every other seat still to answer. In a joint
 choice the partners' answers are in the observation and are kept.
