@@ -47,12 +47,15 @@ that already answered an open simultaneous decision are given a random option.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .restart import Plans
 from .match import Match, copy_data
-from .declarative import OTHERS, SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls, statements
+from .declarative import (_COMPILERS, OTHERS, SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls,
+                          statements)
+from .scope import Outcome, Scope
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -516,7 +519,6 @@ class _Lists:
                 expression = _compiled(effect.to)
                 # filled from the declared cards alone (``cards``, ``creatures + creatures``): every card
                 if not any(path[0] in changed for path in expression.names):
-                    from .scope import Outcome, Scope
                     every = expression.evaluate(Scope(base, None, None, Outcome(base, None)))
                     if isinstance(every, list) and every:
                         sources.add(effect.to.strip())
@@ -582,7 +584,6 @@ class _Drawn:
         self.segments = segments
 
     def draw(self, match: Match, rng: random.Random, observation: dict[str, Any]) -> bool:
-        from .scope import Outcome, Scope
         found = Outcome(match, None)
         rows = observation["state"]["players"]
         for sides, name, steps, checks in self.segments:
@@ -606,7 +607,6 @@ class _Drawn:
 
     @classmethod
     def read(cls, game: "Game", observation: dict[str, Any], role_field: str | None) -> "_Drawn | None":
-        from .declarative import _COMPILERS
         specs = game.definition.declaration.player_states
         public = set(observation["state"])
         declared = game.binding.state
@@ -651,14 +651,12 @@ class _Drawn:
 
 
 def _names(text: str, name: str) -> bool:
-    import re
     return re.search(rf"(?<![\w.]){re.escape(name)}\b|\.{re.escape(name)}\b", text) is not None
 
 
 def _agrees(match: Match, kind: str, key: str, value: Any, rows: list[dict[str, Any]], found: Any) -> bool:
     """Whether the sample shows what the seat saw: a public game name, or each player's ``key`` field
     the seat can read."""
-    from .scope import Scope
     if kind == "game":
         return value.evaluate(Scope(match, None, None, found)) == match.state.get(key)
     return all(row.get(key) is None or row[key] == match.players[owner].get(key) for owner, row in enumerate(rows))
