@@ -529,6 +529,13 @@ class _Lists:
         counts = _counted(game)
         player_lists = [name for name, spec in specs.items() if not _public_always(spec.visibility)
                         and spec.visibility not in UNSEEN_BY_OWNER and isinstance(blank.get(name), list)]
+        # a list built from hidden single values (Precinct's face_down from card1..card3) follows them: not dealt
+        secrets = [name for name, spec in specs.items() if not _public_always(spec.visibility)
+                   and not isinstance(blank.get(name), list)]
+        derived = {effect.set.partition(".")[2] for effect in statements(game)
+                   if effect.set and isinstance(effect.to, str)
+                   and any(re.search(rf"\.{re.escape(secret)}\b", effect.to) for secret in secrets)}
+        player_lists = [name for name in player_lists if name not in derived]
 
         def count(owner: int | None, name: str) -> int | None:
             counter = counts.get(name)
@@ -567,6 +574,9 @@ class _Lists:
             if any(seen[card] > universe[card] for card in seen):
                 return None
             deals.append((sorted((universe - seen).elements(), key=repr), common))
+        # counts the unseen cards cannot fill: these are not the cards those lists hold
+        deals = [(cards, places) for cards, places in deals
+                 if sum(size for _, _, size in places if size is not None) <= len(cards)]
         return cls(deals) if deals else None
 
 
