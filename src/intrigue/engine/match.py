@@ -28,7 +28,8 @@ from .ui import PUBLIC, Audience, Canvas
 
 #: How many phases may pass without a decision before we call it a loop.
 MAX_PHASES_WITHOUT_DECISION = 5_000
-#: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
+#: What a phase has offered before its first offer (never changed: ``offer`` makes new ones; a decision
+#: none of whose options closes it keeps this one).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
 _NOT_STANDING: frozenset[int] = PHASE_START["_standing"]
@@ -478,9 +479,8 @@ class Match:
         game makes the chooser's options closing, so nobody waits for it.
         """
         offers = self._offers
-        if offers is None:
+        if offers is None:  # (``_closing`` stays the shared empty map until a closing option is offered)
             offers = self._offers = {}
-            self._closing = {}
             self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
         unique = list(options)
         count = len(unique)
@@ -495,7 +495,10 @@ class Match:
         if count:
             offers[seat] = unique
             if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
-                self._closing[seat] = closing if closing.__class__ is frozenset else frozenset(closing)
+                closes = self._closing
+                if closes is _NO_CLOSING:
+                    closes = self._closing = {}
+                closes[seat] = closing if closing.__class__ is frozenset else frozenset(closing)
             if count == 1:
                 self._single = True
             if not auto:
@@ -513,7 +516,6 @@ class Match:
         offers = self._offers
         if offers is None:
             offers = self._offers = {}
-            self._closing = {}
             self._manual = _NO_SEATS
         unique = list(options)
         count = len(unique)
@@ -529,6 +531,8 @@ class Match:
             return
         if closing:
             closes = self._closing
+            if closes is _NO_CLOSING:
+                closes = self._closing = {}
             frozen = closing if closing.__class__ is frozenset else frozenset(closing)
             for seat in seats:
                 offers[seat] = list(unique)  # each seat its own list, as offer() makes it
