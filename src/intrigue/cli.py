@@ -153,6 +153,10 @@ def scenario(files: List[Path] = typer.Argument(..., help="Scenario files (YAML)
     from .scenario import run_file
 
     passed = failed = 0
+    for folder in files:
+        if folder.is_dir() and not _expand([folder]):  # a folder with nothing to run must not pass
+            print(f"{folder}: holds no scenario file (*.yaml, *.yml)")
+            failed += 1
     for file in _expand(files):
         for outcome in run_file(file):
             if outcome.passed:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,22 +103,69 @@ def run_file(path: str | Path) -> list[Outcome]:
     path = Path(path)
     label = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        text = data.decode("utf-8")
         nodes = [n for n in yaml.compose_all(text, Loader=yaml.SafeLoader) if n is not None]
+        for node in nodes:
+            _check_size(node)
         documents = [d for d in yaml.safe_load_all(text) if d is not None]
     except OSError as exc:
         return [Outcome(label, [Failure(label, None, f"cannot read scenario: {exc}")])]
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return [Outcome(label, [Failure(label, None, f"not UTF-8 text: byte {data[exc.start]:#04x} cannot be "
+                                                     "read (save the file as UTF-8)", line)])]
     except yaml.YAMLError as exc:
-        return [Outcome(label, [_yaml_failure(label, exc)])]
+        return [Outcome(label, [_yaml_failure(label, exc, text)])]
+    except ScenarioError as exc:
+        return [Outcome(label, [Failure(label, None, str(exc), int(exc.key) if exc.key else None)])]
     if not documents:
         return [Outcome(label, [Failure(label, None, "holds no scenario (the file is empty)")])]
     return [run(document, f"{label}#{i + 1}" if len(documents) > 1 else label, path.parent, _lines(node))
             for i, (document, node) in enumerate(zip(documents, nodes))]
 
 
-def _yaml_failure(label: str, exc: yaml.YAMLError) -> Failure:
+#: The most values a scenario document may hold once its YAML aliases are expanded: a few aliases can
+#: stand for billions of values (the "billion laughs"), which the runner would compare one by one.
+MAX_VALUES = 100_000
+
+
+def _check_size(root: yaml.Node) -> None:
+    """Refuse a document whose aliases expand past ``MAX_VALUES`` values, or refer to themselves."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in open_nodes:
+            raise ScenarioError("a YAML alias refers to the value that contains it", str(node.start_mark.line + 1))
+        open_nodes.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(item) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        open_nodes.discard(key)
+        if total > MAX_VALUES:
+            raise ScenarioError(f"the YAML aliases here expand to more than {MAX_VALUES:,} values",
+                                str(node.start_mark.line + 1))
+        sizes[key] = total
+        return total
+
+    size(root)
+
+
+def _yaml_failure(label: str, exc: yaml.YAMLError, text: str = "") -> Failure:
     """A file that is not YAML: the line and column, and what the parser found there."""
     mark = getattr(exc, "problem_mark", None)
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow (a NUL, a control code)
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        character = chr(exc.character) if isinstance(exc.character, int) else exc.character
+        return Failure(label, None, f"not valid YAML, column {column}: character {character!r} is not "
+                                    "allowed in a YAML file", line)
     if mark is None:
         return Failure(label, None, f"not valid YAML: {exc}")
     context = getattr(exc, "context", None)
@@ -143,6 +191,10 @@ def run(scenario: dict[str, Any], label: str = "<scenario>", folder: str | Path 
         return outcome
     except EngineError as exc:  # the rules failed before the first step: the scenario fails, not the runner
         outcome.failures.append(Failure(label, None, f"error: {type(exc).__name__}: {exc}"))
+        return outcome
+    except Exception as exc:  # noqa: BLE001 - a setup the game's check let through fails this scenario, not the run
+        outcome.failures.append(Failure(label, None, f"setup refused: {type(exc).__name__}: {exc}",
+                                        lines.of_key("setup")))
         return outcome
     outcome.match = match
     outcome.clock = MatchClock(match, timer_options(scenario))
@@ -191,6 +243,8 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     players = scenario.get("players")
     if not isinstance(players, list) or not players:
         raise ScenarioError("'players' must be a list of names", "players")
+    if any(p is None or isinstance(p, (bool, list, dict)) or str(p).strip() == "" for p in players):
+        raise ScenarioError(f"player names must be names (text), not {players!r}", "players")
     players = [str(p) for p in players]
     if len(set(players)) != len(players):
         raise ScenarioError("player names must be distinct", "players")
@@ -202,6 +256,18 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     if not isinstance(scenario.get("options") or {}, dict):
         raise ScenarioError("'options' must be a mapping (option: value)", "options")
     setup = dict(setup)
+    seed = scenario.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScenarioError(f"'seed' must be a whole number, not {seed!r}", "seed")
+    for key, value in (scenario.get("options") or {}).items():
+        if key in TIMER_OPTIONS and value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf):
+            raise ScenarioError(f"option {key} must be a number of seconds above 0, or null (off), "
+                                f"not {value!r}", "options")
+    if "shuffle" in setup and not _truth(setup["shuffle"]):
+        raise ScenarioError(f"setup refused: setup.shuffle must be true or false, not {setup['shuffle']!r}", "setup")
+    if "shuffle" in setup:
+        setup["shuffle"] = bool(setup["shuffle"])  # the engine tests `is False`: 0 would have shuffled
     first = scenario.get("first", players[0])  # the format's default: the first listed
     if first not in players:
         raise ScenarioError(f"first player {first!r} is not among the players", "first")
@@ -214,7 +280,7 @@ def start(scenario: dict[str, Any], folder: str | Path | None = None) -> Match:
     if starting:
         game = _starting_with(game, starting)
     options = {key: value for key, value in (scenario.get("options") or {}).items() if key not in TIMER_OPTIONS}
-    return Match(game, players, scenario.get("seed", 0), options, setup)
+    return Match(game, players, seed, options, setup)
 
 
 def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
@@ -224,11 +290,29 @@ def _starting_with(game: Game, starting: dict[str, Any]) -> Game:
     return dataclasses.replace(game, binding=binding, blank_state=None)
 
 
+#: Setup keys that give each player something (the format's, Coup's and BANG!'s, and the roles of a game
+#: without Python): a mapping whose keys must be players; those marked True give each a list.
+PER_PLAYER_SETUP = {"hands": True, "revealed": True, "equipment": True, "coins": False, "allegiance": False,
+                    "roles": False, "characters": False, "health": False}
+
+
 def check_setup(game: Game, setup: dict[str, Any], players: list[str]) -> None:
-    for key in ("hands", "coins"):
-        for who in (setup.get(key) or {}):
-            if who not in players:
+    for key, listed in PER_PLAYER_SETUP.items():
+        if not isinstance(setup.get(key) or {}, dict):
+            raise ScenarioError(f"setup.{key} must be a mapping (player: …), not {setup[key]!r}")
+        for who, value in (setup.get(key) or {}).items():
+            if str(who) not in players:
                 raise ScenarioError(f"setup.{key} names {who!r}, who is not playing")
+            if listed and value is not None and not isinstance(value, list):  # else read letter by letter
+                raise ScenarioError(f"setup refused: setup.{key}.{who} must be a list of cards, not {value!r}")
+    dead = setup.get("dead")
+    if dead is not None and not isinstance(dead, list):
+        raise ScenarioError(f"setup refused: setup.dead must be a list of players, not {dead!r}")
+    for who in dead or []:
+        if str(who) not in players:
+            raise ScenarioError(f"setup.dead names {who!r}, who is not playing")
+    if setup.get("deck") is not None and not isinstance(setup["deck"], list):
+        raise ScenarioError(f"setup refused: setup.deck must be a list of cards, top first, not {setup['deck']!r}")
     checker = game.binding.setup_check
     problems = checker(setup, len(players)) if checker else []
     if problems:
@@ -304,7 +388,7 @@ def choose(match: Match, player: str, option: Any) -> None:
 def wait(match: Match, seconds: Any, clock: MatchClock | None) -> None:
     """``wait: N``: the match's own clock moves on N seconds; a timer that runs out fires exactly as
     on the server (a timer phase ends, a decision's pending seats get their default)."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
         raise ScenarioError(f"'wait' needs a number of seconds, not {seconds!r}")
     (clock or MatchClock(match)).advance(float(seconds))
 
@@ -339,6 +423,12 @@ def reject(match: Match, value: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _truth(value: Any) -> bool:
+    """A value `alive` and `over` accept: true or false (1 and 0 too); a word such as 'maybe' would be
+    taken as true and check nothing."""
+    return isinstance(value, bool) or isinstance(value, int) and value in (0, 1)
+
+
 def _names(match: Match, seats: list[int]) -> list[str]:
     return [match.names[s] for s in seats]
 
@@ -368,13 +458,16 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
     readers = match.game.binding.expectations
     for key, want in expected.items():
         if (key in ("options", "alive", "state") or key in readers and readers[key].per_player) \
-                and not isinstance(want or {}, dict):
+                and not isinstance(want, dict):
             problems.append(f"expect {key} needs a mapping {{player: …}}, not {want!r}")
             continue
         if key == "phase":
             got: Any = match.phase.name
             ok = str(want).strip() == got.strip()
         elif key == "waiting":
+            if want is not None and not isinstance(want, (str, list)):
+                problems.append(f"expect waiting needs a list of players, not {want!r}")
+                continue
             got = sorted(_names(match, match.pending))
             want_list = [want] if isinstance(want, str) else list(want or [])
             ok = sorted(map(str, want_list)) == got
@@ -386,6 +479,9 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
                 got[player] = match.legal(seat)
                 ok = ok and sorted(map(str, options or [])) == sorted(got[player])
         elif key == "alive":
+            if any(not _truth(v) for v in want.values()):
+                problems.append(f"expect alive needs true or false for each player, not {want!r}")
+                continue
             got = {p: match.alive(seat_of(match, p)) for p in want}
             ok = all(bool(want[p]) == got[p] for p in want)
         elif key == "winner":
@@ -393,12 +489,17 @@ def expect(match: Match, expected: dict[str, Any]) -> list[str]:
             want_list = [want] if isinstance(want, str) else want
             ok = match.over and sorted(map(str, want_list)) == sorted(got or [])
         elif key == "over":
+            if not _truth(want):
+                problems.append(f"expect over needs true or false, not {want!r}")
+                continue
             got = match.over
             ok = bool(want) == got
         elif key == "state":
             got = {}
             ok = True
             for player, fields in (want or {}).items():
+                if not isinstance(fields, dict):
+                    raise ScenarioError(f"expect state.{player} needs a mapping {{field: value}}, not {fields!r}")
                 record = match.players[seat_of(match, player)]
                 got[player] = {f: record.get(f, "<undeclared>") for f in fields}
                 ok = ok and all(f in record and _same(v, record[f], True) for f, v in fields.items())

@@ -94,11 +94,12 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
             if decision.closed_by is not None:
                 pending = None
             else:
+                pending = decision.offers  # one seat asked (most decisions): read from the dict, no list
                 answers = decision.answers
                 if answers:
-                    pending = [seat for seat in decision.offers if seat not in answers]
-                else:
-                    pending = list(decision.offers)
+                    pending = [seat for seat in pending if seat not in answers]
+                elif len(pending) > 1:
+                    pending = list(pending)
         else:
             pending = decision.pending if decision is not None else None
         if not pending:  # a timer phase waiting for its clock: its time runs out now
@@ -107,7 +108,8 @@ def random_play(match: Match, rng: random.Random, limit: int = 100_000) -> int:
             continue
         count = len(pending)
         if count == 1:
-            seat = pending[0]
+            for seat in pending:  # (a list, or the offers' dict)
+                break
         else:
             size = count.bit_length()
             drawn = bits(size)

@@ -2,7 +2,8 @@
 and Sheriff of Nottingham, each played to its end in the browser by a person against random bots:
 the person clicks what the page offers (seeded), sees their own card (the secret word, or the hand
 and the bag) and nobody else's, reads the phase's question on the decision panel, and a banner
-whose title names a player ("Ada is not the Chameleon"). Shots in artifacts/screenshots/."""
+whose title names a player ("Ada is not the Chameleon"), and the Chameleon's topic card on the table
+through the talk and the vote. Shots in artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ def test_a_person_plays_a_whole_game_against_bots(examples_server, browser, game
     rng = random.Random(3)
     asked: set[str] = set()
     titles: set[str] = set()
+    card_seen: list[bool] = []
     deadline = time.monotonic() + 240  # a guard, not a speed test (the machine is shared)
     while not zoe.over():
         assert time.monotonic() < deadline, f"{game} did not finish ({len(zoe.clicks)} clicks)"
@@ -63,7 +65,12 @@ def test_a_person_plays_a_whole_game_against_bots(examples_server, browser, game
         if not options:
             page.wait_for_timeout(40)
             continue
-        asked.add(page.locator(f"{PANEL} #decision-prompt").text_content())
+        prompt = page.locator(f"{PANEL} #decision-prompt").text_content()
+        asked.add(prompt)
+        if game == "chameleon" and prompt in ("Discuss the clues, then get ready to vote.", "Who is the Chameleon?"):
+            # the topic card stays on the table after the clues (a text display with stays: true)
+            topic = page.locator("#table [data-kind=text]", has_text="The topic card, ")
+            card_seen.append(topic.count() == 1 and ": " in topic.inner_text())
         if len(zoe.clicks) == 0:
             shot(page, f"{game}-designer7-first-turn")
         zoe.click(rng.choice(options))
@@ -78,6 +85,7 @@ def test_a_person_plays_a_whole_game_against_bots(examples_server, browser, game
         named = [t for t in titles if t.endswith(("is the Chameleon", "is not the Chameleon", "escapes"))]
         assert named, f"no banner named a player: {titles}"
         assert not any("{" in t for t in titles), titles
+        assert card_seen and all(card_seen), card_seen
     else:
         assert "Zoe — hand: " in log and "Ada — hand" not in log and "Ada — bag" not in log
         assert "is the richest merchant!" in log

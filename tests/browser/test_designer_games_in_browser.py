@@ -1,4 +1,4 @@
-"""Hanabi, Mascarade, Love Letter, Guildhall, Crime Scene and Two Rooms (docs/examples/games, served with ``--games``) at a table against bots:
+"""Hanabi, Mascarade, Love Letter, Guildhall, Crime Scene, Two Rooms and Precinct (docs/examples/games, served with ``--games``) at a table against bots:
 on your turn the decision panel asks the phase's question ("Give a clue to another player, discard
 a card or play one."), so buttons named only "Ada" or "Basil" say what pressing them does; and the
 phase is named for what is done in it, not "Your Turn" (which it also read during a bot's turn); and whose turn it is
@@ -8,6 +8,7 @@ role once at the start."""
 from __future__ import annotations
 
 import pytest
+import yaml
 from playwright.sync_api import expect
 
 from .conftest import ROOT, serve
@@ -28,8 +29,10 @@ def designer_server(tmp_path_factory):
      "Swap (or pretend to) with a player, look at your card, or announce a role."),
     ("love_letter", 2, "Play a Card", "Play one of your two cards."),
     ("guildhall", 2, "Choose a Character", "Keep one character in secret and pass the rest to your left."),
-    ("crime_scene", 4, "The Means", "Murderer: choose the means of the murder from your means cards. Everyone else: press Sleep."),
+    ("crime_scene", 4, "The Means", "If you are the murderer, choose the means of the murder from your means "
+     "cards. If not, press Sleep while the murderer chooses."),
     ("two_rooms", 6, "Choose Leaders", "Who leads your room this round?"),
+    ("precinct", 4, "Your Move", "Investigate a card, take a gun, aim your gun, or shoot."),
 ])
 def test_your_turn_in_a_designer_game_says_what_the_buttons_do(designer_server, browser, game, seats, phase, question):
     joined = designer_server.post("/api/rooms", {"game": game, "name": "Zoe", "seats": seats,
@@ -87,5 +90,38 @@ def test_crime_scenes_scientist_reads_their_role_once(designer_server, browser):
             break
     else:
         raise AssertionError("Zoe was never dealt the scientist in fifteen rooms")
+    assert not page.js_errors
+    context.close()
+
+
+def test_insiders_word_is_on_the_masters_and_the_insiders_screen_alone(designer_server, browser):
+    """Insider: each player reads their own card once (the Master's and the Insider's with the word),
+    and a Common's screen names none of the words while the question round runs. The other seats are
+    people who joined by the API and never act, so the round does not end before the screen is read."""
+    words = yaml.safe_load((EXAMPLES / "insider.yaml").read_text())["declaration"]["game_state"]["words"]
+    context, page = open_page(browser, DESKTOP)
+    roles = set()
+    for _ in range(15):  # rooms until Zoe has been a Common and one who knows the word
+        joined = designer_server.post("/api/rooms", {"game": "insider", "name": "Zoe", "seats": 4, "bots": [],
+                                                     "options": {"turn_timer": None, "window_timer": None},
+                                                     "private": True})
+        for name in ("Ada", "Basil", "Cleo"):
+            designer_server.post(f"/api/rooms/{joined['room']}/join", {"name": name})
+        sit_down(page, designer_server, joined)
+        page.get_by_role("button", name="Start the game").click()
+        log = page.locator("#log li")
+        expect(log.filter(has_text="is the Master and knows the word")).to_have_count(1, timeout=10_000)
+        expect(page.locator("#table p.phase")).to_have_text("Questions")
+        mine = [line for line in log.all_inner_texts() if line.startswith("Zoe — ")]
+        assert len(mine) == 1, mine
+        role = mine[0].split("role: ")[1].split(",")[0].split("\n")[0].strip()
+        roles.add(role)
+        text = page.locator("#table").inner_text() + " ".join(log.all_inner_texts())
+        named = [w for w in words if w in text]
+        assert len(named) == (0 if role == "Common" else 1), (role, named)  # the word, on the card of who knows it
+        if len(roles) == 3:
+            break
+    else:
+        raise AssertionError(f"Zoe was only dealt {roles} in fifteen rooms")
     assert not page.js_errors
     context.close()

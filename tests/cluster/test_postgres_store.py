@@ -9,8 +9,8 @@ import pytest
 
 from dataclasses import replace
 
-from intrigue.store import (ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, SeatRecord, StoreError,
-                            open_store)
+from intrigue.store import (CHAT_KEPT, ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord,
+                            SeatRecord, StoreError, open_store)
 from intrigue.store.postgres import SCHEMA_VERSION, PostgresStore
 
 
@@ -154,3 +154,14 @@ def test_claiming_many_rooms_takes_only_those_of_dead_holders(pg_url):
     taken = store.claim_many(["R1", "R2", "R3", "R4"], "me", holders=["dead"])
     assert sorted(taken) == ["R1", "R2", "R4"]  # R4 was never claimed; R3 belongs to a live node
     assert store.holder("R3")[0] == "alive" and store.holder("R1")[0] == "me"
+
+
+def test_a_room_keeps_its_newest_chat_lines_only(pg_url):
+    """As the SQLite store (tests/server/test_hostile_chat.py): a room keeps its newest ``CHAT_KEPT`` lines, the
+    older deleted as each is added; another room's are untouched."""
+    store, _ = filled(pg_url)
+    for n in range(CHAT_KEPT + 5):
+        store.add_chat(ChatRecord("WXYZ", 0, "A", f"line {n}", "t"))
+    assert [c.text for c in store.recent_chat("WXYZ", 10**9)] == [f"line {n}" for n in range(5, CHAT_KEPT + 5)]
+    assert [c.text for c in store.recent_chat("ABCD", 10**9)] == ["hello"]
+    store.close()

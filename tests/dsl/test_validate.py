@@ -122,6 +122,74 @@ def test_a_yaml_syntax_error_inside_braces_says_to_quote_the_expression(tmp_path
                                  "mapping on several lines)")
 
 
+def test_a_question_mark_ending_text_inside_braces_says_to_quote_the_text(tmp_path):
+    """Insider's phase named with a question (``{id: 4, name: Is the Finder the Insider?}``) did not parse,
+    and the hint spoke only of , [ ] { }."""
+    path = tmp_path / "question.yaml"
+    path.write_text("declaration: {title: x}\nphases:\n  0: {name: a, next_phase: {id: 4, name: Who is it?}}\n")
+    [problem] = validate_file(path).problems
+    assert str(problem).startswith(f"{path}:3: phases.0: YAML syntax error: expected ',' or '}}', but got '?'")
+    assert str(problem).endswith("so does a ? before } or , there: quote the text, name: 'Who is it?'")
+
+
+def test_except_self_on_a_show_is_checked_where_it_is_written(tmp_path):
+    """``except_self`` leaves the player a card is about out of its audience: a show to its owner
+    would then reach nobody, a say does not take it, and it is true or false."""
+    path = tmp_path / "except.yaml"
+    path.write_text("declaration: {title: x, min_players: 2, max_players: 2, player_states: {name: {type: string},\n"
+                    "  role: {type: string, visibility: owner}}, player_states_template: {player_states: {1: {name: '', role: ''}}}}\n"
+                    "phases:\n  0:\n    name: a\n    completion_criteria: {type: UI_displayed}\n    effects:\n"
+                    "    - {show: role, to: owner, except_self: true}\n    - {say: hi, except_self: true}\n"
+                    "    - {show: role, except_self: 3}\n    - {show: role, to: others, except_self: true}\n"
+                    "    next_phase: null\n")
+    found = [str(problem).replace(f"{path}:", "") for problem in validate_file(path).problems]
+    assert found == ["8: phases.0.effects.0.except_self: with 'to: owner', except_self leaves nobody to show it to",
+                     "9: phases.0.effects.1: 'say' does not take 'except_self'",
+                     "10: phases.0.effects.2.except_self: input should be a valid boolean, unable to interpret input"]
+
+
+def test_a_text_display_with_values_reads_only_what_every_seat_sees(tmp_path):
+    """A topic card (an action's player text with ``{…}`` values, ``stays: true``) is one text for the
+    table: a player's field, a hidden game name or an unknown name is refused where it is written, and
+    ``stays`` needs a text display with player text."""
+    path = tmp_path / "card.yaml"
+    path.write_text("""declaration:
+  title: x
+  min_players: 2
+  max_players: 2
+  player_states: {name: {type: string}, role: {type: string, visibility: owner}}
+  player_states_template: {player_states: {1: {name: '', role: ''}}}
+  game_state: {secret: '', topic: ''}
+  public_state: [topic]
+phases:
+  0:
+    name: a
+    actions:
+    - description: card
+      player_text: 'Topic {topic}, {secret}, {player.role}, {nope}'
+      tools: [createTextDisplay]
+      stays: true
+    - description: other
+      tools: [createPhaseIndicator]
+      stays: true
+    completion_criteria: {type: UI_displayed}
+    effects:
+    - set: game.secret
+      to: "'x'"
+    next_phase: null
+""")
+    found = [str(problem).replace(f"{path}:", "") for problem in validate_file(path).problems]
+    assert found == [
+        "14: phases.0.actions.0.player_text: a text display is one text for the table: it cannot read a player's "
+        "fields, in {player.role}",
+        "14: phases.0.actions.0.player_text: unknown name 'nope' (column 1) in 'nope'",
+        "14: phases.0.actions.0.player_text: {secret} reads 'secret', which players cannot see, and the text "
+        "display shows it: add it to public_state",
+        "19: phases.0.actions.1.stays: 'stays' keeps a text display on the table: add createTextDisplay to the "
+        "action's tools",
+        "19: phases.0.actions.1.stays: 'stays' keeps the action's player text on the table: give it one"]
+
+
 def test_a_clock_is_checked_where_it_is_written(tmp_path):
     """``clock`` names a timer phase's shared clock: an unknown name, or a clock on a vote, is reported."""
     source = (ROOT / "docs" / "examples" / "games" / "spyfall.yaml").read_text(encoding="utf-8")

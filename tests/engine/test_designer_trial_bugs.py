@@ -17,11 +17,12 @@ SKULL = str(EXAMPLES / "skull.yaml")
 CHANCELLOR = str(EXAMPLES / "secret_chancellor.yaml")
 
 
-def test_a_search_bot_plays_on_when_its_samples_break_the_rules():
-    """The generic determinizer does not guess a private fact the role deal does not set: in Skull a
-    sample has empty stacks beside public stack sizes of 1 or more, and turning over a disc there is
+def test_a_search_bot_plays_on_when_its_samples_break_the_rules(monkeypatch):
+    """A sample may break the rules (a determinizer that cannot rebuild a private fact): in Skull a
+    sample with empty stacks beside public stack sizes of 1 or more, where turning over a disc is
     refused by the rules. The search must not stop the table: it drops such samples and, when none
-    can be played, plays a random legal option (as without a determinizer)."""
+    can be played, plays a random legal option (as without a determinizer). The generic sampler now
+    deals the stacks (from each player's own discs), so the broken samples are made here."""
     skull = games.load_path(SKULL)
     match = Match(skull, ["Aria", "Blaise", "Cass"], seed=3, headless=True)
     for seat in range(3):
@@ -29,8 +30,20 @@ def test_a_search_bot_plays_on_when_its_samples_break_the_rules():
     match.choose(match.pending[0], "Bid 3")  # three discs down: the challenger turns over the others'
     assert match.phase.name == "Turn Over a Disc"
     seat = match.pending[0]
+    view = bots.SeatView(skull, seat, match.observe(seat), tuple(match.legal(seat)))
     bot = bots.make("ismcts:50", seed=1)
-    option = bot.choose(bots.SeatView(skull, seat, match.observe(seat), tuple(match.legal(seat))))
+    assert bot.choose(view) in match.legal(seat) and bot.fallbacks == 0  # the stacks are dealt: it searches
+    sampler = skull.binding.determinize
+
+    def without_stacks(game, observation, seat, rng, **beliefs):
+        sample = sampler(game, observation, seat, rng, **beliefs)
+        for player in sample.players:
+            player["stack"] = []
+        return sample
+
+    monkeypatch.setattr(skull.binding, "determinize", without_stacks)
+    bot = bots.make("ismcts:50", seed=1)
+    option = bot.choose(view)
     assert option in match.legal(seat)
     assert bot.fallbacks == 1
     report = tournament.run(skull, ["ismcts:10", "random"], games=3, seed=1, players=3)

@@ -172,6 +172,27 @@ def test_clone_is_independent(tiny):
     assert copy_.version == 1
 
 
+def test_a_clone_mid_game_plays_on_as_the_match_would():
+    """Every field of a match (slots) reaches its clone: a Coup clone taken after a few choices, played
+    on with the same random picks, ends as the match does, and keeps what another layer set on it."""
+    from intrigue import games
+    for seed in range(6):
+        m = Match(games.get("coup"), ["Ann", "Bob", "Cid", "Dee"], seed, headless=True)
+        rng = random.Random(seed)
+        for _ in range(5):
+            seat = rng.choice(m.pending)
+            m.choose(seat, rng.choice(m.legal(seat)))
+        m.note = "set by another layer"
+        copy_ = m.clone()
+        assert copy_.note == "set by another layer"
+        random_play(m, random.Random(seed + 100))
+        random_play(copy_, random.Random(seed + 100))
+        assert copy_.over and copy_.winners == m.winners
+        assert [(c.seat, c.option, c.version) for c in copy_.log] == [(c.seat, c.option, c.version) for c in m.log]
+        assert copy_.players == m.players and copy_.state == m.state
+        assert [e.text for e in copy_.events] == [e.text for e in m.events]
+
+
 def test_the_log_reads_in_the_order_lines_and_choices_were_made(tiny):
     """Lines announced later and accepted choices wait as tuples until the log is read: read at any
     point, and in a clone, the log is what was said and chosen, in order."""

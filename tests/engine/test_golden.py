@@ -12,7 +12,7 @@ from intrigue import games
 from .golden import GAMES, fingerprint
 
 EXPECTED = {
-    'avalon': '15a3b2c5e17a2e037b17b3d5ce1cc2b961138d75be6617c875aedf97ec6d9904',
+    'avalon': '30f140596fd9ff02980332a2cf16800a09ade6d376ad51c72c558a6a3b3008fe',
     'bang': '6deb57910cdea92ea4cfabbb5daac51888d9b1750ae8ec526413d4496ffc316c',
     'coup': 'b8635ecbc9a663735cd6cf89778e1a8fcf69a4cc33b5e4a9506fe3533a15ee91',
     'dsfgs': '25057c6c61e1911372ddbf28df5746927d4d65f37d308274617225828f641722',

@@ -169,3 +169,19 @@ def test_the_commands_of_its_page_run(command, tmp_path, capsys):
         assert "7 players, 20 games" in out
     if command.startswith("intrigue demo"):
         assert "win" in out
+
+
+def test_a_minion_reads_their_own_side_once_and_each_other_minions_once(avalon):
+    """The minions learn each other with ``show: side … to: minions``, which showed each minion their
+    own side a second time ("Aria — side: evil" after "Aria — role: Assassin, side: evil"): the
+    statement's ``except_self`` leaves the player the card is about out of its audience."""
+    for seed in range(20):
+        match = Match(avalon, NAMES[:7], seed=seed, options={})
+        roles = [p["role"] for p in match.players]
+        minions = [s for s, p in enumerate(match.players) if p["side"] == "evil" and p["role"] != "Oberon"]
+        for seat in minions:
+            lines = [line["text"] for line in match.observe(seat)["log"] if " — " in line["text"]]
+            assert [t for t in lines if t.startswith(NAMES[seat] + " — ")] == [
+                f"{NAMES[seat]} — role: {roles[seat]}, side: evil"], (seed, lines)
+            assert sorted(t for t in lines if not t.startswith(NAMES[seat] + " — ")) == sorted(
+                f"{NAMES[other]} — side: evil" for other in minions if other != seat), (seed, lines)

@@ -144,3 +144,31 @@ def test_sheriff_random_games_end_and_a_bag_is_seen_only_when_opened(sheriff):
             assert p["score"] == p["coins"] + 2 * p["apples"] + 3 * p["cheese"] + 3 * p["bread"] \
                 + 4 * p["chickens"] + p["contraband_value"]
     assert branches >= 100 and min(outcomes.values()) >= 300, (branches, outcomes)
+
+
+def test_the_chameleons_topic_card_stays_on_the_table_all_round(chameleon):
+    """The topic card was a log line that scrolled away: it is a text display with the topic's values
+    that stays (``stays: true``) from the first clue through the talk and the vote, the same card for
+    every seat and the spectator, carrying its template for translation, and a new round puts down the
+    new topic's card in its place."""
+    match = Match(chameleon, NAMES[:4], seed=3, timers=True)
+    players = [bots.make("random", seed=f"3-{seat}") for seat in range(4)]
+    phases, topics = set(), []
+    while not match.over and len(topics) < 2:
+        seen = views(match)
+        cards = [[c for c in view["components"] if c["kind"] == "text"] for view in seen]
+        if match.phase.name in ("Give a Clue", "Talk It Over", "Vote"):
+            state = match.state
+            for card in cards:
+                assert [c["text"] for c in card] == [
+                    f"The topic card, {state['topic']}: {', '.join(state['topic_words'])}."]
+                assert card[0]["msg"]["text"] == {"key": "The topic card, {topic}: {topic_words}.", "args": {
+                    "topic": state["topic"], "topic_words": ", ".join(state["topic_words"])}}
+            phases.add(match.phase.name)
+            if not topics or topics[-1] != state["topic"]:
+                topics.append(state["topic"])
+        if match.phase.name == "Talk It Over":
+            match.choose(CLOCK, TIME_UP)
+            continue
+        match.choose(*bot_choice(match, players, seen))
+    assert phases == {"Give a Clue", "Talk It Over", "Vote"} and len(topics) == 2

@@ -149,7 +149,7 @@ def test_two_rooms_random_games_end_and_a_card_is_seen_only_where_it_was_shared(
                     assert row["room"] == true["room"]
                 assert not {"sent_east", "sent_west", "room_pile", "leader_name"} & set(view["state"])
             name = match.phase.name
-            if name.endswith("Round") and (seed + steps) % 3 == 0:
+            if name == "Talk" and (seed + steps) % 3 == 0:
                 match.choose(CLOCK, TIME_UP)
                 continue
             seat = match.pending[0]
@@ -197,3 +197,19 @@ def test_a_demo_of_two_rooms_ends_though_its_talk_phases_may_always_be_answered(
     assert done.value.code in (0, None)
     out = capsys.readouterr().out
     assert "takes" in out and " aside." in out and "is in the" in out and "Winners: " in out
+
+
+def test_two_rooms_a_share_taken_back_reads_as_nothing_offered(two_rooms):
+    """"Aria offers Cass: Never mind." read as an offer of something called Never mind."""
+    match = Match(two_rooms, NAMES[:6], seed=1, timers=True)
+    while match.phase.name == "Choose Leaders":
+        match.choose(match.pending[0], "No vote")
+    sharer = match.pending[0]
+    partner = match.legal(sharer)[0]
+    match.choose(sharer, partner)
+    assert match.phase.name == "Share"
+    match.choose(sharer, "Never mind")
+    said = [line["text"] for line in match.observe(None)["log"]][-2:]
+    assert said == [f"{match.names[sharer]} takes {partner} aside.",
+                    f"{match.names[sharer]} offers {partner} nothing after all."], said
+    assert match.phase.name == "Talk"

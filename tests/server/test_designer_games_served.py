@@ -1,4 +1,4 @@
-"""Liar's Dice, One Night, Mascarade, Hanabi, Guildhall and Crime Scene (docs/examples/games) played to the
+"""Liar's Dice, One Night, Mascarade, Hanabi, Guildhall, Crime Scene, Insider and Precinct (docs/examples/games) played to the
 end through a real server, each seat a WebSocket client acting on its own views only: no view any seat receives
 ever holds another seat's dice, a card it was not shown, (Hanabi) its own hand or (Guildhall) a hand of characters passed to
 another, and a night
@@ -7,6 +7,7 @@ phase shows every seat waiting."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -213,3 +214,58 @@ def test_crime_scene_through_the_server_only_the_scientist_and_the_murderer_know
         final = play(clients, check, seed=3)
         assert {"The Means", "Mark a Tile", "Accuse a Player"} <= phases
         assert final["over"] and final["winners"]
+
+
+def test_insider_through_the_server_the_word_reaches_the_master_and_the_insider_alone(served):
+    """Four seats: until the Master names who said the word, it is in the views of the Master and
+    the Insider only; every seat sees who the Master is and no other role; the votes end the game."""
+    with served.http() as http:
+        clients = seated(served, http, "insider", 4)
+        room = served.app.state.lobby.rooms[clients[0].room]
+        roles, word = [p["role"] for p in room.match.players], room.match.state["word"]
+        phases = set()
+
+        def check(seat, view):
+            assert not {"word", "pile", "insider"} & set(view["state"]), seat
+            if view["over"]:
+                return
+            phases.add(view["phase"]["name"])
+            if view["state"]["finder"] == 0 and roles[seat] == "Common":
+                assert word not in repr(view), seat
+            for owner, row in enumerate(view["state"]["players"]):
+                if owner != seat:
+                    assert row["word"] is None and row["role"] in (None, "Master"), (seat, owner, row)
+                    assert (row["role"] == "Master") == (roles[owner] == "Master"), (seat, owner, row)
+
+        final = play(clients, check, seed=2)
+        assert {"Questions", "Talk It Over", "Is the Finder the Insider?"} <= phases
+        assert final["over"] and final["state"]["outcome"] in ("caught", "escaped")
+
+
+def test_precinct_through_the_server_a_face_down_card_reaches_its_holder_and_whoever_looked(served):
+    """A face-down integrity card is in its holder's view and in the views of those who looked at it,
+    no other; a team in its member's alone; the game ends when a leader is shot."""
+    with served.http() as http:
+        clients = seated(served, http, "precinct", 4)
+        room = served.app.state.lobby.rooms[clients[0].room]
+        cards = [[p[f"card{k}"] for k in (1, 2, 3)] for p in room.match.players]
+
+        def check(seat, view):
+            assert not {"deck", "first_cards"} & set(view["state"]), seat
+            looked = set()
+            for line in view["log"]:
+                look = re.fullmatch(r"(\w+) looks at Card (\d) of (\w+)\.", line["text"])
+                if look and look[1] == NAMES[seat]:
+                    looked.add((NAMES.index(look[3]), int(look[2]) - 1))
+            for owner, row in enumerate(view["state"]["players"]):
+                if owner == seat:
+                    continue
+                assert row["team"] is None or view["over"], (seat, owner)
+                for k in range(3):
+                    if row[f"up{k + 1}"] or (owner, k) in looked or view["over"]:
+                        assert row[f"card{k + 1}"] in (cards[owner][k], None)
+                    else:
+                        assert row[f"card{k + 1}"] is None, (seat, owner, k)
+
+        final = play(clients, check, seed=5)
+        assert final["over"] and final["state"]["outcome"] in ("kingpin shot", "agent shot")

@@ -285,3 +285,26 @@ def test_a_shared_clock_survives_a_restart_with_the_time_spent_before_a_vote(tmp
         assert 60 - 3.0 - 1.0 - 15 < timer["seconds_left"] <= 60 - 3.0 - 1.0, timer  # not the vote's 3 s
     finally:
         server.stop()
+
+
+def test_a_timer_phase_promises_no_default_its_clock_does_not_play(tmp_path, monkeypatch):
+    """docs/protocol.md: a view's `timer.default` "is what the timer will choose for this seat" (the browser
+    says "If time runs out: Ready"). A timer phase's clock chooses nothing for a seat: when it runs out the
+    clock's own move is played. Before, each seat that could end the phase early was promised its first
+    option (Spyfall's Questions: "If time runs out: Ada", an accusation the clock never makes)."""
+    monkeypatch.setattr(games, "_EXTRA", {})
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    (folder / "hourglass.yaml").write_text(CLOCKWORK.format(talk=1, pause=1))  # (a game id of its own: a
+    # game's rules are cached by id, and the other tests serve a clockwork of 30 seconds)
+    assert games.add_folder(folder)[0] == ["hourglass"]
+    with ServerThread(tmp_path / "clock.db") as server, server.http() as http:
+        code, clients = three(server, http, "hourglass")
+        for client in clients:
+            assert client.timer["kind"] == "phase" and client.timer["seconds"] == 1 and client.options == ["Ready"]
+            assert "default" not in client.timer, client.timer
+        for client in clients:
+            client.settle(lambda v: v["phase"]["name"] == "Plot", timeout=10)
+        room = server.app.state.lobby.rooms[code]
+        stored = server.store.choices(room.match_id)
+        assert [(c.seat, c.source) for c in stored] == [(-1, "timer")]  # nobody was made Ready

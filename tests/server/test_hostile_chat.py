@@ -4,8 +4,12 @@ when the match starts. The recent chat a `hello` brings must name the seats as t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from intrigue.store import CHAT_KEPT
+
 from ..security.table import hang_up
-from .support import Client, create_room, join
+from .support import FAST, Client, ServerThread, create_room, join
 
 
 def test_the_recent_chat_names_each_speaker_by_their_seat_after_the_start(server, http):
@@ -115,3 +119,30 @@ def test_a_newcomer_is_not_handed_the_chat_of_one_who_left_under_the_same_name(s
     lookalike = join(http, code, "BIake")
     assert http.get(f"/api/rooms/{code}").json()["seats"][lookalike["seat"]]["name"] == "BIake 3"  # ("Blake 2" sits)
     hang_up(watcher)
+
+
+def test_a_room_keeps_a_bounded_chat_however_long_a_seat_talks(tmp_path):
+    """docs/security.md: chat was stored without a bound (every line of every room kept for good: a seat
+    writing a line every 2 s grew the store by about 15 MB a day). Now a room keeps its newest
+    ``CHAT_KEPT`` lines; another room's are untouched, and a hello still replays the newest 50."""
+    settings = replace(FAST, chat_rate=1000, chat_burst=1000, message_rate=1000, message_burst=1000)
+    with ServerThread(tmp_path / "chat.db", settings) as server, server.http() as http:
+        rooms = []
+        for lines in (CHAT_KEPT + 60, 3):
+            created = create_room(http, seats=2, private=True)
+            talker = Client(server.ws_url, created["room"], created["token"])
+            talker.until(lambda m: m["type"] == "room")
+            for n in range(lines):
+                talker.send({"type": "chat", "token": created["token"], "text": f"line {n}"})
+            talker.until(lambda m, last=f"line {lines - 1}": m["type"] == "chat" and m["text"] == last)
+            hang_up(talker)
+            rooms.append((created["room"], lines))
+        (long, said), (short, _) = rooms
+        kept = [line.text for line in server.store.recent_chat(long, 10**9)]
+        assert kept == [f"line {n}" for n in range(said - CHAT_KEPT, said)]
+        assert [line.text for line in server.store.recent_chat(short, 10**9)] == ["line 0", "line 1", "line 2"]
+        watcher = Client(server.ws_url, long)
+        watcher.until(lambda m: m["type"] == "room")
+        replayed = [m["text"] for m in watcher.messages if m["type"] == "chat"]
+        assert replayed == [f"line {n}" for n in range(said - 50, said)]
+        hang_up(watcher)

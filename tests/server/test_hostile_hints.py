@@ -6,11 +6,12 @@ searching bot of the server thinks in."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from intrigue.server import coach
 
 from ..security.table import hang_up
-from .support import Client, create_room
+from .support import FAST, Client, ServerThread, create_room
 
 
 def practice_table(server, http) -> Client:
@@ -49,3 +50,27 @@ def test_many_practice_rooms_asking_at_once_cannot_take_every_search_thread(serv
             time.sleep(0.3)
     for player in players:
         hang_up(player)
+
+
+def test_a_hint_goes_to_no_connection_that_no_longer_holds_the_seat(tmp_path):
+    """"The answer comes later, to the connection that asked only", and "spectators ... get no hints". The
+    answer was sent to that connection whatever it had become meanwhile: one that had said hello to another
+    room got a `hint` there (the message names no room: a client reads it as advice for its new table), one
+    whose seat had left the room (it watches now) a hint for a seat it no longer holds."""
+    settings = replace(FAST, bot_delay=5.0, hint_milliseconds=600, disconnect_grace=60)  # the decision stays open
+    with ServerThread(tmp_path / "hints.db", settings) as server, server.http() as http:
+        elsewhere = create_room(http, seats=2, private=True)["room"]
+        for move_on in ("hello", "leave"):
+            player = practice_table(server, http)
+            player.send({"type": "hint", "token": player.token, "version": player.view["version"],
+                         "match": player.match})
+            if move_on == "hello":
+                player.hello(elsewhere)
+            else:
+                assert http.post(f"/api/rooms/{player.room}/leave", json={"token": player.token}).status_code == 200
+            player.until(lambda m: m["type"] == "welcome" and m["seat"] is None)
+            seen = len(player.messages)
+            player.drain(2.0)  # the coach's 0.6 s and more
+            late = [m for m in player.messages[seen:] if m["type"] == "hint" or m.get("about") == "hint"]
+            assert late == [], (move_on, late)
+            hang_up(player)

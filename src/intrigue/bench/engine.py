@@ -45,12 +45,14 @@ def measure(game_id: str, seconds: float = 3.0, players: int | None = None, seed
     count = players or default_players(game_id)
     names = player_names(count)
     decisions = played = 0
+    # One generator picks every game's choices, as a simulation or a search plays many games from one
+    # stream; each match still has its own seed (its deal). The floor also seeds once per game.
+    chooser = random.Random(seed)
     started = clock()
     deadline = started + seconds
     while played == 0 or clock() < deadline:
-        match_seed = seed * 1_000_003 + played
-        match = Match(game, names, match_seed, headless=headless, timers=False)
-        decisions += random_play(match, random.Random(match_seed))
+        match = Match(game, names, seed * 1_000_003 + played, headless=headless, timers=False)
+        decisions += random_play(match, chooser)
         played += 1
     return EngineFigure(game.id, count, played, decisions, clock() - started)
 

@@ -53,7 +53,7 @@ STATEMENTS: dict[str, set[str]] = {
     "deal": set(),
     "shuffle": set(),
     "roll": {"where", "dice", "sides"},
-    "show": {"where", "to"},
+    "show": {"where", "to", "except_self"},
     "say": {"to", "where", "banner"},
     "win": set(),
     "if": {"then", "else"},
@@ -110,6 +110,9 @@ class Effect(_Strict):
     then: list["Effect"] | None = Field(None, description="With `if`: statements run when it holds.")
     else_: list["Effect"] | None = Field(None, alias="else", description="With `if`: statements run otherwise.")
     to: Expr = Field(None, description="With `set`: an expression. With `show`/`say`: who sees it.")
+    except_self: bool | None = Field(None, description="With `show`: leave out the player the card is about "
+                                                       "(a minion shown to the minions does not see their "
+                                                       "own side again).")
     where: Expr = Field(None, description="An expression over `player`: which players.")
     into: str | None = Field(None, description="`game.<name>` receiving the result.")
     majority: str | None = Field(None, description="`game.<name>` set to whether more than half chose it.")

@@ -79,6 +79,9 @@ class Action(_Open):
         None, description="Extension: `true` shows this action's description to players; a string is shown "
                           "instead. Without it the UI kit never shows the description (it is a designer's note).")
     tools: list[str] = Field(default_factory=list)
+    stays: bool | None = Field(
+        None, description="Extension: with `createTextDisplay`: the text stays on the table after the phase "
+                          "(a topic card), until this action draws it again or `clearCanvas` clears the table.")
     effects: list[Effect] | None = Field(
         None, description="Extension: statements run after this action's tools.")
 

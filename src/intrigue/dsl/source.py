@@ -88,6 +88,8 @@ def parse(text: str, file: str = "<string>") -> Source:
         if (exc.context and "flow mapping" in exc.context) or "expected ',' or '}'" in str(exc.problem):
             message += (" (inside {...} the characters , [ ] { } belong to YAML: quote an expression "
                         "that holds them, or write the mapping on several lines)")
+            if "got '?'" in str(exc.problem):  # a question as a phase's name: {id: 4, name: Who is it?}
+                message += "; so does a ? before } or , there: quote the text, name: 'Who is it?'"
         elif "another document" in str(exc.problem):
             message += (" (a game is one YAML document; several separated by --- make a scenario file: "
                         "run it with `intrigue scenario FILE`)")

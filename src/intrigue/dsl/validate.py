@@ -601,10 +601,36 @@ class _Semantics:
             for index, action in enumerate(phase.actions):
                 if not action.tools and not action.effects:
                     self.problem(base_path + ("actions", index), "an action with no tools", "warning")
+                self.action_text(action, base_path + ("actions", index))
                 for number, effect in enumerate(action.effects or []):
                     self.effect(effect, base_path + ("actions", index, "effects", number), phase_id, False)
             for number, effect in enumerate(phase.effects or []):
                 self.effect(effect, base_path + ("effects", number), phase_id, True)
+
+    def action_text(self, action: Any, path: tuple[Any, ...]) -> None:
+        """An action's player text with ``{…}`` values (a topic card) is one text for whoever the display
+        reaches: it may read game names every seat sees, not a player's fields nor a hidden name."""
+        if action.stays and "createTextDisplay" not in (action.tools or []):
+            self.problem(path + ("stays",), "'stays' keeps a text display on the table: add createTextDisplay "
+                                            "to the action's tools")
+        if action.stays and not action.player_text:
+            self.problem(path + ("stays",), "'stays' keeps the action's player text on the table: give it one")
+        if not isinstance(action.player_text, str) or self.names is None:
+            return
+        for found in TEMPLATE.finditer(action.player_text):
+            text = found.group(1).strip()
+            compiled = self.compile(text, path + ("player_text",))
+            if compiled is None:
+                continue
+            if compiled.player_fields or any(n[0] in ("player", "me", "players", "actor", "chosen")
+                                             for n in compiled.names):
+                self.problem(path + ("player_text",), f"a text display is one text for the table: it cannot read "
+                                                      f"a player's fields, in {{{text}}}")
+            hidden = [n[0] for n in compiled.names if n[0] in self.hidden_names]
+            if hidden:
+                self.problem(path + ("player_text",), f"{{{text}}} reads {', '.join(map(repr, dict.fromkeys(hidden)))}, "
+                                                      "which players cannot see, and the text display shows it: "
+                                                      "add it to public_state")
 
     def unseen_warning(self, text: Any, scope: str, path: tuple[Any, ...], why: str) -> None:
         """A ``nobody`` field (a card face down, unseen by its owner) read where its owner learns of it."""
@@ -1022,6 +1048,8 @@ class _Semantics:
             for name in fields:
                 self.player_field(name, path + ("show",))
             self.audience(effect.to, path + ("to",))
+            if effect.except_self and effect.to == "owner":
+                self.problem(path + ("except_self",), "with 'to: owner', except_self leaves nobody to show it to")
         elif statement == "say":
             assert effect.say is not None
             secret_reads, reads_player = [], False

@@ -354,16 +354,19 @@ def _entry_lines(phase_id: Any, plan: str, runner: str, headless: bool, indent: 
             f"{indent}return {runner}(match, tools, routers)"]
 
 
-def start_lines(indent: str) -> list[str]:
+def start_lines(indent: str, every: bool = False) -> list[str]:
     """A phase's bookkeeping as it starts (:data:`PHASE_START`, or :data:`QUIET_START` after a phase that
     offered nothing) as plain stores, several times cheaper than ``match.__dict__.update``. The shared
-    empty values are the namespace's ``_START_<field>`` (:data:`START_NAMES`)."""
-    lines = [f"{indent}if match._offers is not None:"]
+    empty values are the namespace's ``_START_<field>`` (:data:`START_NAMES`). ``every``: all of
+    :data:`PHASE_START`, without the test (a match's first phase: nothing is set yet)."""
+    lines = [] if every else [f"{indent}if match._offers is not None:"]
+    inner = indent if every else indent + "    "
     for key, value in PHASE_START.items():
-        if key not in QUIET_START:
+        if every or key not in QUIET_START:
             literal = repr(value) if value is None or value.__class__ in (bool, int, str) else f"_START{key}"
-            lines.append(f"{indent}    match.{key} = {literal}")
-    lines += [f"{indent}match.{key} = {value!r}" for key, value in QUIET_START.items()]
+            lines.append(f"{inner}match.{key} = {literal}")
+    if not every:
+        lines += [f"{indent}match.{key} = {value!r}" for key, value in QUIET_START.items()]
     return lines
 
 

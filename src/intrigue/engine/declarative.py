@@ -24,6 +24,7 @@ from .compiled import seat_filter
 from .errors import EngineError, RuleError, rule_error
 from .scope import Outcome, Scope, outcome
 from .ui import PUBLIC, Audience
+from .ui import value_text as _text  # how a value reads to players
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -128,15 +129,6 @@ def _lookup(state: Mapping[str, Any], dotted: str) -> Any:
     for key in dotted.split("."):
         value = value.get(key) if isinstance(value, Mapping) else None
     return value
-
-
-def _text(value: Any) -> str:
-    """How a value reads to players: yes/no, nothing for null, a list as its items."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_text(item) for item in value)
-    return "" if value is None else str(value)
 
 
 # -- statements -------------------------------------------------------------------------------
@@ -403,6 +395,7 @@ def _roll(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
 def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
     fields = [effect.show] if isinstance(effect.show, str) else list(effect.show or [])
     test = _value(effect.where) if effect.where is not None else None
+    leave_out_owner = bool(effect.except_self)
 
     def show(match: "Match", found: Outcome) -> None:
         specs = match.game.definition.declaration.player_states
@@ -412,6 +405,9 @@ def _show(effect: Effect, path: tuple[Any, ...], where: Any) -> Step:
         group = _group_viewers(match, effect.to)
         for owner in _matching(match, test, found):
             viewers = group if group is not None else _viewers(match, effect.to, owner, found)
+            if leave_out_owner:  # the card goes to the audience but the player it is about
+                viewers = [seat for seat in (range(len(match.players)) if viewers is None else viewers)
+                           if seat != owner]
             for field_name in fields:
                 own_look = specs[field_name].visibility in UNSEEN_BY_OWNER if field_name in specs else False
                 for viewer in (viewers if viewers is not None else [-1]):

@@ -26,6 +26,14 @@ the public count of it says, and the rest into the hidden pile the rules fill
 from that list (the deck); a field kept beside the hand through a declared map
 (each card's colour) follows the cards. What the seat sees never changes.
 
+Otherwise the others' hidden lists (hands, bags, stacks) and the hidden game
+lists (the deck, a card set aside) are dealt the same way (:class:`_Lists`),
+each as many cards as its public count says: a sample whose opponents hold
+nothing plays a different game. Hidden game names a ``roll`` draws with the
+deal, and what the deal's phase derives from them or from the dealt role once
+(the Chameleon's secret word and who the Chameleon is), are drawn again
+(:class:`_Drawn`), agreeing with what the seat sees.
+
 In a secret decision a seat does not know who has answered (``waiting`` lists
 the whole cover): the sample has every other seat still to answer. In a joint
 choice the partners' answers are in the observation and are kept.
@@ -39,12 +47,15 @@ that already answered an open simultaneous decision are given a random option.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .restart import Plans
 from .match import Match, copy_data
-from .declarative import OTHERS, SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls, statements
+from .declarative import (_COMPILERS, OTHERS, SEEN, STARTED, UNSEEN_BY_OWNER, _compiled, player_rolls,
+                          statements)
+from .scope import Outcome, Scope
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -65,6 +76,10 @@ class _Plan:
     rerolled: list[tuple[int, str, Any]] = []
     #: The seat's own hand held facing the table, and the deck, dealt anew (``None``: not dealt).
     cards: "_Cards | None" = None
+    #: The others' hidden lists and the hidden game lists, dealt anew (``None``: not dealt).
+    lists: "_Lists | None" = None
+    #: Hidden names drawn with the deal, drawn again (``None``: none).
+    drawn: "_Drawn | None" = None
 
     def __init__(self, observation: dict[str, Any], base: Match, seat: int, unknown: list[int],
                  roles: list[str], field: str, role_fields: dict[str, dict[str, Any]],
@@ -116,6 +131,8 @@ class _Plan:
         match.rng.seed(rng.getrandbits(32))
         if self.cards is not None:
             self.cards.deal(match, self.seat, rng)
+        if self.lists is not None and not self.lists.deal(match, rng):
+            return None
         for owner, role in zip(self.unknown, roles):
             player = match.players[owner]
             fields = self.role_fields[role]
@@ -131,6 +148,8 @@ class _Plan:
             else:
                 dice = _compiled(effect.dice)(scope)
                 match.players[owner][name] = [match.rng.randrange(sides) + 1 for _ in range(dice)]
+        if self.drawn is not None and not self.drawn.draw(match, rng, self.observation):
+            return None
         match._settle()  # noqa: SLF001 - opens the decision, as the engine does after the phase's steps
         decision = match.decision
         if decision is None:
@@ -240,6 +259,9 @@ class _Plan:
                      template, given)
         result.rerolled = [(owner, name, rolls[name]) for owner, name in rerolled]
         result.cards = _Cards.read(game, observation, seat)
+        if result.cards is None:
+            result.lists = _Lists.read(game, observation, seat, blank, base)
+        result.drawn = _Drawn.read(game, observation, field)
         probe = result.sample(random.Random(0))
         if probe is None or set(probe.legal(seat)) != set(shown["options"]):
             return None
@@ -417,3 +439,234 @@ def _turn_flags(game: "Game") -> list[str]:
             effects += list(action.effects or [])
         flags += [effect.advance for effect in effects if effect.advance and effect.advance not in flags]
     return flags
+
+
+def _counted(game: "Game") -> dict[str, str]:
+    """Each list the rules keep a count of, and the field or game name counting it: ``set:
+    players.hand_size to: size(player.hand)`` counts ``hand``, ``set: game.cards_left to:
+    size(deck)`` counts ``deck``."""
+    counts: dict[str, str] = {}
+    for effect in statements(game):
+        if not effect.set or not isinstance(effect.to, str):
+            continue
+        to = effect.to.strip()
+        if to.startswith("size(") and to.endswith(")"):
+            inner = to[5:-1].strip()
+            for prefix in ("player.", "actor.", "chosen.", "game."):
+                inner = inner.removeprefix(prefix)
+            if inner.isidentifier():
+                counts.setdefault(inner, effect.set.partition(".")[2])
+    return counts
+
+
+class _Lists:
+    """Hidden lists of cards dealt anew: the others' hands, bags and stacks and the hidden game lists
+    (the deck, a card set aside), each from the cards the seat cannot see.
+
+    A player's hidden lists that start with cards in them (Skull's four discs) hold that player's own
+    cards: they are dealt from those, less the ones that player shows (turned face up). Otherwise the
+    cards are the declared list the rules fill a hidden game list from (``set: game.deck to: cards``,
+    or a hidden list declared full and shuffled, Love Letter's deck), less every card the seat sees in
+    a player's list field or a game list the rules change. A list the rules count in a public field or
+    name (``hand_size``, ``bag_size``, ``cards_left``) gets that many cards; the rest are shared evenly
+    among the hidden lists with no public count (nothing to a player no longer alive); a card seen in
+    the log only (a look at a hand told in words) is not read."""
+
+    def __init__(self, deals: list[tuple[list[Any], list[tuple[int | None, str, int | None]]]]):
+        #: (the unseen cards, [(owner or None for a game list, name, its count or None)]) per pool
+        self.deals = deals
+
+    def deal(self, match: Match, rng: random.Random) -> bool:
+        for unseen, places in self.deals:
+            cards = list(unseen)
+            rng.shuffle(cards)
+            counted = sum(size for _, _, size in places if size is not None)
+            if counted > len(cards):
+                return False
+            open_ = [place for place in places if place[2] is None]
+            share, extra = divmod(len(cards) - counted, len(open_)) if open_ else (0, 0)
+            extras = set(rng.sample(range(len(open_)), extra)) if extra else set()
+            at = 0
+            for owner, name, size in places:
+                if size is None:
+                    index = open_.index((owner, name, size))
+                    size = share + (index in extras)
+                hand, at = cards[at:at + size], at + size
+                if owner is None:
+                    match.state[name] = hand
+                else:
+                    match.players[owner][name] = hand
+        return True
+
+    @classmethod
+    def read(cls, game: "Game", observation: dict[str, Any], seat: int, blank: dict[str, Any],
+             base: Match) -> "_Lists | None":
+        specs = game.definition.declaration.player_states
+        declared = game.binding.state
+        shown = observation["state"]
+        rows = shown["players"]
+        changed: set[str] = set()  # the game names some statement writes
+        sources: set[str] = set()  # the declared lists of every card
+        for effect in statements(game):
+            target = effect.set or effect.shuffle or effect.roll
+            if isinstance(target, str) and target.startswith("game."):
+                changed.add(target[5:])
+        hidden_lists = [name for name in changed if name not in shown and isinstance(declared.get(name), list)]
+        filled: dict[str, list[Any]] = {}
+        for effect in statements(game):
+            if effect.set and effect.set.startswith("game.") and effect.set[5:] in hidden_lists \
+                    and isinstance(effect.to, str):
+                expression = _compiled(effect.to)
+                # filled from the declared cards alone (``cards``, ``creatures + creatures``): every card
+                if not any(path[0] in changed for path in expression.names):
+                    every = expression.evaluate(Scope(base, None, None, Outcome(base, None)))
+                    if isinstance(every, list) and every:
+                        sources.add(effect.to.strip())
+                        filled[effect.to.strip()] = every
+            if effect.shuffle and effect.shuffle[5:] in hidden_lists and declared[effect.shuffle[5:]]:
+                sources.add(effect.shuffle[5:])
+                filled[effect.shuffle[5:]] = declared[effect.shuffle[5:]]
+        counts = _counted(game)
+        player_lists = [name for name, spec in specs.items() if not _public_always(spec.visibility)
+                        and spec.visibility not in UNSEEN_BY_OWNER and isinstance(blank.get(name), list)]
+        # a list built from hidden single values (Precinct's face_down from card1..card3) follows them: not dealt
+        secrets = [name for name, spec in specs.items() if not _public_always(spec.visibility)
+                   and not isinstance(blank.get(name), list)]
+        derived = {effect.set.partition(".")[2] for effect in statements(game)
+                   if effect.set and isinstance(effect.to, str)
+                   and any(re.search(rf"\.{re.escape(secret)}\b", effect.to) for secret in secrets)}
+        player_lists = [name for name in player_lists if name not in derived]
+
+        def count(owner: int | None, name: str) -> int | None:
+            counter = counts.get(name)
+            value = (shown.get(counter) if owner is None else rows[owner].get(counter)) if counter else None
+            return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+        deals = []
+        universe = Counter(filled[next(iter(sources))]) if len(sources) == 1 else None
+        common: list[tuple[int | None, str, int | None]] = []
+        if universe is not None:
+            common = [(None, name, count(None, name)) for name in sorted(hidden_lists)]
+        own_cards = Counter(card for name in player_lists for card in blank[name])
+        for owner, row in enumerate(rows):
+            if owner == seat:
+                continue
+            places = [(owner, name, count(owner, name)) for name in player_lists if name in row and row[name] is None]
+            if not places:
+                continue
+            if not row.get("is_alive", True):
+                places = [place if place[2] is not None else (owner, place[1], 0) for place in places]
+            if own_cards:  # the player's own cards, less those it shows
+                showing = Counter(card for name, value in row.items() if isinstance(value, list)
+                                  for card in value if _hashable(card) and card in own_cards)
+                if any(showing[card] > own_cards[card] for card in showing):
+                    return None
+                deals.append((sorted((own_cards - showing).elements(), key=repr), places))
+            elif universe is not None:
+                common += places
+        if universe is not None and common:
+            seen: Counter = Counter()
+            values = [v for row in rows for v in row.values()] + [v for k, v in shown.items()
+                                                                  if k != "players" and k in changed]
+            for value in values:
+                if isinstance(value, list):
+                    seen.update(card for card in value if _hashable(card) and card in universe)
+            if any(seen[card] > universe[card] for card in seen):
+                return None
+            deals.append((sorted((universe - seen).elements(), key=repr), common))
+        # counts the unseen cards cannot fill: these are not the cards those lists hold
+        deals = [(cards, places) for cards, places in deals
+                 if sum(size for _, _, size in places if size is not None) <= len(cards)]
+        return cls(deals) if deals else None
+
+
+class _Drawn:
+    """Hidden names drawn with the deal, drawn again: a die a statement rolls into a hidden game name
+    (the Chameleon's topic and secret word) and the hidden names and fields set from it or from the
+    dealt role once, where the roll or the deal is (``game.chameleon``, each Player's ``word``).
+
+    A sample tries the faces of each die in a random order and keeps the first that agrees with what
+    the seat sees: a public name set from it (the topic) and its own copy of a hidden field (the word
+    on its card). Only statements whose name no other statement writes are run again."""
+
+    def __init__(self, segments: list[tuple[Any, str | None, list[Any], list[tuple[str, Any, Any]]]]):
+        #: (the roll's sides or None, the rolled name, steps to run, checks) in DSL order
+        self.segments = segments
+
+    def draw(self, match: Match, rng: random.Random, observation: dict[str, Any]) -> bool:
+        found = Outcome(match, None)
+        rows = observation["state"]["players"]
+        for sides, name, steps, checks in self.segments:
+            faces: list[int | None] = [None]
+            if name is not None:
+                count = sides.evaluate(Scope(match, None, None, found))
+                if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                    return False
+                faces = list(range(1, count + 1))
+                rng.shuffle(faces)
+            for face in faces:
+                if name is not None:
+                    match.state[name] = face
+                for step in steps:
+                    step(match, found)
+                if all(_agrees(match, kind, key, value, rows, found) for kind, key, value in checks):
+                    break
+            else:
+                return False
+        return True
+
+    @classmethod
+    def read(cls, game: "Game", observation: dict[str, Any], role_field: str | None) -> "_Drawn | None":
+        specs = game.definition.declaration.player_states
+        public = set(observation["state"])
+        declared = game.binding.state
+        writes: Counter = Counter()
+        for effect in statements(game):
+            target = effect.set or effect.roll or effect.shuffle or effect.into
+            if isinstance(target, str):
+                writes[target.partition(".")[2] if "." in target else target] += 1
+        hidden_field = {name for name, spec in specs.items() if not _public_always(spec.visibility)}
+        segments: list[tuple[Any, str | None, list[Any], list[tuple[str, Any, Any]]]] = []
+        for phase in game.phases.values():
+            effects = list(phase.effects or [])
+            drawn: set[str] = set()
+            current: tuple[Any, str | None, list[Any], list[tuple[str, Any, Any]]] | None = None
+            for index, effect in enumerate(effects):
+                if effect.deal and role_field:
+                    drawn.add(role_field)
+                    continue
+                if isinstance(effect.roll, str) and effect.roll.startswith("game.") and effect.dice is None:
+                    name = effect.roll[5:]
+                    if name not in public and name in declared and writes[name] == 1:
+                        current = (_compiled(effect.sides if effect.sides is not None else 6), name, [], [])
+                        segments.append(current)
+                        drawn.add(name)
+                    continue
+                if not drawn or not effect.set or not isinstance(effect.to, str) or effect.where is not None:
+                    continue
+                scope, _, name = effect.set.partition(".")
+                if not any(_names(effect.to, other) for other in drawn) or writes[name] != 1:
+                    continue
+                if current is None:
+                    current = (None, None, [], [])
+                    segments.append(current)
+                if scope == "game" and name in public:
+                    current[3].append(("game", name, _compiled(effect.to)))
+                elif (scope == "game" and name in declared) or (scope == "players" and name in hidden_field):
+                    current[2].append(_COMPILERS["set"](effect, ("drawn", index), None))
+                    if scope == "players":
+                        current[3].append(("players", name, None))
+                    drawn.add(name)
+        return cls(segments) if any(name is not None for _, name, _, _ in segments) else None
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(name)}\b|\.{re.escape(name)}\b", text) is not None
+
+
+def _agrees(match: Match, kind: str, key: str, value: Any, rows: list[dict[str, Any]], found: Any) -> bool:
+    """Whether the sample shows what the seat saw: a public game name, or each player's ``key`` field
+    the seat can read."""
+    if kind == "game":
+        return value.evaluate(Scope(match, None, None, found)) == match.state.get(key)
+    return all(row.get(key) is None or row[key] == match.players[owner].get(key) for owner, row in enumerate(rows))

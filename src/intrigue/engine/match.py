@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from ..dsl.codegen import build
-from .compiled import OPENED, PHASE_START
+from .compiled import OPENED, PHASE_START, START_NAMES, start_lines
 from .decision import Decision, TimedDecision
 from .declarative import offer_declared_options
 from .errors import EngineError, Refused, RuleError, rule_error
@@ -28,7 +28,8 @@ from .ui import PUBLIC, Audience, Canvas
 
 #: How many phases may pass without a decision before we call it a loop.
 MAX_PHASES_WITHOUT_DECISION = 5_000
-#: What a phase has offered before its first offer (never changed: ``offer`` makes new ones).
+#: What a phase has offered before its first offer (never changed: ``offer`` makes new ones; a decision
+#: none of whose options closes it keeps this one).
 _NO_CLOSING: dict[int, frozenset[str]] = PHASE_START["_closing"]
 _NO_SEATS: frozenset[int] = PHASE_START["_manual"]
 _NOT_STANDING: frozenset[int] = PHASE_START["_standing"]
@@ -170,8 +171,34 @@ def _checked_options(game: Game, names: list[str], options: Mapping[str, Any] | 
     return values
 
 
+#: A match's fields: slots (see :class:`Match`), all set by ``__init__``.
+_FIELDS = ("game", "names", "seed", "options", "setup", "headless", "timers", "_rng", "_rng_state", "players",
+           "state", "canvas", "_events", "_later", "_log", "_choices", "version", "decisions", "phase_id",
+           "decision", "last_decision", "over", "winners", "_targets", "current_action_text", "_offers",
+           "_closing", "_manual", "_named", "_picks", "_standing", "_resume", "_stage", "_answered", "_single",
+           "_plan", "_machine", "_log_tail")
+#: The fields ``clone`` copies into objects of the copy's own; it shares every other field's value.
+_COPIED = ("_rng", "_rng_state", "players", "state", "canvas", "_events", "_later", "_log", "_choices",
+           "decision", "winners", "_targets", "setup")
+#: ``share(source, other)``: the fields ``clone`` shares, stored one by one (slots have no ``__dict__``
+#: to update at once).
+_share = build("def share(source, other):\n" + "".join(
+    f"    other.{name} = source.{name}\n" for name in _FIELDS if name not in _COPIED), {}, "share")
+#: ``start_phase(match)``: what a phase starts with (:data:`PHASE_START`), one store each.
+_start_phase = build("def start_phase(match):\n" + "\n".join(start_lines("    ", every=True)) + "\n",
+                     dict(START_NAMES), "start_phase")
+#: The canvas of every headless match: it keeps nothing, so one serves all.
+_NULL_CANVAS = _NullCanvas()
+
+
 class Match:
-    """One game being played. See the module docstring."""
+    """One game being played. See the module docstring.
+
+    Its fields are slots: the engine, the generated runners and the rules read and write dozens of them
+    a decision, and CPython 3.11 keeps more than 30 attributes in a dict, read by hashed lookup; a slot
+    is read at a fixed offset. The instance's ``__dict__`` holds what other layers add."""
+
+    __slots__ = _FIELDS + ("__dict__", "__weakref__")
 
     def __init__(self, game: Game, players: list[str], seed: int | str = 0,
                  options: Mapping[str, Any] | None = None, setup: Mapping[str, Any] | None = None,
@@ -185,7 +212,8 @@ class Match:
         #: Whether a ``timer`` phase waits for its clock (``choose(CLOCK, TIME_UP)``); without
         #: timers (headless runs by default) it ends at once.
         self.timers = (not headless) if timers is None else timers
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)  # (what the ``rng`` setter stores; a subclass's ``rng`` may ignore it)
+        self._rng_state = None
         make = game.blank_player
         if make is None:  # a new player's declared fields, made by a generated function: once per game
             make = game.blank_player = _player_maker(_player_template(game))
@@ -194,7 +222,7 @@ class Match:
         if make is None:  # the declared state likewise
             make = game.blank_state = _blank_maker(game.binding.state)
         self.state: dict[str, Any] = make()
-        self.canvas: Canvas = _NullCanvas() if headless else Canvas()
+        self.canvas: Canvas = _NULL_CANVAS if headless else Canvas()
         self._events: list[Event] = []
         self._later: list[tuple[Any, ...]] = []  # lines announced later, not yet made Events (see ``events``)
         self._log: list[Choice] = []
@@ -206,18 +234,9 @@ class Match:
         self.last_decision: Decision | None = None
         self.over = False
         self.winners: list[int] = []
-        self._targets: list[int] | None = None
         self.current_action_text: str | None = None
-        self._offers: dict[int, list[str]] | None = None
-        self._closing: dict[int, frozenset[str]] = {}
-        self._manual: set[int] = set()
-        self._named: dict[str, tuple[int, ...]] | None = None
-        self._picks: dict[int, tuple[int, tuple[int, ...]]] | None = None
-        self._resume = 0
-        self._stage = "before"
         self._answered: Decision | None = None  # the decision the engine last answered single options in
-        self._single = False  # whether this phase offered someone a single option
-        self._plan = game.plans[self.phase_id]
+        self._log_tail: tuple[Any, ...] | None = None  # the log's last lines as views show them (``observe``)
         #: What the phase loop runs with (the game's, never replaced: a test may replace a tool in its table).
         self._machine = (game.plans, game.headless_tools if headless else game.tools, game.binding.routers, headless)
         self._enter(self.phase_id)
@@ -417,10 +436,13 @@ class Match:
     def clone(self) -> "Match":
         """An independent copy (for search bots); cheap enough to call per decision."""
         other = Match.__new__(Match)
-        other.__dict__.update(self.__dict__)
+        _share(self, other)
+        added = self.__dict__  # (what other layers set on it)
+        if added:
+            other.__dict__.update(added)
         # The generator's state is read once while nobody draws from it (a search clones one match
         # many times): the state is cached until the generator is next handed out.
-        state = self.__dict__.get("_rng_state") if self.__class__ is Match else None
+        state = self._rng_state if self.__class__ is Match else None
         if state is None:
             state = self.rng.getstate()
             self._rng_state = state
@@ -457,9 +479,8 @@ class Match:
         game makes the chooser's options closing, so nobody waits for it.
         """
         offers = self._offers
-        if offers is None:
+        if offers is None:  # (``_closing`` stays the shared empty map until a closing option is offered)
             offers = self._offers = {}
-            self._closing = {}
             self._manual = _NO_SEATS  # made a set of its own by the first auto=False (rare)
         unique = list(options)
         count = len(unique)
@@ -474,7 +495,10 @@ class Match:
         if count:
             offers[seat] = unique
             if closing:  # read as closing.get(seat, ()): a seat without closing options needs no entry
-                self._closing[seat] = closing if closing.__class__ is frozenset else frozenset(closing)
+                closes = self._closing
+                if closes is _NO_CLOSING:
+                    closes = self._closing = {}
+                closes[seat] = closing if closing.__class__ is frozenset else frozenset(closing)
             if count == 1:
                 self._single = True
             if not auto:
@@ -492,7 +516,6 @@ class Match:
         offers = self._offers
         if offers is None:
             offers = self._offers = {}
-            self._closing = {}
             self._manual = _NO_SEATS
         unique = list(options)
         count = len(unique)
@@ -508,6 +531,8 @@ class Match:
             return
         if closing:
             closes = self._closing
+            if closes is _NO_CLOSING:
+                closes = self._closing = {}
             frozen = closing if closing.__class__ is frozenset else frozenset(closing)
             for seat in seats:
                 offers[seat] = list(unique)  # each seat its own list, as offer() makes it
@@ -611,7 +636,7 @@ class Match:
         self.phase_id = phase_id
         self._plan = plan
         self.canvas.begin_phase()
-        self.__dict__.update(PHASE_START)  # what a phase starts with, in one step
+        _start_phase(self)
 
     def _offered_nothing(self, plan: Any) -> bool:
         """A deciding phase whose steps offered nothing: the DSL's own options, a clock, or an empty

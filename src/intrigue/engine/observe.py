@@ -195,7 +195,7 @@ def _log_tails(match: "Match", seats: list[int | None]) -> list[list[dict[str, A
     """``[log_tail(match, seat) for seat in seats]``; one list for all when every line of it is public."""
     lines = match.events
     if lines:
-        cached = match.__dict__.get("_log_tail")
+        cached = match._log_tail
         if cached is None or cached[0] != len(lines) or cached[1] is not lines[-1]:
             cached = match._log_tail = _suffix(lines, cached)
         if not cached[3]:
@@ -216,7 +216,7 @@ def log_tail(match: "Match", seat: int | None) -> list[dict[str, Any]]:
     count = len(lines)
     if not count:
         return []
-    cached = match.__dict__.get("_log_tail")
+    cached = match._log_tail
     if cached is None or cached[0] != count or cached[1] is not lines[-1]:
         cached = match._log_tail = _suffix(lines, cached)
     entries, hidden = cached[2], cached[3]

@@ -28,7 +28,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable
+
+from ..dsl.expressions import Expression, compile_expression
+from ..dsl.extensions import TEMPLATE
+from .scope import Scope, outcome
 
 if TYPE_CHECKING:  # pragma: no cover
     from .match import Match
@@ -255,10 +260,47 @@ def createPhaseIndicator(match: "Match") -> None:  # noqa: N802
     match.canvas.show("phase", key="phase", name=match.phase.name)
 
 
+def value_text(value: Any) -> str:
+    """How a value reads to players: yes/no, nothing for null, a list as its items."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(item) for item in value)
+    return "" if value is None else str(value)
+
+
+@lru_cache(maxsize=256)
+def _pieces(template: str) -> tuple[tuple[str, str, Expression], ...]:
+    """A player text's placeholders: each as written, its expression's text, and the expression."""
+    return tuple((found.group(0), found.group(1).strip(), compile_expression(found.group(1).strip()))
+                 for found in TEMPLATE.finditer(template))
+
+
+def fill_template(match: "Match", template: str) -> tuple[str, dict[str, str]]:
+    """A player text with ``{expression}`` values (a topic card) filled now, and its values by
+    placeholder (for translation); the validator lets it read only what every seat sees."""
+    scope = Scope(match, None, None, outcome(match))
+    args, text = {}, template
+    for placeholder, source, expression in _pieces(template):
+        args[source] = value_text(expression.evaluate(scope))
+        text = text.replace(placeholder, args[source])
+    return text, args
+
+
 def createTextDisplay(match: "Match") -> None:  # noqa: N802
-    text = _action_text(match)
-    if text:
-        match.canvas.show("text", _tier_audience(match), transient=True, text=text)
+    action = _action(match)
+    text = player_text(action) if action is not None else ""
+    if not text:
+        return
+    props: dict[str, Any] = {"text": text}
+    if TEMPLATE.search(text):  # {…} values filled now; the template goes along for translation
+        filled, args = fill_template(match, text)
+        props = {"text": filled, "msg": {"text": {"key": text, "args": args}}}
+    if getattr(action, "stays", None):  # a topic card: on the table until drawn again or cleared
+        key = f"text-{match.phase_id}-{match.phase.actions.index(action)}"
+        match.canvas.show("text", _tier_audience(match), key=key, **props)
+    else:
+        match.canvas.show("text", _tier_audience(match), transient=True, **props)
 
 
 def createVotingPanel(match: "Match") -> None:  # noqa: N802

@@ -12,8 +12,9 @@ the match, the seat pending, the version of the open decision), limited per seat
 (``hint_rate``/``hint_burst``, one at a time), computed in the bots' worker
 threads (``autoplay.BOT_THREADS``) so the event loop never waits for it, and
 sent only to the connection that asked, if the same decision is still open
-then. Every refusal is an ``error`` with ``"about": "hint"``. The server knows
-no game here: the reasons come from the game's own catalogue, if it has one.
+then and that connection still holds the seat in this room. Every refusal is an
+``error`` with ``"about": "hint"``. The server knows no game here: the reasons
+come from the game's own catalogue, if it has one.
 
 **Tutorial rooms** (``POST /api/games/{game}/tutorial``): a private room of the
 game's ``tutorial.json`` with its timers off, one person and ``tutorial`` bots,
@@ -118,6 +119,12 @@ def _deliver(room: "Room", sink: "Sink", ticket: tuple[Any, int, int, int], stat
         found = done.result()
     except Exception:  # noqa: BLE001 - a bug in the search must not take the room down
         log.exception("room %s: the coach failed", room.code)
+        found = None
+    if not any(sink in held.sinks for held in room.seats if held.seat == seat):
+        # The connection no longer holds the seat here: it said hello to another room (a hint names no room:
+        # it read as advice for that table) or the seat left (it watches now, and spectators get no hints).
+        return
+    if found is None:
         sink.send({"type": "error", "code": "internal", "message": "the coach could not think of a hint",
                    "about": "hint"})
         return

@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import functools
 import json
+import math
 import re
 import secrets
 import time
@@ -62,12 +63,12 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
     if len(raw) > MAX_MESSAGE or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise Refusal("too_large", f"message is larger than {MAX_MESSAGE // 1024} KiB")
     try:
-        message = json.loads(raw)
+        message = json.loads(raw, parse_constant=_not_a_number, parse_float=_finite)
     except RecursionError:
         raise Refusal("bad_json", "message is nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise Refusal("bad_json", f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
-    except ValueError as exc:  # a number of more than 4,300 digits
+    except ValueError as exc:  # a number of more than 4,300 digits, NaN, Infinity, 1e999
         raise Refusal("bad_json", f"message is not valid JSON ({str(exc)[:100]})") from None
     if not isinstance(message, dict):
         raise Refusal("bad_message", "a message must be a JSON object with a 'type'")
@@ -77,6 +78,21 @@ def parse(raw: str | bytes | None) -> dict[str, Any]:
         return command(message).model_dump()
     except ProtocolError as refused:
         raise Refusal(refused.code, refused.message, 403 if refused.code == "bad_token" else 400) from None
+
+
+def _not_a_number(constant: str) -> float:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser reads but JSON (RFC 8259) has not:
+    refused, so that no command carries a number no other JSON reader would take."""
+    raise ValueError(f"{constant} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent; one beyond a double's range (``1e999``) would be read
+    as infinity, a value JSON cannot write back: refused like ``Infinity``."""
+    number = float(text)
+    if number in (math.inf, -math.inf):
+        raise ValueError(f"{text[:40]} is beyond the range of a JSON number")
+    return number
 
 
 #: Values that nest nothing: an object of only these is one level deep (every command is).

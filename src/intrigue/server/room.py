@@ -445,8 +445,9 @@ class Room:
         messages: dict[int | None, Prepared] = {}
         for seat, view in zip(seats, match.observe_seats(seats)):
             shown = timer
-            if timer is not None and seat is not None and seat in pending:
-                # Each timed prompt says what the timer will choose: only to the seat it chooses for.
+            if timer is not None and seat is not None and seat in pending and timer["kind"] != "phase":
+                # Each timed prompt says what the timer will choose: only to the seat it chooses for. A timer
+                # phase's clock chooses nothing for a seat (its own move ends the phase): it promises nothing.
                 shown = {**timer, "default": timeout_choice(match, seat, match.legal(seat))}
             timeouts = [{"version": t["version"], "player": t["player"]} for t in self.timer.timeouts
                         if t["public"] or t["seat"] == seat]

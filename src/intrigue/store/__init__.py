@@ -28,6 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+#: Chat lines kept per room: adding one deletes the room's older lines beyond these. A hello replays the newest
+#: 50; kept without a bound, a seat writing a line every 2 s grew the store by about 15 MB a day.
+CHAT_KEPT = 100
+
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (disk full, read-only, locked…)."""
@@ -131,7 +135,8 @@ class Store(Protocol):
     def list_matches(self, status: str | None = None, limit: int = 200) -> list[MatchRecord]: ...
 
     # chat
-    def add_chat(self, chat: ChatRecord) -> None: ...
+    def add_chat(self, chat: ChatRecord) -> None:
+        """Store a line and delete its room's lines older than the newest ``CHAT_KEPT``, together."""
     def recent_chat(self, room: str, limit: int = 50) -> list[ChatRecord]: ...
 
     def close(self) -> None: ...
@@ -154,5 +159,5 @@ def open_store(path: str, synchronous: str = "FULL", busy_timeout: float = 5.0, 
     return SQLiteStore(path, synchronous=synchronous, busy_timeout=busy_timeout, sync_later=sync_later)
 
 
-__all__ = ["ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "Fenced", "is_url", "MatchRecord", "RoomRecord",
-           "SeatRecord", "Store", "StoreError", "open_store"]
+__all__ = ["CHAT_KEPT", "ChatRecord", "ChoiceRecord", "Conflict", "CorruptStore", "Fenced", "is_url", "MatchRecord",
+           "RoomRecord", "SeatRecord", "Store", "StoreError", "open_store"]

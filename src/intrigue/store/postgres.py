@@ -25,7 +25,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
-from . import ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, SeatRecord, StoreError
+from . import CHAT_KEPT, ChatRecord, ChoiceRecord, Conflict, Fenced, MatchRecord, RoomRecord, SeatRecord, StoreError
 
 T = TypeVar("T")
 
@@ -361,6 +361,8 @@ class PostgresStore:
                 self._check_fence(conn, fence)
                 conn.execute("INSERT INTO chat (room, seat, name, text, at) VALUES (%s, %s, %s, %s, %s)",
                              (chat.room, chat.seat, chat.name, chat.text, chat.at))
+                conn.execute("DELETE FROM chat WHERE room = %s AND id <= (SELECT id FROM chat WHERE room = %s "
+                             "ORDER BY id DESC LIMIT 1 OFFSET %s)", (chat.room, chat.room, CHAT_KEPT))
 
         self._do(add)
 

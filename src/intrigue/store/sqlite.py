@@ -41,7 +41,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import ChatRecord, ChoiceRecord, Conflict, CorruptStore, MatchRecord, RoomRecord, SeatRecord, StoreError
+from . import (CHAT_KEPT, ChatRecord, ChoiceRecord, Conflict, CorruptStore, MatchRecord, RoomRecord, SeatRecord,
+               StoreError)
 
 #: The first release's schema, then one entry per later change (never edit a released one).
 MIGRATIONS: list[str] = [
@@ -372,6 +373,8 @@ class SQLiteStore:
         with self._transaction() as tx:
             tx.execute("INSERT INTO chat (room, seat, name, text, at) VALUES (?, ?, ?, ?, ?)",
                        (chat.room, chat.seat, chat.name, chat.text, chat.at))
+            tx.execute("DELETE FROM chat WHERE room = ? AND id <= (SELECT id FROM chat WHERE room = ? "
+                       "ORDER BY id DESC LIMIT 1 OFFSET ?)", (chat.room, chat.room, CHAT_KEPT))
 
     def recent_chat(self, room: str, limit: int = 50) -> list[ChatRecord]:
         rows = self._read("SELECT room, seat, name, text, at FROM chat WHERE room = ? ORDER BY id DESC LIMIT ?",

@@ -21,6 +21,17 @@ def check_setup(setup: dict[str, Any], players: int) -> list[str]:
     unknown = set(setup) - set(SETUP_KEYS)
     if unknown:
         problems.append(f"unknown setup key(s): {', '.join(sorted(unknown))} (known: {', '.join(SETUP_KEYS)})")
+    for key in ("roles", "characters", "health", "hands", "equipment"):
+        if not isinstance(setup.get(key) or {}, dict):
+            return problems + [f"setup.{key} must be a mapping (player: …), not {setup[key]!r}"]
+    for key in ("roles", "characters"):
+        for who, value in (setup.get(key) or {}).items():
+            if value is not None and not isinstance(value, str):
+                problems.append(f"setup.{key}.{who} must be one name, not {value!r}")
+    if not isinstance(setup.get("dead") or [], list):
+        return problems + [f"setup.dead must be a list of players, not {setup['dead']!r}"]
+    if problems:
+        return problems
     named: list[str] = []
     places: list[tuple[str, Any]] = [(f"hands.{who}", cards) for who, cards in (setup.get("hands") or {}).items()]
     places += [(f"equipment.{who}", cards) for who, cards in (setup.get("equipment") or {}).items()]

@@ -108,22 +108,22 @@ export class Outcomes {
       for (const timeout of timeouts) this.timeoutsSeen.add(`${matchId}:${timeout.version}:${timeout.player}`);
       return;
     }
-    // On a phone the banner would float over the winner and the rematch button: the result says it all.
-    const narrow = matchMedia("(max-width: 899px)").matches;
-    if (view.over && narrow) this.slot.replaceChildren();
+    // Once the match is over the winner's box says how it ended: a banner would float over the winner and
+    // the rematch button on a phone, over the seats (who votes for a rematch) beside the table on a desktop.
+    if (view.over) this.slot.replaceChildren();
     const said = [];
     for (const timeout of timeouts) {
       const key = `${matchId}:${timeout.version}:${timeout.player}`;
       if (this.timeoutsSeen.has(key)) continue;
       this.timeoutsSeen.add(key);
-      this.show(table, view, {tone: "info", title: t("banner.timeout"), icon: "clock"},
+      if (!view.over) this.show(table, view, {tone: "info", title: t("banner.timeout"), icon: "clock"},
         t("log.timedout", {player: timeout.player}), "timeout");
     }
     for (const entry of view.log || []) {
       if (entry.version <= since) continue;
       const text = lineText(table, entry, view);
       if (entry.banner) {
-        if (!(view.over && narrow)) this.show(table, view, entry.banner, text, entry.event || "outcome");
+        if (!view.over) this.show(table, view, entry.banner, text, entry.event || "outcome");
         said.push(text);
       }
     }
