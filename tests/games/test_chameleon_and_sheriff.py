@@ -15,21 +15,7 @@ from intrigue.dsl import validate_file
 from intrigue.engine import Match
 from intrigue.engine.match import CLOCK, TIME_UP
 
-from ..conftest import ROOT
-
-EXAMPLES = ROOT / "docs" / "examples" / "games"
-NAMES = ["Aria", "Blaise", "Cass", "Dara", "Eli", "Fay", "Gus", "Hana"]
-
-
-def views(match: Match) -> list[dict]:
-    """Every seat's view, then the spectator's."""
-    return [match.observe(seat) for seat in range(len(match.names))] + [match.observe(None)]
-
-
-def bot_choice(match: Match, players: list, seen: list[dict]) -> tuple[int, str]:
-    seat = match.pending[0]
-    legal = tuple(match.legal(seat))
-    return seat, players[seat].choose(bots.SeatView(match.game, seat, seen[seat], legal))
+from .example_play import EXAMPLES, NAMES, bot_choice, views
 
 
 @pytest.fixture(scope="module")
