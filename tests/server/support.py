@@ -157,6 +157,18 @@ class Client:
     def send(self, message: dict[str, Any] | str | bytes) -> None:
         self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
+    def send_oversized(self, frame: str) -> int | None:
+        """Send a frame the server refuses for its size and return the close code the client saw:
+        1009 as the server closes, or 1006 when the server hung up while this client was still
+        writing the frame (the pipe broke before the close frame could be read: TCP's race, either
+        way the server read no more of it)."""
+        try:
+            self.send(frame)
+        except ConnectionClosed:
+            pass
+        assert self.closed(timeout=5), "the server kept a connection that sent an oversized frame"
+        return self.ws.close_code
+
     def recv(self, timeout: float = 5) -> dict[str, Any]:
         message = json.loads(self.ws.recv(timeout=timeout))
         self.messages.append(message)
